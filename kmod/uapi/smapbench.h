@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * smapbench.h - the one ABI between smapbench.ko and its user programs.
+ *
+ * The module times loops of user-memory accesses in ring 0, with and
+ * without STAC/CLAC around each access, so that the cost of SMAP can be
+ * read off a single boot (inline - nopad) and across boots (kapi on a
+ * SMAP boot versus kapi on a boot with SMAP off).
+ *
+ * Every field below is marked (in) when user space fills it and (out)
+ * when the module does. Reserved fields must be zero on input; the
+ * module zeroes everything it copies out.
+ */
+#ifndef _UAPI_SMAPBENCH_H
+#define _UAPI_SMAPBENCH_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* Bumped on any incompatible change to the structures or numbers below. */
+#define SMAPBENCH_ABI_VERSION	1
+
+#define SMAPBENCH_DEVICE	"/dev/smapbench"
+
+/* Input bounds; larger requests get -EINVAL. */
+#define SMAPBENCH_MAX_SAMPLES		65536
+#define SMAPBENCH_MAX_ITERATIONS	(1U << 24)
+#define SMAPBENCH_MAX_SIZE		(64U * 1024)
+#define SMAPBENCH_MAX_BATCH		64
+#define SMAPBENCH_MAX_BUFFER		(4U * 1024 * 1024)
+
+/* Upper bound of one sample's interrupts-off window, in nanoseconds. */
+#define SMAPBENCH_SAMPLE_BUDGET_NS	1000000
+
+/**
+ * enum smapbench_op - what one iteration of the timed loop does
+ * @SMAPBENCH_OP_CALIB: dependent chain of 1024 register adds; one core
+ *	cycle per add on every x86 core, so cycles per TSC tick follow
+ *	where no PMU is usable. Touches no user memory.
+ * @SMAPBENCH_OP_PAIR: STAC immediately followed by CLAC.
+ * @SMAPBENCH_OP_STAC: STAC alone (AC is cleared once after the loop).
+ * @SMAPBENCH_OP_CLAC: CLAC alone.
+ * @SMAPBENCH_OP_POPF_AC: set EFLAGS.AC through PUSHF/OR/POPF, the
+ *	instruction sequence SMAP would need without STAC, then clear it
+ *	the same way.
+ * @SMAPBENCH_OP_GET_USER: read @size (1, 2, 4 or 8) bytes from user.
+ * @SMAPBENCH_OP_PUT_USER: write @size (1, 2, 4 or 8) bytes to user.
+ * @SMAPBENCH_OP_COPY_TO_USER: copy @size bytes (1..64 KiB) to user.
+ * @SMAPBENCH_OP_COPY_FROM_USER: copy @size bytes (1..64 KiB) from user.
+ * @SMAPBENCH_OP_CLEAR_USER: zero @size bytes of user memory.
+ * @SMAPBENCH_OP_STRNCPY_FROM_USER: copy a NUL-terminated user string of
+ *	@size - 1 characters (the module writes the string first).
+ * @SMAPBENCH_OP_FUTEX: atomic compare-and-exchange on a user u32, as
+ *	the futex fast path does.
+ * @SMAPBENCH_OP_SIGFRAME: write the 25 fields of an x86-64 rt signal
+ *	frame (struct ucontext + siginfo essentials) one by one.
+ * @SMAPBENCH_OP_COUNT: number of ops; not an op.
+ */
+enum smapbench_op {
+	SMAPBENCH_OP_CALIB = 0,
+	SMAPBENCH_OP_PAIR = 1,
+	SMAPBENCH_OP_STAC = 2,
+	SMAPBENCH_OP_CLAC = 3,
+	SMAPBENCH_OP_POPF_AC = 4,
+	SMAPBENCH_OP_GET_USER = 5,
+	SMAPBENCH_OP_PUT_USER = 6,
+	SMAPBENCH_OP_COPY_TO_USER = 7,
+	SMAPBENCH_OP_COPY_FROM_USER = 8,
+	SMAPBENCH_OP_CLEAR_USER = 9,
+	SMAPBENCH_OP_STRNCPY_FROM_USER = 10,
+	SMAPBENCH_OP_FUTEX = 11,
+	SMAPBENCH_OP_SIGFRAME = 12,
+	SMAPBENCH_OP_COUNT
+};
+
+/**
+ * enum smapbench_variant - how each access is bracketed
+ * @SMAPBENCH_VARIANT_KAPI: the kernel's own API (get_user(),
+ *	copy_to_user(), ...) as this boot patched it: STAC/CLAC on a SMAP
+ *	boot, NOPs when SMAP is off. The cross-boot comparison.
+ * @SMAPBENCH_VARIANT_INLINE: raw STAC and CLAC around every access,
+ *	whatever the boot patched in. Needs SMAP in CPUID.
+ * @SMAPBENCH_VARIANT_BATCHED: one user_access_begin()/user_access_end()
+ *	block around @batch accesses.
+ * @SMAPBENCH_VARIANT_NOPAD: the inline code with a 3-byte NOP in place
+ *	of each STAC and CLAC, inside one outer raw STAC/CLAC per sample:
+ *	inline - nopad is the instructions' own cost. Needs SMAP in CPUID.
+ * @SMAPBENCH_VARIANT_MASKED: masked_user_access_begin() blocks of
+ *	@batch accesses, on kernels that have it (6.12 and later).
+ * @SMAPBENCH_VARIANT_NONE: for ops that have no access to bracket
+ *	(calib, pair, stac, clac, popf_ac).
+ * @SMAPBENCH_VARIANT_COUNT: number of variants; not a variant.
+ */
+enum smapbench_variant {
+	SMAPBENCH_VARIANT_KAPI = 0,
+	SMAPBENCH_VARIANT_INLINE = 1,
+	SMAPBENCH_VARIANT_BATCHED = 2,
+	SMAPBENCH_VARIANT_NOPAD = 3,
+	SMAPBENCH_VARIANT_MASKED = 4,
+	SMAPBENCH_VARIANT_NONE = 5,
+	SMAPBENCH_VARIANT_COUNT
+};
+
+/* smapbench_info.flags */
+#define SMAPBENCH_INFO_SMAP_CPUID	(1U << 0) /* CPUID.7.0:EBX[20] */
+#define SMAPBENCH_INFO_SMAP_FEATURE	(1U << 1) /* X86_FEATURE_SMAP set */
+#define SMAPBENCH_INFO_SMAP_CR4		(1U << 2) /* CR4.SMAP (bit 21) */
+#define SMAPBENCH_INFO_SMEP_CPUID	(1U << 3) /* CPUID.7.0:EBX[7] */
+#define SMAPBENCH_INFO_SMEP_FEATURE	(1U << 4)
+#define SMAPBENCH_INFO_SMEP_CR4		(1U << 5) /* CR4.SMEP (bit 20) */
+#define SMAPBENCH_INFO_PMU_CYCLES	(1U << 6) /* core-cycle counter ok */
+#define SMAPBENCH_INFO_MASKED_UACCESS	(1U << 7) /* masked variant built */
+#define SMAPBENCH_INFO_HYPERVISOR	(1U << 8) /* CPUID.1:ECX[31] */
+
+/**
+ * struct smapbench_info - SMAPBENCH_IOC_INFO result, all fields (out)
+ * @abi_version: SMAPBENCH_ABI_VERSION the module was built with.
+ * @flags: SMAPBENCH_INFO_* bits. The three SMAP bits differ on purpose:
+ *	clearcpuid=smap clears the feature bit and CR4.SMAP but not CPUID,
+ *	a CPU model without SMAP clears all three.
+ * @tsc_khz: the kernel's calibrated TSC frequency, in kHz.
+ * @ops_mask: bit (1 << op) set for every enum smapbench_op built in.
+ * @variants_mask: bit (1 << variant) set for every variant built in.
+ * @max_samples: SMAPBENCH_MAX_SAMPLES.
+ * @max_iterations: SMAPBENCH_MAX_ITERATIONS.
+ * @max_size: SMAPBENCH_MAX_SIZE.
+ * @max_batch: SMAPBENCH_MAX_BATCH.
+ * @sample_budget_ns: longest interrupts-off window of one sample.
+ * @reserved: zero.
+ * @release: utsname()->release of the running kernel, NUL-terminated.
+ */
+struct smapbench_info {
+	__u32 abi_version;
+	__u32 flags;
+	__u64 tsc_khz;
+	__u64 ops_mask;
+	__u32 variants_mask;
+	__u32 max_samples;
+	__u32 max_iterations;
+	__u32 max_size;
+	__u32 max_batch;
+	__u32 sample_budget_ns;
+	__u64 reserved[4];
+	char release[72];
+};
+
+/**
+ * struct smapbench_sample - one timed sample, all fields (out)
+ * @tsc: TSC ticks for the whole sample (all iterations).
+ * @cycles: core cycles for the whole sample, 0 without a PMU counter.
+ */
+struct smapbench_sample {
+	__u64 tsc;
+	__u64 cycles;
+};
+
+/* smapbench_run.result_flags */
+#define SMAPBENCH_RUN_CLAMPED		(1U << 0) /* iterations were cut */
+#define SMAPBENCH_RUN_CYCLES		(1U << 1) /* samples[].cycles valid */
+
+/**
+ * struct smapbench_run - SMAPBENCH_IOC_RUN argument
+ * @op: (in) enum smapbench_op.
+ * @variant: (in) enum smapbench_variant.
+ * @size: (in) bytes per access: 1, 2, 4 or 8 for get_user/put_user,
+ *	1..SMAPBENCH_MAX_SIZE for copies, clear_user and strncpy; 4 for
+ *	futex; 0 for ops that touch no user memory.
+ * @batch: (in) accesses per STAC/CLAC pair for batched and masked,
+ *	1..SMAPBENCH_MAX_BATCH; 0 otherwise. One iteration is then one
+ *	block of @batch accesses.
+ * @iterations: (in) loop iterations per sample, 1..MAX_ITERATIONS.
+ * @samples: (in) samples to take and return, 1..MAX_SAMPLES. One extra
+ *	warm-up sample is taken first and discarded.
+ * @buffer: (in) user buffer the accesses target; must hold @size
+ *	(times @batch for batched and masked) bytes, at most
+ *	SMAPBENCH_MAX_BUFFER. The module writes to it and faults it in.
+ * @buffer_len: (in) length of @buffer in bytes.
+ * @samples_ptr: (in) user array of @samples struct smapbench_sample.
+ * @iterations_done: (out) iterations actually run per sample; less than
+ *	@iterations when a sample would have kept interrupts off longer
+ *	than SMAPBENCH_SAMPLE_BUDGET_NS (then SMAPBENCH_RUN_CLAMPED is set).
+ * @result_flags: (out) SMAPBENCH_RUN_* bits.
+ * @timer_overhead_tsc: (out) median TSC ticks of an empty timed region
+ *	(two rdtsc_ordered() and the perf read); reported, not subtracted.
+ * @timer_overhead_cycles: (out) the same in core cycles, 0 without PMU.
+ * @cpu: (out) CPU the samples were taken on.
+ * @reserved: (in) zero.
+ */
+struct smapbench_run {
+	__u32 op;
+	__u32 variant;
+	__u32 size;
+	__u32 batch;
+	__u32 iterations;
+	__u32 samples;
+	__u64 buffer;
+	__u64 buffer_len;
+	__u64 samples_ptr;
+	__u32 iterations_done;
+	__u32 result_flags;
+	__u64 timer_overhead_tsc;
+	__u64 timer_overhead_cycles;
+	__u32 cpu;
+	__u32 reserved[5];
+};
+
+#define SMAPBENCH_IOC_MAGIC	0xB5
+#define SMAPBENCH_IOC_INFO	_IOR(SMAPBENCH_IOC_MAGIC, 0, struct smapbench_info)
+#define SMAPBENCH_IOC_RUN	_IOWR(SMAPBENCH_IOC_MAGIC, 1, struct smapbench_run)
+
+#endif /* _UAPI_SMAPBENCH_H */

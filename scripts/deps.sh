@@ -1,0 +1,65 @@
+#!/bin/bash
+# The Debian/Ubuntu packages each use of smapbench needs, in one place.
+#
+#   scripts/deps.sh list run|test     print the package names
+#   scripts/deps.sh install run|test  apt-get install the missing ones
+#
+# "run" is what run-bench.sh needs on a user's machine; "test" is what
+# make check needs (module builds for both Debian kernels, QEMU guests,
+# lint tools). Package names are Debian 12's; Ubuntu has the same ones.
+set -eu
+
+run_packages() {
+	echo build-essential pkg-config make gcc
+	echo libhwloc-dev hwloc libpfm4-dev libcmocka-dev
+	echo gnuplot-nox
+	echo clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+	echo linux-source-6.1 xz-utils
+	echo kmod
+	# Headers for the running kernel, when the archive has them.
+	local hdr="linux-headers-$(uname -r)"
+	if apt-cache show "$hdr" >/dev/null 2>&1; then
+		echo "$hdr"
+	fi
+}
+
+test_packages() {
+	run_packages
+	# The two kernels Debian 12 ships, to build the module against and
+	# to boot in QEMU: 6.1 (the default) and 6.12 (masked uaccess).
+	echo linux-headers-amd64 linux-image-amd64
+	echo linux-headers-6.12-amd64 linux-image-6.12-amd64
+	echo qemu-system-x86 busybox-static cpio
+	echo sparse flex bison bc
+}
+
+missing() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || echo "$p"
+	done
+}
+
+what=${2:-}
+case "${1:-}:$what" in
+list:run) run_packages | tr ' ' '\n' | sort -u ;;
+list:test) test_packages | tr ' ' '\n' | sort -u ;;
+install:run | install:test)
+	# shellcheck disable=SC2046
+	todo=$(missing $("$0" list "$what"))
+	if [ -z "$todo" ]; then
+		echo "deps: all $what packages present"
+		exit 0
+	fi
+	echo "deps: installing:" $todo
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $todo
+	;;
+*)
+	echo "usage: $0 list|install run|test" >&2
+	exit 2
+	;;
+esac
