@@ -204,7 +204,7 @@ struct smapbench_run {
 	__u32 reserved[5];
 };
 
-#define SMAPBENCH_IOC_MAGIC	0xB5
+#define SMAPBENCH_IOC_MAGIC	0xB8 /* unassigned in ioctl-number.rst (6.1) */
 #define SMAPBENCH_IOC_INFO	_IOR(SMAPBENCH_IOC_MAGIC, 0, struct smapbench_info)
 #define SMAPBENCH_IOC_RUN	_IOWR(SMAPBENCH_IOC_MAGIC, 1, struct smapbench_run)
 
