@@ -17,7 +17,8 @@ run_packages() {
 	echo linux-source-6.1 xz-utils
 	echo kmod
 	# Headers for the running kernel, when the archive has them.
-	local hdr="linux-headers-$(uname -r)"
+	local hdr
+	hdr="linux-headers-$(uname -r)"
 	if apt-cache show "$hdr" >/dev/null 2>&1; then
 		echo "$hdr"
 	fi
@@ -30,7 +31,7 @@ test_packages() {
 	echo linux-headers-amd64 linux-image-amd64
 	echo linux-headers-6.12-amd64 linux-image-6.12-amd64
 	echo qemu-system-x86 busybox-static cpio
-	echo sparse flex bison bc
+	echo sparse flex bison bc shellcheck
 }
 
 missing() {

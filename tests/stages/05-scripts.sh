@@ -1,0 +1,58 @@
+#!/bin/bash
+# The shell entry points: lint, and run-bench.sh's command-line contract
+# (bad input exits 2 with a message, --help exits 0, non-root is refused).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+fail=0
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; fail=1; }
+
+scripts=(run-bench.sh scripts/deps.sh tests/check.sh .ci/run tests/stages/*.sh)
+for f in vm/*.sh; do [ -f "$f" ] && scripts+=("$f"); done
+if command -v shellcheck >/dev/null; then
+	if out=$(shellcheck -S warning "${scripts[@]}" 2>&1); then
+		ok "shellcheck clean on ${#scripts[@]} scripts"
+	else
+		echo "$out" | head -n 40
+		not_ok "shellcheck reports warnings"
+	fi
+else
+	not_ok "shellcheck is not installed (apt-get install shellcheck)"
+fi
+
+expect_status() { # expected-status description command...
+	local want=$1 what=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		ok "$what (status $rc)"
+	else
+		echo "$out" | head -n 5 | sed 's/^/# /'
+		not_ok "$what: status $rc, expected $want"
+	fi
+}
+expect_status 0 "run-bench.sh --help" ./run-bench.sh --help
+expect_status 2 "run-bench.sh rejects an unknown option" ./run-bench.sh --bogus
+expect_status 2 "run-bench.sh rejects an unknown suite" ./run-bench.sh --suite nope
+expect_status 2 "run-bench.sh rejects a non-numeric --cpu" ./run-bench.sh --cpu x
+expect_status 2 "run-bench.sh rejects --kernel without --vm" ./run-bench.sh --kernel /boot/vmlinuz
+expect_status 2 "run-bench.sh rejects a missing option value" ./run-bench.sh --out
+if out=$(./run-bench.sh --bogus 2>&1); [[ "$out" == *"unknown option '--bogus'"* ]]; then
+	ok "run-bench.sh names the bad option"
+else
+	not_ok "run-bench.sh message does not name the bad option: $out"
+fi
+if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups ./run-bench.sh --no-install 2>&1)
+	rc=$?
+	if [ "$rc" -eq 1 ] && [[ "$out" == *"as root"* ]]; then
+		ok "run-bench.sh refuses to run without root, saying why"
+	else
+		not_ok "run-bench.sh as non-root: status $rc, output: $out"
+	fi
+else
+	ok "run-bench.sh non-root refusal # SKIP needs root and setpriv to switch user"
+fi
+expect_status 2 "deps.sh rejects bad usage" ./scripts/deps.sh frobnicate
+exit "$fail"
