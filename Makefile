@@ -26,7 +26,11 @@ all:
 
 include $(sort $(wildcard mk/*.mk))
 
-check: all
+# Installs the test packages first (as root), so that a fresh machine needs
+# nothing but this command.
+check:
+	@./scripts/deps.sh ensure test
+	@$(MAKE) --no-print-directory all
 	@./tests/check.sh
 
 clean:

@@ -46,6 +46,17 @@ what=${2:-}
 case "${1:-}:$what" in
 list:run) run_packages | tr ' ' '\n' | sort -u ;;
 list:test) test_packages | tr ' ' '\n' | sort -u ;;
+ensure:run | ensure:test)
+	# shellcheck disable=SC2046
+	todo=$(missing $("$0" list "$what"))
+	[ -z "$todo" ] && exit 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: missing packages:" $todo >&2
+		echo "deps: install them with: sudo $0 install $what" >&2
+		exit 1
+	fi
+	exec "$0" install "$what"
+	;;
 install:run | install:test)
 	# shellcheck disable=SC2046
 	todo=$(missing $("$0" list "$what"))
@@ -60,7 +71,7 @@ install:run | install:test)
 	apt-get install -y -qq --no-install-recommends $todo
 	;;
 *)
-	echo "usage: $0 list|install run|test" >&2
+	echo "usage: $0 list|ensure|install run|test" >&2
 	exit 2
 	;;
 esac
