@@ -1,0 +1,975 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rundir.c - load a run directory or a Google Benchmark JSON file. */
+#include "rundir.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "csv.h"
+#include "stats.h"
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static char *join_path(const char *dir, const char *file)
+{
+	size_t len = strlen(dir) + strlen(file) + 2;
+	char *p = malloc(len);
+
+	if (p)
+		snprintf(p, len, "%s/%s", dir, file);
+	return p;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+/* Number from a CSV field; NAN for an empty or malformed one. */
+static double parse_double(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return NAN;
+	return v;
+}
+
+static unsigned long parse_ulong(const char *s)
+{
+	double v = parse_double(s);
+
+	return isfinite(v) && v >= 0 ? (unsigned long)v : 0;
+}
+
+/* Label: the last non-empty path component, without a .json suffix. */
+static char *make_label(const char *path)
+{
+	size_t len = strlen(path);
+	const char *start;
+	char *label;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	start = path + len;
+	while (start > path && start[-1] != '/')
+		start--;
+	label = strndup(start, (size_t)(path + len - start));
+	if (label && strlen(label) > 5 &&
+	    !strcmp(label + strlen(label) - 5, ".json"))
+		label[strlen(label) - 5] = '\0';
+	return label;
+}
+
+/* ------------------------------------------------------------ names */
+
+/* Fill suite/op/variant/size/batch from the name when columns are absent. */
+static int split_name(struct run_bench *b)
+{
+	char *copy = strdup(b->name), *part[5] = { 0 }, *save = NULL;
+	int n = 0;
+
+	if (!copy)
+		return -1;
+	for (char *t = strtok_r(copy, "/", &save); t && n < 5;
+	     t = strtok_r(NULL, "/", &save))
+		part[n++] = t;
+	if (n >= 3 && (!strcmp(part[0], "kmod") || !strcmp(part[0], "syscall") ||
+		       !strcmp(part[0], "bpf"))) {
+		b->suite = strdup(part[0]);
+		b->op = strdup(part[1]);
+		b->variant = strdup(part[2]);
+		b->size = n >= 4 ? parse_ulong(part[3]) : 0;
+		b->batch = n >= 5 ? parse_ulong(part[4]) : 0;
+	} else {
+		b->suite = strdup("");
+		b->op = strdup(b->name);
+		b->variant = strdup("");
+	}
+	free(copy);
+	return b->suite && b->op && b->variant ? 0 : -1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct run_bench *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+static int build_index(struct run_dir *run)
+{
+	run->sorted = malloc((run->count ? run->count : 1) *
+			     sizeof(*run->sorted));
+	if (!run->sorted)
+		return -1;
+	for (size_t i = 0; i < run->count; i++)
+		run->sorted[i] = &run->bench[i];
+	qsort(run->sorted, run->count, sizeof(*run->sorted), by_name);
+	return 0;
+}
+
+struct run_bench *rundir_find(const struct run_dir *run, const char *name)
+{
+	size_t lo = 0, hi = run->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, run->sorted[mid]->name);
+
+		if (!c)
+			return run->sorted[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static int push_value(struct run_bench *b, size_t *cap, double v)
+{
+	if (b->count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		double *nv = realloc(b->values, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		b->values = nv;
+		*cap = ncap;
+	}
+	b->values[b->count++] = v;
+	return 0;
+}
+
+static struct run_bench *add_bench(struct run_dir *run, size_t *cap)
+{
+	if (run->count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct run_bench *nb = realloc(run->bench, ncap * sizeof(*nb));
+
+		if (!nb)
+			return NULL;
+		run->bench = nb;
+		*cap = ncap;
+	}
+	memset(&run->bench[run->count], 0, sizeof(run->bench[0]));
+	return &run->bench[run->count++];
+}
+
+static int add_context(struct run_dir *run, size_t *cap, const char *key,
+		       const char *value)
+{
+	if (run->context_count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;
+		char **nk = realloc(run->keys, ncap * sizeof(*nk));
+
+		if (!nk)
+			return -1;
+		run->keys = nk;
+		char **nv = realloc(run->values, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		run->values = nv;
+		*cap = ncap;
+	}
+	run->keys[run->context_count] = strdup(key);
+	run->values[run->context_count] = strdup(value);
+	if (!run->keys[run->context_count] || !run->values[run->context_count]) {
+		free(run->keys[run->context_count]);
+		free(run->values[run->context_count]);
+		return -1;
+	}
+	run->context_count++;
+	return 0;
+}
+
+/* ------------------------------------------------------- CSV run */
+
+static int load_context_csv(struct run_dir *run, const char *dir, char *err,
+			    size_t errlen)
+{
+	char *path = join_path(dir, "context.csv");
+	struct csv_table t;
+	size_t cap = 0;
+	int kc, vc, rc = -1;
+
+	if (!path)
+		return -1;
+	if (!is_file(path)) { /* a run without context still compares */
+		free(path);
+		return 0;
+	}
+	if (csv_table_load(path, &t, err, errlen)) {
+		free(path);
+		return -1;
+	}
+	kc = csv_table_column(&t, "key");
+	vc = csv_table_column(&t, "value");
+	if (kc < 0 || vc < 0) {
+		set_err(err, errlen, "%s: needs columns key,value", path);
+		goto out;
+	}
+	for (size_t i = 0; i < t.count; i++)
+		if (add_context(run, &cap, t.rows[i].fields[kc],
+				t.rows[i].fields[vc])) {
+			set_err(err, errlen, "out of memory");
+			goto out;
+		}
+	rc = 0;
+out:
+	csv_table_free(&t);
+	free(path);
+	return rc;
+}
+
+static int load_results_csv(struct run_dir *run, const char *path,
+			    char *err, size_t errlen)
+{
+	struct csv_table t;
+	size_t cap = 0;
+	int rc = -1;
+
+	if (csv_table_load(path, &t, err, errlen))
+		return -1;
+	if (csv_table_column(&t, "name") < 0 ||
+	    csv_table_column(&t, "median") < 0) {
+		set_err(err, errlen, "%s: needs at least columns name,median",
+			path);
+		goto out;
+	}
+	for (size_t i = 0; i < t.count; i++) {
+		struct run_bench *b = add_bench(run, &cap);
+		const char *suite = csv_table_get(&t, i, "suite");
+
+		if (!b)
+			goto oom;
+		b->name = strdup(csv_table_get(&t, i, "name"));
+		if (!b->name)
+			goto oom;
+		if (suite && csv_table_get(&t, i, "op")) {
+			b->suite = strdup(suite);
+			b->op = dup_or_empty(csv_table_get(&t, i, "op"));
+			b->variant = dup_or_empty(csv_table_get(&t, i, "variant"));
+			b->size = parse_ulong(csv_table_get(&t, i, "size"));
+			b->batch = parse_ulong(csv_table_get(&t, i, "batch"));
+			if (!b->suite || !b->op || !b->variant)
+				goto oom;
+		} else if (split_name(b)) {
+			goto oom;
+		}
+		b->unit = dup_or_empty(csv_table_get(&t, i, "unit"));
+		b->counter = dup_or_empty(csv_table_get(&t, i, "counter"));
+		b->flags = dup_or_empty(csv_table_get(&t, i, "flags"));
+		if (!b->unit || !b->counter || !b->flags)
+			goto oom;
+		b->median = parse_double(csv_table_get(&t, i, "median"));
+		b->min = parse_double(csv_table_get(&t, i, "min"));
+		b->mean = parse_double(csv_table_get(&t, i, "mean"));
+		b->stddev = parse_double(csv_table_get(&t, i, "stddev"));
+		b->cv = parse_double(csv_table_get(&t, i, "cv"));
+		b->p5 = parse_double(csv_table_get(&t, i, "p5"));
+		b->p95 = parse_double(csv_table_get(&t, i, "p95"));
+		b->ci_low = parse_double(csv_table_get(&t, i, "ci_low"));
+		b->ci_high = parse_double(csv_table_get(&t, i, "ci_high"));
+		b->median_ns = parse_double(csv_table_get(&t, i, "median_ns"));
+		b->source = RUN_VALUES_NONE;
+	}
+	rc = 0;
+	goto out;
+oom:
+	set_err(err, errlen, "out of memory reading %s", path);
+out:
+	csv_table_free(&t);
+	return rc;
+}
+
+static int load_samples_csv(struct run_dir *run, const char *path,
+			    char *err, size_t errlen)
+{
+	struct csv_table t;
+	size_t *cap;
+	int nc, vc, rc = -1;
+	struct run_bench *last = NULL;
+
+	if (csv_table_load(path, &t, err, errlen))
+		return -1;
+	nc = csv_table_column(&t, "name");
+	vc = csv_table_column(&t, "value");
+	cap = calloc(run->count ? run->count : 1, sizeof(*cap));
+	if (nc < 0 || vc < 0 || !cap) {
+		set_err(err, errlen, cap ? "%s: needs columns name,value"
+					 : "out of memory reading %s", path);
+		goto out;
+	}
+	for (size_t i = 0; i < t.count; i++) {
+		const char *name = t.rows[i].fields[nc];
+		double v = parse_double(t.rows[i].fields[vc]);
+		struct run_bench *b;
+
+		/* Samples come grouped by name: look up only on a change. */
+		b = last && !strcmp(last->name, name) ? last
+						      : rundir_find(run, name);
+		last = b;
+		if (!b || !isfinite(v))
+			continue;	/* not in results.csv, or empty */
+		if (push_value(b, &cap[b - run->bench], v)) {
+			set_err(err, errlen, "out of memory reading %s", path);
+			goto out;
+		}
+		b->source = RUN_VALUES_SAMPLES;
+	}
+	rc = 0;
+out:
+	free(cap);
+	csv_table_free(&t);
+	return rc;
+}
+
+/* ------------------------------------------------------------ JSON */
+
+/*
+ * Just enough JSON to read Google Benchmark output: a tree of values,
+ * numbers as doubles, strings unescaped to UTF-8.
+ */
+enum jtype { J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
+
+struct jvalue {
+	enum jtype type;
+	double number;
+	char *string;
+	struct jvalue *items;	/* array elements or object values */
+	char **keys;		/* object keys */
+	size_t count;
+};
+
+struct jparser {
+	const char *p, *start;
+	int depth;
+	char *err;
+	size_t errlen;
+};
+
+static void jfree(struct jvalue *v)
+{
+	for (size_t i = 0; i < v->count; i++) {
+		jfree(&v->items[i]);
+		if (v->keys)
+			free(v->keys[i]);
+	}
+	free(v->items);
+	free(v->keys);
+	free(v->string);
+	memset(v, 0, sizeof(*v));
+}
+
+static int jfail(struct jparser *jp, const char *what)
+{
+	set_err(jp->err, jp->errlen, "invalid JSON at byte %zu: %s",
+		(size_t)(jp->p - jp->start), what);
+	return -1;
+}
+
+static void jspace(struct jparser *jp)
+{
+	while (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' ||
+	       *jp->p == '\r')
+		jp->p++;
+}
+
+static int hex4(const char *s, unsigned *out)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static size_t put_utf8(char *out, unsigned cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+static int jstring(struct jparser *jp, char **out)
+{
+	const char *s = ++jp->p;	/* after the opening quote */
+	size_t len = 0;
+	char *buf;
+
+	/* Unescaped text is never longer than the escaped form. */
+	while (*s && *s != '"') {
+		if (*s == '\\' && s[1])
+			s++;
+		s++;
+	}
+	if (!*s)
+		return jfail(jp, "unterminated string");
+	buf = malloc((size_t)(s - jp->p) + 1);
+	if (!buf)
+		return jfail(jp, "out of memory");
+	while (*jp->p != '"') {
+		unsigned char c = (unsigned char)*jp->p++;
+		unsigned cp, lo;
+
+		if (c < 0x20) {
+			free(buf);
+			return jfail(jp, "control character in string");
+		}
+		if (c != '\\') {
+			buf[len++] = (char)c;
+			continue;
+		}
+		c = (unsigned char)*jp->p++;
+		switch (c) {
+		case '"': case '\\': case '/':
+			buf[len++] = (char)c;
+			break;
+		case 'b': buf[len++] = '\b'; break;
+		case 'f': buf[len++] = '\f'; break;
+		case 'n': buf[len++] = '\n'; break;
+		case 'r': buf[len++] = '\r'; break;
+		case 't': buf[len++] = '\t'; break;
+		case 'u':
+			if (hex4(jp->p, &cp)) {
+				free(buf);
+				return jfail(jp, "bad \\u escape");
+			}
+			jp->p += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && jp->p[0] == '\\' &&
+			    jp->p[1] == 'u' && !hex4(jp->p + 2, &lo) &&
+			    lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) +
+				     (lo - 0xdc00);
+				jp->p += 6;
+			} else if (cp >= 0xd800 && cp < 0xe000) {
+				cp = 0xfffd;	/* lone surrogate */
+			}
+			len += put_utf8(buf + len, cp);
+			break;
+		default:
+			free(buf);
+			return jfail(jp, "bad escape");
+		}
+	}
+	jp->p++;
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+static int jvalue(struct jparser *jp, struct jvalue *v);
+
+static int jpush(struct jparser *jp, struct jvalue *v, size_t *cap,
+		 struct jvalue *item, char *key)
+{
+	if (v->count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 8;
+		struct jvalue *ni = realloc(v->items, ncap * sizeof(*ni));
+
+		if (!ni)
+			return jfail(jp, "out of memory");
+		v->items = ni;
+		if (v->type == J_OBJECT) {
+			char **nk = realloc(v->keys, ncap * sizeof(*nk));
+
+			if (!nk)
+				return jfail(jp, "out of memory");
+			v->keys = nk;
+		}
+		*cap = ncap;
+	}
+	v->items[v->count] = *item;
+	if (v->type == J_OBJECT)
+		v->keys[v->count] = key;
+	v->count++;
+	return 0;
+}
+
+static int jcontainer(struct jparser *jp, struct jvalue *v, int object)
+{
+	char close = object ? '}' : ']';
+	size_t cap = 0;
+
+	if (++jp->depth > 64)
+		return jfail(jp, "nested too deeply");
+	v->type = object ? J_OBJECT : J_ARRAY;
+	jp->p++;
+	jspace(jp);
+	if (*jp->p == close) {
+		jp->p++;
+		jp->depth--;
+		return 0;
+	}
+	for (;;) {
+		struct jvalue item = { 0 };
+		char *key = NULL;
+
+		jspace(jp);
+		if (object) {
+			if (*jp->p != '"')
+				return jfail(jp, "expected a key");
+			if (jstring(jp, &key))
+				return -1;
+			jspace(jp);
+			if (*jp->p != ':') {
+				free(key);
+				return jfail(jp, "expected ':'");
+			}
+			jp->p++;
+		}
+		if (jvalue(jp, &item) || jpush(jp, v, &cap, &item, key)) {
+			free(key);
+			jfree(&item);
+			return -1;
+		}
+		jspace(jp);
+		if (*jp->p == ',') {
+			jp->p++;
+			continue;
+		}
+		if (*jp->p != close)
+			return jfail(jp, object ? "expected ',' or '}'"
+						: "expected ',' or ']'");
+		jp->p++;
+		jp->depth--;
+		return 0;
+	}
+}
+
+static int jvalue(struct jparser *jp, struct jvalue *v)
+{
+	char *end;
+
+	memset(v, 0, sizeof(*v));
+	jspace(jp);
+	switch (*jp->p) {
+	case '{':
+		return jcontainer(jp, v, 1);
+	case '[':
+		return jcontainer(jp, v, 0);
+	case '"':
+		v->type = J_STRING;
+		return jstring(jp, &v->string);
+	case 't':
+	case 'f':
+	case 'n':
+		if (!strncmp(jp->p, "true", 4) || !strncmp(jp->p, "null", 4)) {
+			v->type = *jp->p == 't' ? J_BOOL : J_NULL;
+			v->number = *jp->p == 't';
+			jp->p += 4;
+			return 0;
+		}
+		if (!strncmp(jp->p, "false", 5)) {
+			v->type = J_BOOL;
+			jp->p += 5;
+			return 0;
+		}
+		return jfail(jp, "unknown literal");
+	default:
+		v->type = J_NUMBER;
+		v->number = strtod(jp->p, &end);
+		if (end == jp->p)
+			return jfail(jp, "unexpected character");
+		jp->p = end;
+		return 0;
+	}
+}
+
+static const struct jvalue *jget(const struct jvalue *obj, const char *key)
+{
+	if (!obj || obj->type != J_OBJECT)
+		return NULL;
+	for (size_t i = 0; i < obj->count; i++)
+		if (!strcmp(obj->keys[i], key))
+			return &obj->items[i];
+	return NULL;
+}
+
+static const char *jget_string(const struct jvalue *obj, const char *key)
+{
+	const struct jvalue *v = jget(obj, key);
+
+	return v && v->type == J_STRING ? v->string : NULL;
+}
+
+static double jget_number(const struct jvalue *obj, const char *key)
+{
+	const struct jvalue *v = jget(obj, key);
+
+	return v && v->type == J_NUMBER ? v->number : NAN;
+}
+
+static char *read_file(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+
+	if (!f) {
+		set_err(err, errlen, "cannot open %s: %s", path,
+			strerror(errno));
+		return NULL;
+	}
+	do {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				set_err(err, errlen, "out of memory reading %s",
+					path);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+	} while (got);
+	if (ferror(f)) {
+		set_err(err, errlen, "cannot read %s", path);
+		free(buf);
+		buf = NULL;
+	} else {
+		buf[len] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Nanoseconds per Google Benchmark time_unit; NAN for an unknown one. */
+static double time_unit_ns(const char *unit)
+{
+	if (!unit || !strcmp(unit, "ns"))
+		return 1;
+	if (!strcmp(unit, "us"))
+		return 1e3;
+	if (!strcmp(unit, "ms"))
+		return 1e6;
+	if (!strcmp(unit, "s"))
+		return 1e9;
+	return NAN;
+}
+
+static int load_gbench_json(struct run_dir *run, const char *path,
+			    char *err, size_t errlen)
+{
+	char *text = read_file(path, err, errlen);
+	struct jparser jp = { 0 };
+	struct jvalue root;
+	const struct jvalue *ctx, *list;
+	size_t bcap = 0, ccap = 0, *vcap = NULL;
+	int rc = -1;
+
+	if (!text)
+		return -1;
+	jp.p = jp.start = text;
+	jp.err = err;
+	jp.errlen = errlen;
+	if (jvalue(&jp, &root)) {
+		/* err names the byte; add the file */
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		set_err(err, errlen, "%s: %s", path, msg);
+		free(text);
+		return -1;
+	}
+	free(text);
+	ctx = jget(&root, "context");
+	list = jget(&root, "benchmarks");
+	if (!list || list->type != J_ARRAY) {
+		set_err(err, errlen,
+			"%s: not Google Benchmark JSON (no \"benchmarks\" array)",
+			path);
+		goto out;
+	}
+	for (size_t i = 0; ctx && ctx->type == J_OBJECT && i < ctx->count; i++) {
+		const struct jvalue *v = &ctx->items[i];
+		const char *key = ctx->keys[i];
+		char num[64];
+		const char *text_value = NULL;
+
+		if (!strcmp(key, "host_name"))
+			key = "host";
+		if (v->type == J_STRING) {
+			text_value = v->string;
+		} else if (v->type == J_NUMBER) {
+			snprintf(num, sizeof(num), "%.17g", v->number);
+			text_value = num;
+		} else if (v->type == J_BOOL) {
+			text_value = v->number ? "true" : "false";
+		}
+		if (text_value && add_context(run, &ccap, key, text_value))
+			goto oom;
+	}
+	vcap = calloc(list->count ? list->count : 1, sizeof(*vcap));
+	if (!vcap)
+		goto oom;
+	/*
+	 * First the repetitions ("iteration" entries), then the median
+	 * aggregates; a benchmark is identified by run_name (name without
+	 * the _median / _mean suffix).
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < list->count; i++) {
+			const struct jvalue *e = &list->items[i];
+			const char *name = jget_string(e, "run_name");
+			const char *type = jget_string(e, "run_type");
+			const char *agg = jget_string(e, "aggregate_name");
+			const struct jvalue *failed = jget(e, "error_occurred");
+			double scale = time_unit_ns(jget_string(e, "time_unit"));
+			double t = jget_number(e, "real_time") * scale;
+			int aggregate = type && !strcmp(type, "aggregate");
+			struct run_bench *b;
+
+			if (!name)
+				name = jget_string(e, "name");
+			if (!name || (failed && failed->number) || !isfinite(t))
+				continue;
+			if (aggregate != pass)
+				continue;
+			if (aggregate && (!agg || strcmp(agg, "median")))
+				continue;
+			b = NULL;
+			for (size_t k = run->count; k-- > 0;)
+				if (!strcmp(run->bench[k].name, name)) {
+					b = &run->bench[k];
+					break;
+				}
+			if (!b) {
+				if (aggregate)
+					continue; /* a median of nothing */
+				b = add_bench(run, &bcap);
+				if (!b)
+					goto oom;
+				b->name = strdup(name);
+				b->unit = strdup("ns");
+				b->counter = strdup("gbench");
+				b->flags = strdup("");
+				if (!b->name || !b->unit || !b->counter ||
+				    !b->flags || split_name(b))
+					goto oom;
+				b->median = NAN;
+				b->source = RUN_VALUES_REPETITIONS;
+			}
+			if (aggregate) {
+				b->median = t;
+			} else if (push_value(b, &vcap[b - run->bench], t)) {
+				goto oom;
+			}
+		}
+	}
+	for (size_t k = 0; k < run->count; k++) {
+		struct run_bench *b = &run->bench[k];
+
+		if (!isfinite(b->median))
+			b->median = stats_median(b->values, b->count);
+		b->median_ns = b->median;
+		b->mean = stats_mean(b->values, b->count);
+		b->stddev = stats_stddev(b->values, b->count);
+		b->min = b->p5 = b->p95 = b->cv = NAN;
+		b->ci_low = b->ci_high = NAN;
+	}
+	run->from_json = 1;
+	rc = 0;
+	goto out;
+oom:
+	set_err(err, errlen, "out of memory reading %s", path);
+out:
+	free(vcap);
+	jfree(&root);
+	return rc;
+}
+
+/* ------------------------------------------------------------ public */
+
+int rundir_load(const char *path, struct run_dir *run, char *err,
+		size_t errlen)
+{
+	struct stat st;
+	char *results = NULL, *samples = NULL, *json = NULL;
+	size_t plen = strlen(path);
+	int rc = -1;
+
+	memset(run, 0, sizeof(*run));
+	run->path = strdup(path);
+	run->label = make_label(path);
+	if (!run->path || !run->label) {
+		set_err(err, errlen, "out of memory");
+		goto out;
+	}
+	if (stat(path, &st)) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (S_ISREG(st.st_mode) && plen > 5 &&
+	    !strcmp(path + plen - 5, ".json")) {
+		rc = load_gbench_json(run, path, err, errlen);
+		goto index;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		set_err(err, errlen,
+			"%s is neither a run directory nor a .json file", path);
+		goto out;
+	}
+	results = join_path(path, "results.csv");
+	samples = join_path(path, "samples.csv");
+	json = join_path(path, "results.json");
+	if (!results || !samples || !json) {
+		set_err(err, errlen, "out of memory");
+		goto out;
+	}
+	if (is_file(results)) {
+		rc = load_results_csv(run, results, err, errlen);
+		if (!rc)
+			rc = build_index(run);
+		if (!rc && is_file(samples))
+			rc = load_samples_csv(run, samples, err, errlen);
+		if (!rc)
+			rc = load_context_csv(run, path, err, errlen);
+		goto out;
+	}
+	if (is_file(json)) {
+		rc = load_gbench_json(run, json, err, errlen);
+		goto index;
+	}
+	set_err(err, errlen,
+		"%s has neither results.csv nor results.json: not a run directory",
+		path);
+	goto out;
+index:
+	if (!rc && build_index(run)) {
+		set_err(err, errlen, "out of memory");
+		rc = -1;
+	}
+out:
+	free(results);
+	free(samples);
+	free(json);
+	if (rc)
+		rundir_free(run);
+	return rc;
+}
+
+void rundir_free(struct run_dir *run)
+{
+	for (size_t i = 0; i < run->count; i++) {
+		struct run_bench *b = &run->bench[i];
+
+		free(b->name);
+		free(b->suite);
+		free(b->op);
+		free(b->variant);
+		free(b->unit);
+		free(b->counter);
+		free(b->flags);
+		free(b->values);
+	}
+	for (size_t i = 0; i < run->context_count; i++) {
+		free(run->keys[i]);
+		free(run->values[i]);
+	}
+	free(run->bench);
+	free(run->keys);
+	free(run->values);
+	free(run->sorted);
+	free(run->path);
+	free(run->label);
+	memset(run, 0, sizeof(*run));
+}
+
+const char *rundir_context(const struct run_dir *run, const char *key)
+{
+	for (size_t i = 0; i < run->context_count; i++)
+		if (!strcmp(run->keys[i], key))
+			return run->values[i];
+	return NULL;
+}
+
+const char *rundir_context_or(const struct run_dir *run, const char *key,
+			      const char *fallback)
+{
+	const char *v = rundir_context(run, key);
+
+	return v && *v ? v : fallback;
+}
+
+double rundir_ns_per_unit(const struct run_dir *run,
+			  const struct run_bench *bench)
+{
+	double hz;
+
+	if (!strcmp(bench->unit, "ns"))
+		return 1;
+	if (isfinite(bench->median_ns) && isfinite(bench->median) &&
+	    bench->median > 0)
+		return bench->median_ns / bench->median;
+	hz = parse_double(rundir_context(run, "tsc_hz"));
+	if ((!strcmp(bench->unit, "ticks") || !strcmp(bench->unit, "cycles")) &&
+	    isfinite(hz) && hz > 0)
+		return 1e9 / hz;
+	return NAN;
+}

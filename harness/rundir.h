@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rundir.h - load a run directory (docs/schema.md) into memory.
+ *
+ * A run is read from results.csv + samples.csv + context.csv, or, when
+ * the directory has no results.csv (or the path is a .json file), from a
+ * Google Benchmark JSON file: then every benchmark's values are the
+ * real_time of its repetitions, in nanoseconds, and the context is the
+ * JSON "context" object (host_name is read as host).
+ *
+ * The tools that compare, plot and report runs work on this in-memory
+ * form only; none of them parses a file itself.
+ */
+#ifndef SMAPBENCH_RUNDIR_H
+#define SMAPBENCH_RUNDIR_H
+
+#include <stddef.h>
+
+/* Where a benchmark's values came from. */
+enum run_values {
+	RUN_VALUES_SAMPLES,	/* raw samples from samples.csv */
+	RUN_VALUES_REPETITIONS,	/* one value per repetition (JSON) */
+	RUN_VALUES_NONE,	/* aggregates only */
+};
+
+struct run_bench {
+	char *name;		/* suite/op[/variant][/size][/batch] */
+	char *suite, *op, *variant, *unit, *counter, *flags;
+	unsigned long size, batch;
+	double median, min, mean, stddev, cv, p5, p95;
+	double ci_low, ci_high;	/* CI of the median as the run recorded it */
+	double median_ns;	/* NAN when unknown */
+	double *values;		/* per-operation values, in unit */
+	size_t count;
+	enum run_values source;
+};
+
+struct run_dir {
+	char *path;		/* as given */
+	char *label;		/* last path component, for titles */
+	int from_json;		/* read from Google Benchmark JSON */
+	struct run_bench *bench;	/* in file order */
+	size_t count;
+	char **keys, **values;	/* context, in file order */
+	size_t context_count;
+	struct run_bench **sorted;	/* by name, for rundir_find() */
+};
+
+/* Returns 0, or -1 with a message naming the file in err. */
+int rundir_load(const char *path, struct run_dir *run, char *err,
+		size_t errlen);
+void rundir_free(struct run_dir *run);
+
+/* Context value, or NULL when the run did not record the key. */
+const char *rundir_context(const struct run_dir *run, const char *key);
+/* Context value, or fallback when missing or empty. */
+const char *rundir_context_or(const struct run_dir *run, const char *key,
+			      const char *fallback);
+struct run_bench *rundir_find(const struct run_dir *run, const char *name);
+
+/*
+ * Nanoseconds per unit of the benchmark's values: 1 for ns, median_ns /
+ * median when the run recorded both, 1e9 / tsc_hz for ticks and cycles
+ * otherwise; NAN when none of these is known.
+ */
+double rundir_ns_per_unit(const struct run_dir *run,
+			  const struct run_bench *bench);
+
+#endif /* SMAPBENCH_RUNDIR_H */
