@@ -1,0 +1,14 @@
+#!/bin/bash
+# QEMU end-to-end tests (docs/vm.md): the module, the smapbench program
+# and the canary in guests of Debian's 6.1 and 6.12 kernels, with SMAP on,
+# clearcpuid=smap, a CPU without SMAP and (6.1) the ignored nosmap.
+# A missing QEMU or default kernel is a failure: CI installs them.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+vm/run-vm.sh check
+rc=$?
+if [ "$rc" -eq 2 ]; then
+	echo "not ok - vm: end-to-end tests could not start (see the error above;" \
+		"scripts/deps.sh install test installs what they need)"
+fi
+exit "$rc"

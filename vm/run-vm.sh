@@ -1,0 +1,570 @@
+#!/bin/bash
+# Boots kernels in QEMU with SMAP on and off and runs smapbench there.
+#
+#   vm/run-vm.sh check [options]     end-to-end tests: every boot of
+#                                    vm/matrix on each kernel; TAP lines
+#   vm/run-vm.sh bench [options]     the benchmark in the SMAP-on,
+#                                    clearcpuid=smap and SMAP-less-CPU
+#                                    boots; run directories copied back
+#   vm/run-vm.sh initramfs [options] only build the initramfs
+#
+# Options:
+#   --kernel PATH     kernel image (default: Debian's linux-image-amd64;
+#                     check also boots linux-image-6.12-amd64)
+#   --headers DIR     headers matching --kernel, to build the modules
+#                     (default: /lib/modules/<release>/build)
+#   --modules-dir DIR the kernel's modules, for 9p and pvpanic
+#                     (default: /lib/modules/<release>)
+#   --out DIR         bench: where run directories go (default: data/)
+#   --quick           bench: a short subset (smapbench run --quick)
+#   --suite NAME      bench: kmod, syscall or all (default: all)
+#   --accel A         auto (default), kvm or tcg
+#   --jobs N          check: boots run at once (default 2)
+#   --timeout S       seconds one boot may take (default: check 300,
+#                     bench --quick 900, bench 3600)
+#
+# Exit status: 0 everything passed, 1 a test or boot failed, 2 a missing
+# prerequisite or bad usage. docs/vm.md explains the boots and verdicts.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=vm/lib.sh
+. "$here/lib.sh"
+
+BUILD=${BUILD:-build}
+case $BUILD in /*) build=$BUILD ;; *) build=$top/$BUILD ;; esac
+
+usage() {
+	sed -n '2,/^# prerequisite/s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+# ------------------------------------------------------------ arguments
+mode=${1:-}
+[ $# -gt 0 ] && shift
+case $mode in check | bench | initramfs) ;; -h | --help | *) usage ;; esac
+kernel="" headers="" moddir="" out="$top/data" quick=0 suite=all
+accel=auto jobs=2 boot_timeout=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=${2:?--kernel needs a path}; shift ;;
+	--headers) headers=${2:?--headers needs a directory}; shift ;;
+	--modules-dir) moddir=${2:?--modules-dir needs a directory}; shift ;;
+	--out) out=${2:?--out needs a directory}; shift ;;
+	--quick) quick=1 ;;
+	--suite) suite=${2:?--suite needs kmod, syscall or all}; shift ;;
+	--accel) accel=${2:?--accel needs auto, kvm or tcg}; shift ;;
+	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
+	--timeout) boot_timeout=${2:?--timeout needs seconds}; shift ;;
+	-h | --help) usage ;;
+	*) vm_die "unknown argument '$1' (see $0 --help)" ;;
+	esac
+	shift
+done
+case $accel in auto | kvm | tcg) ;; *) vm_die "--accel must be auto, kvm or tcg" ;; esac
+case $suite in kmod | syscall | all) ;; *) vm_die "--suite must be kmod, syscall or all" ;; esac
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || vm_die "--jobs must be a positive number"
+if [ -n "$headers" ] && [ -z "$kernel" ]; then
+	vm_die "--headers needs --kernel: the headers must match the kernel booted"
+fi
+if [ -z "$boot_timeout" ]; then
+	case $mode:$quick in
+	bench:1) boot_timeout=900 ;;
+	bench:0) boot_timeout=3600 ;;
+	*) boot_timeout=300 ;;
+	esac
+fi
+command -v qemu-system-x86_64 >/dev/null ||
+	vm_die "qemu-system-x86_64 not found: apt-get install --no-install-recommends qemu-system-x86"
+
+# ------------------------------------------------------------ kernels
+# The release of a Debian kernel package's image, e.g. linux-image-amd64
+# -> 6.1.0-57-amd64; empty when the package is not installed.
+debian_release() {
+	dpkg-query -W -f='${Status} ${Depends}\n' "$1" 2>/dev/null |
+		sed -n 's/^install ok installed linux-image-\([^ ,]*\).*/\1/p'
+}
+
+# kernels[i]: "release image headers modules-dir", one per kernel to boot.
+kernels=()
+add_kernel() {
+	local image=$1 hdr=$2 mods=$3 release
+	release=$(vm_image_release "$image") ||
+		vm_die "$image is not a readable x86 bzImage"
+	hdr=${hdr:-/lib/modules/$release/build}
+	mods=${mods:-/lib/modules/$release}
+	if [ -r "$hdr/include/generated/utsrelease.h" ] &&
+		[ "$(vm_headers_release "$hdr")" != "$release" ]; then
+		vm_die "$hdr holds headers of $(vm_headers_release "$hdr")," \
+			"but $image is $release: pass matching --headers"
+	fi
+	kernels+=("$release $image $hdr $mods")
+}
+
+skipped_kernels=()
+if [ -n "$kernel" ]; then
+	[ -r "$kernel" ] || vm_die "--kernel $kernel: no such file"
+	add_kernel "$kernel" "$headers" "$moddir"
+else
+	release=$(debian_release linux-image-amd64)
+	[ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ] ||
+		vm_die "Debian's default kernel is not installed:" \
+			"apt-get install linux-image-amd64 linux-headers-amd64"
+	add_kernel "/boot/vmlinuz-$release" "" "$moddir"
+	if [ "$mode" = check ]; then
+		release=$(debian_release linux-image-6.12-amd64)
+		if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
+			add_kernel "/boot/vmlinuz-$release" "" ""
+		else
+			skipped_kernels+=("6.12 (linux-image-6.12-amd64 not installed)")
+		fi
+	fi
+fi
+
+# ------------------------------------------------------------ guest files
+# Builds what the guest runs and prints the initramfs path of a kernel.
+# The module is built per kernel by the project's own rule (mk/kmod.mk);
+# SMAPBENCH_KMOD_DIR (holding <release>/smapbench.ko), KMOD_SELFTEST,
+# SMAPBENCH_STATIC and SMAPBENCH_FUZZ name prebuilt files instead.
+make_quiet() {
+	make -C "$top" --no-print-directory -s BUILD="$BUILD" "$@"
+}
+
+build_guest_files() {
+	local release=$1 hdr=$2 mods=$3 dir ko canary programs=()
+	dir=$build/vm/$release
+	mkdir -p "$dir" || return 2
+	[ -r "$hdr/Makefile" ] || {
+		echo "run-vm: error: no kernel headers at $hdr: apt-get install" \
+			"linux-headers-$release, or pass --headers" >&2
+		return 2
+	}
+
+	ko=${SMAPBENCH_KMOD_DIR:-$build/kmod}/$release/smapbench.ko
+	if [ -z "${SMAPBENCH_KMOD_DIR:-}" ]; then
+		make_quiet kmod-for KVER="$release" KDIR="$hdr" >&2 || {
+			echo "run-vm: error: building the module for $release failed" \
+				"(make kmod-for KVER=$release)" >&2
+			return 2
+		}
+	fi
+	[ -r "$ko" ] || { echo "run-vm: error: $ko was not built" >&2; return 2; }
+
+	# The canary: built out of tree from a copy, so kmod/tests stays clean.
+	canary=$dir/canary
+	mkdir -p "$canary" &&
+		cp -p "$top/kmod/tests/Kbuild" "$top/kmod/tests/smapbench_canary.c" \
+			"$canary/" || return 2
+	make -C "$hdr" M="$canary" -s modules >"$canary/build.log" 2>&1 || {
+		cat "$canary/build.log" >&2
+		echo "run-vm: error: building the canary module for $release failed" >&2
+		return 2
+	}
+
+	local selftest=${KMOD_SELFTEST:-$build/tests/kmod_selftest}
+	local smapbench=${SMAPBENCH_STATIC:-$build/smapbench-static}
+	local fuzz=${SMAPBENCH_FUZZ:-$build/vm/smapbench_fuzz}
+	local targets=()
+	[ -n "${KMOD_SELFTEST:-}" ] || targets+=("${selftest#"$top"/}")
+	[ -n "${SMAPBENCH_STATIC:-}" ] || targets+=("${smapbench#"$top"/}")
+	[ -n "${SMAPBENCH_FUZZ:-}" ] || targets+=("${fuzz#"$top"/}")
+	if [ ${#targets[@]} -gt 0 ]; then
+		make_quiet "${targets[@]}" >&2 || {
+			echo "run-vm: error: building ${targets[*]} failed" >&2
+			return 2
+		}
+	fi
+	programs=(--program "$selftest=kmod_selftest"
+		--program "$smapbench=smapbench"
+		--program "$fuzz=smapbench_fuzz")
+
+	"$here/mkinitramfs.sh" --release "$release" --modules-dir "$mods" \
+		--out "$dir/initramfs.cpio.gz" --module "$ko" \
+		--module "$canary/smapbench_canary.ko" "${programs[@]}" >&2 ||
+		return 2
+	echo "$dir/initramfs.cpio.gz"
+}
+
+# ------------------------------------------------------------ one boot
+# boot_vm DIR IMAGE INITRAMFS CPU APPEND TIMEOUT
+# DIR/share must hold job.sh. Leaves DIR/serial.log, DIR/qemu.rc (124:
+# timed out) and DIR/seconds (wall time of the boot).
+boot_vm() {
+	local dir=$1 image=$2 initramfs=$3 cpu=$4 append=$5 limit=$6
+	local start end rc smp=${VM_SMP:-1}
+	start=$(date +%s.%N)
+	# timeout -k: a QEMU that ignores SIGTERM is killed 5 s later.
+	timeout -k 5 "$limit" qemu-system-x86_64 \
+		-accel "$accel" -M pc -cpu "$cpu" -m "${VM_MEMORY:-1024}" \
+		-smp "$smp" -nodefaults -display none -no-reboot \
+		-serial "file:$dir/serial.log" \
+		-device pvpanic -action panic=exit-failure \
+		-device "isa-debug-exit,iobase=$VM_DEBUG_EXIT_PORT,iosize=0x04" \
+		-virtfs "local,path=$dir/share,mount_tag=$VM_SHARE_TAG,security_model=none,id=share" \
+		-kernel "$image" -initrd "$initramfs" -append "$append" \
+		>"$dir/qemu.out" 2>&1 </dev/null
+	rc=$?
+	end=$(date +%s.%N)
+	echo "$rc" >"$dir/qemu.rc"
+	awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f\n", e - s }' \
+		>"$dir/seconds"
+}
+
+# The kernel command line of a boot. oops=panic turns any oops into a
+# pvpanic exit, except in canary boots, whose oops is the expected result.
+kernel_cmdline() {
+	local append=$1 steps=$2 cmdline="console=ttyS0 panic=-1"
+	case ",$steps," in *,canary,*) ;; *) cmdline="$cmdline oops=panic" ;; esac
+	[ "$append" = - ] || cmdline="$cmdline ${append//,/ }"
+	# The guest's smapbench reads this to mark its results.
+	echo "$cmdline SMAPBENCH_VIRT=$accel"
+}
+
+# write_job DIR EXPECT STEPS BENCH_ARGS
+write_job() {
+	mkdir -p "$1/share"
+	cat >"$1/share/job.sh" <<-EOF
+		STEPS="${3//,/ }"
+		EXPECT="$2"
+		BENCH_ARGS="$4"
+		FUZZ_ARGS="--calls 3000 --seconds 20 --seed $RANDOM"
+	EOF
+}
+
+# What a QEMU exit status means (isa-debug-exit k -> 2k+1; see vm/init).
+qemu_status_text() {
+	case $1 in
+	0) echo "guest powered off" ;;
+	1) echo "guest kernel panicked (pvpanic)" ;;
+	3) echo "a guest test step failed" ;;
+	5) echo "the guest could not mount the 9p result share" ;;
+	7) echo "a module did not load in the guest" ;;
+	124 | 137) echo "guest hung: killed after the timeout" ;;
+	*) echo "QEMU failed (status $1)" ;;
+	esac
+}
+
+show_serial_tail() {
+	local dir=$1
+	echo "#   last lines of $dir/serial.log:"
+	grep -a . "$dir/serial.log" 2>/dev/null | tr -d '\r' |
+		sed 's/\x1b[[c0-9;?]*[a-zA-Z]\{0,1\}//g' | tail -n "${2:-25}" |
+		sed 's/^/#     /'
+	[ -s "$dir/qemu.out" ] && sed 's/^/#   qemu: /' "$dir/qemu.out"
+}
+
+# ------------------------------------------------------------ verdicts
+failures=0
+# result STATUS TEXT: one TAP line for the boot being judged ($prefix).
+result() {
+	if [ "$1" -eq 0 ]; then
+		echo "ok - $prefix $2"
+	else
+		echo "not ok - $prefix $2"
+		failures=$((failures + 1))
+	fi
+}
+
+# Relays a guest program's TAP lines with the kernel and boot in front.
+# Its other lines are shown as comments when the program failed.
+relay_tap() {
+	local file=$1 what=$2 rc=$3 lines
+	lines=$(sed -nE "s/^(not ok|ok)( [0-9]+)?( -)? ?(.*)$/\1 - $prefix $what: \4/p" \
+		"$file" 2>/dev/null)
+	if [ -n "$lines" ]; then
+		echo "$lines"
+		failures=$((failures + $(grep -c '^not ok' <<<"$lines")))
+	fi
+	if [ "$rc" != 0 ] || [ "$what" = fuzz ]; then
+		grep -avE '^(not ok|ok)\b' "$file" 2>/dev/null | head -n 40 |
+			sed 's/^/#   /'
+	fi
+	[ -n "$lines" ]
+}
+
+# Lines of a kernel log that must not appear in a healthy boot.
+BAD_LOG_RE='BUG:|WARNING:|Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|Call Trace|RIP:|Kernel panic|UBSAN|KASAN|Tainted:|Disabling lock debugging|kernel BUG|invalid opcode|double fault|stack-protector'
+# Lines of an oops report after its end-of-trace marker.
+OOPS_DUMP_RE='(RIP|Code|RSP|RAX|RDX|RBP|R10|R13|FS|CS|CR2|PKRU):|note: .* exited with irqs disabled'
+
+# The kernel log without the canary's oops: from its first line to the
+# end-of-trace marker and the register dump the kernel repeats after it.
+log_without_canary_oops() {
+	awk -v dump="$OOPS_DUMP_RE" '
+		/BUG: unable to handle page fault/ && !seen { skip = 1; seen = 1 }
+		after && $0 !~ dump { after = 0; skip = 0 }
+		!skip { print }
+		skip && /---\[ end trace/ { after = 1 }' "$1"
+}
+
+# The canary's oops alone.
+canary_oops() {
+	sed -n '/BUG: unable to handle page fault/,/---\[ end trace/p' "$1"
+}
+
+# hex_bit_set HEX BIT
+hex_bit_set() {
+	[ -n "$1" ] && (((16#$1 >> $2) & 1))
+}
+
+judge_canary() {
+	local share=$1 smap=$2 log=$1/dmesg.txt value wrc cr4 eflags
+	value=$(cat "$share/canary.value" 2>/dev/null)
+	wrc=$(cat "$share/canary.write.rc" 2>/dev/null)
+	if [ "$smap" = on ]; then
+		local oops
+		oops=$(canary_oops "$log")
+		grep -q '#PF: supervisor read access in kernel mode' <<<"$oops"
+		result $? "canary: unprotected user read faults (#PF: supervisor read access in kernel mode)"
+		grep -q '#PF: error_code(0x0001) - permissions violation' <<<"$oops"
+		result $? "canary: the fault is a permissions violation on a present page"
+		grep -qE 'RIP: 0010:canary_[a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[smapbench_canary\]' <<<"$oops"
+		result $? "canary: the faulting instruction is in smapbench_canary"
+		cr4=$(sed -n 's/.*CR4: \([0-9a-f]*\).*/\1/p' <<<"$oops" | head -n 1)
+		eflags=$(sed -n 's/.*EFLAGS: \([0-9a-f]*\).*/\1/p' <<<"$oops" | head -n 1)
+		hex_bit_set "$cr4" 21
+		result $? "canary: CR4.SMAP (bit 21) set at the fault (CR4 ${cr4:-missing})"
+		[ -n "$eflags" ] && ! hex_bit_set "$eflags" 18
+		result $? "canary: EFLAGS.AC clear at the fault (EFLAGS ${eflags:-missing})"
+		[ -n "$wrc" ] && [ "$wrc" != 0 ] && [ -z "$value" ]
+		result $? "canary: the writer was killed and nothing was read (status ${wrc:-none})"
+	else
+		[ "$wrc" = 0 ] && [ "$value" = SMAPBENCH-CANARY ]
+		result $? "canary: unprotected user read succeeds without SMAP (read '$value', status ${wrc:-none})"
+		grep -q 'smapbench_canary: read 16 bytes without STAC' "$log"
+		result $? "canary: the module logged the read"
+	fi
+}
+
+judge_bench() {
+	local share=$1 state=$2 method=$3 context got
+	context=$share/run/context.csv
+	if [ "$(cat "$share/bench.rc" 2>/dev/null)" != 0 ] || ! [ -r "$context" ]; then
+		result 1 "smapbench run: run directory produced (status $(cat "$share/bench.rc" 2>/dev/null))"
+		tail -n 20 "$share/bench.out" 2>/dev/null | sed 's/^/#   /'
+		return
+	fi
+	result 0 "smapbench run: run directory $(cat "$share/run.name") produced"
+	local key want
+	for key in smap_state smap_off_method virt; do
+		case $key in
+		smap_state) want=$state ;;
+		smap_off_method) want=$method ;;
+		virt) want=$accel ;;
+		esac
+		got=$(sed -n "s/^\"\{0,1\}$key\"\{0,1\},\"\{0,1\}\([^\"]*\)\"\{0,1\}\r\{0,1\}$/\1/p" \
+			"$context" | head -n 1)
+		[ "$got" = "$want" ]
+		result $? "smapbench run: context $key=${got:-missing} (want $want)"
+	done
+	[ "$(grep -c . "$share/run/results.csv" 2>/dev/null)" -ge 2 ]
+	result $? "smapbench run: results.csv has results"
+}
+
+# judge_boot DIR RELEASE BOOT SMAP CPU APPEND EXPECT STEPS
+judge_boot() {
+	local dir=$1 release=$2 boot=$3 smap=$4 cpu=$5 append=$6 steps=$8
+	local share=$1/share rc seconds step allowed tainted log method
+	prefix="$release $boot"
+	rc=$(cat "$dir/qemu.rc" 2>/dev/null || echo 255)
+	seconds=$(cat "$dir/seconds" 2>/dev/null)
+	echo "# $prefix: $accel boot ${seconds}s, -cpu $cpu, $(cat "$share/cmdline" 2>/dev/null)"
+	# A run that failed a step still reports; any other exit loses data.
+	if { [ "$rc" != 0 ] && [ "$rc" != 3 ]; } || ! [ -e "$share/done" ]; then
+		result 1 "boot: $(qemu_status_text "$rc") after ${seconds}s, results incomplete"
+		show_serial_tail "$dir"
+		return
+	fi
+	result 0 "boot: results came back over 9p ($(qemu_status_text "$rc"))"
+
+	if [ "$smap" = on ]; then
+		grep -qw smap "$share/cpuflags"
+		result $? "SMAP enforced: smap in /proc/cpuinfo"
+	else
+		! grep -qw smap "$share/cpuflags"
+		result $? "SMAP off: no smap in /proc/cpuinfo"
+	fi
+
+	for step in ${steps//,/ }; do
+		case $step in
+		selftest | fuzz)
+			local src=kmod_selftest
+			[ "$step" = fuzz ] && src=fuzz
+			relay_tap "$share/$step.out" "$src" \
+				"$(cat "$share/$step.rc" 2>/dev/null)"
+			result $? "$src: printed test results"
+			[ "$(cat "$share/$step.rc" 2>/dev/null)" = 0 ]
+			result $? "$src: exit status $(cat "$share/$step.rc" 2>/dev/null)"
+			;;
+		bench)
+			method=none
+			[[ $append == *clearcpuid=smap* ]] && method=clearcpuid
+			[[ $cpu == *-smap* ]] && method="cpu-model"
+			if [ "$smap" = on ]; then
+				judge_bench "$share" smap "$method"
+			else
+				judge_bench "$share" nosmap "$method"
+			fi
+			;;
+		canary)
+			judge_canary "$share" "$smap"
+			;;
+		esac
+	done
+
+	# Kernel log: nothing bad, apart from the canary's own oops.
+	log=$share/dmesg.txt
+	if [ "$smap" = on ] && [[ ,$steps, == *,canary,* ]]; then
+		[ "$(grep -c 'BUG: unable to handle page fault' "$log")" = 1 ]
+		result $? "guest kernel log: exactly one oops, the canary's"
+		log=$dir/dmesg-without-canary.txt
+		log_without_canary_oops "$share/dmesg.txt" >"$log"
+	fi
+	if grep -qE "$BAD_LOG_RE" "$log"; then
+		result 1 "guest kernel log clean (no BUG, WARNING, oops, lockup)"
+		grep -E -m 20 "$BAD_LOG_RE" "$log" | sed 's/^/#   /'
+	else
+		result 0 "guest kernel log clean (no BUG, WARNING, oops, lockup)"
+	fi
+
+	# Taint: O and E (out-of-tree, unsigned) always; S from clearcpuid;
+	# D (died) only from the canary's expected oops.
+	allowed=$((4096 | 8192))
+	[[ $append == *clearcpuid* ]] && allowed=$((allowed | 4))
+	[ "$smap" = on ] && [[ ,$steps, == *,canary,* ]] && allowed=$((allowed | 128))
+	tainted=$(cat "$share/tainted" 2>/dev/null)
+	[ -n "$tainted" ] && (((tainted & ~allowed) == 0))
+	result $? "guest kernel taint ${tainted:-unknown} within the expected mask $allowed"
+}
+
+# ------------------------------------------------------------ main
+mkdir -p "$build/vm" || vm_die "cannot create $build/vm"
+if [ "$accel" = auto ]; then
+	accel=$(vm_detect_accel "$build/vm")
+fi
+if [ "$accel" = tcg ]; then
+	vm_note "accelerator: tcg (no usable KVM): results are functional only, timings are not hardware numbers"
+else
+	vm_note "accelerator: kvm"
+fi
+
+# Boots described by vm/matrix lines: "boot smap cpu append expect steps".
+matrix_lines() {
+	local release=$1
+	grep -vE '^[[:space:]]*(#|$)' "$here/matrix" |
+		while read -r boot smap cpu append expect steps pattern; do
+			# shellcheck disable=SC2053
+			[[ $release == $pattern ]] &&
+				echo "$boot $smap $cpu $append $expect $steps"
+		done
+}
+
+run_check() {
+	local entry release image hdr mods initramfs work line pids=()
+	local boots=() start total
+	start=$(date +%s)
+	work=$build/vm/check
+	rm -rf "$work"
+	for label in "${skipped_kernels[@]}"; do
+		echo "ok - vm boots of kernel $label # SKIP not installed"
+	done
+	for entry in "${kernels[@]}"; do
+		read -r release image hdr mods <<<"$entry"
+		prefix=$release
+		if ! initramfs=$(build_guest_files "$release" "$hdr" "$mods"); then
+			result 1 "guest files (module, canary, programs, initramfs) built"
+			continue
+		fi
+		while read -r line; do
+			boots+=("$release $image $initramfs $line")
+		done < <(matrix_lines "$release")
+	done
+
+	# Up to --jobs boots at once; verdicts afterwards, in matrix order.
+	local b boot smap cpu append expect steps dir running=0
+	for b in "${boots[@]}"; do
+		read -r release image initramfs boot smap cpu append expect steps <<<"$b"
+		dir=$work/$release/$boot
+		mkdir -p "$dir"
+		write_job "$dir" "$expect" "$steps" "--suite kmod --quick"
+		vm_note "booting $release $boot"
+		boot_vm "$dir" "$image" "$initramfs" "$cpu" \
+			"$(kernel_cmdline "$append" "$steps")" "$boot_timeout" &
+		pids+=($!)
+		running=$((running + 1))
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+	done
+	wait
+	for b in "${boots[@]}"; do
+		read -r release image initramfs boot smap cpu append expect steps <<<"$b"
+		judge_boot "$work/$release/$boot" "$release" "$boot" "$smap" \
+			"$cpu" "$append" "$expect" "$steps"
+	done
+	total=$(($(date +%s) - start))
+	vm_note "vm check: ${#boots[@]} boots in ${total}s ($accel, $jobs at once); files in $work"
+	[ "$failures" -eq 0 ]
+}
+
+run_bench() {
+	local release image hdr mods initramfs work stamp boot smap cpu append
+	local expect steps dir state method name args
+	read -r release image hdr mods <<<"${kernels[0]}"
+	initramfs=$(build_guest_files "$release" "$hdr" "$mods") || exit 2
+	work=$build/vm/bench
+	rm -rf "$work"
+	mkdir -p "$out" || vm_die "cannot create $out"
+	stamp=$(date -u +%Y%m%d-%H%M%S)
+	args="--suite $suite"
+	[ "$quick" -eq 1 ] && args="$args --quick"
+	# Two cores for the guest unless told otherwise: the harness pins to
+	# one and keeps the other for the rest of the system.
+	export VM_SMP=${VM_SMP:-2}
+	# clearcpuid first: it is the SMAP-off run to compare against.
+	for boot in smap clearcpuid cpu-off; do
+		read -r boot smap cpu append expect steps < <(matrix_lines "$release" |
+			grep "^$boot ")
+		dir=$work/$boot
+		write_job "$dir" "$expect" bench "$args"
+		vm_note "booting $release $boot: smapbench run $args"
+		boot_vm "$dir" "$image" "$initramfs" "$cpu" \
+			"$(kernel_cmdline "$append" bench)" "$boot_timeout"
+		prefix="$release $boot"
+		if [ "$(cat "$dir/qemu.rc")" != 0 ] || ! [ -d "$dir/share/run" ]; then
+			echo "run-vm: $prefix: $(qemu_status_text "$(cat "$dir/qemu.rc")")," \
+				"no run directory" >&2
+			tail -n 20 "$dir/share/bench.out" 2>/dev/null | sed 's/^/#   /' >&2
+			show_serial_tail "$dir" >&2
+			failures=$((failures + 1))
+			continue
+		fi
+		state=smap method=""
+		[ "$smap" = off ] && state=nosmap
+		[[ $append == *clearcpuid=smap* ]] && method=clearcpuid-
+		[[ $cpu == *-smap* ]] && method="cpu-model-"
+		name=vm-$release-$stamp-$method$state
+		rm -rf "$out/.tmp-$name"
+		cp -r "$dir/share/run" "$out/.tmp-$name" &&
+			cp "$dir/share/dmesg.txt" "$out/.tmp-$name/guest-dmesg.txt" &&
+			mv "$out/.tmp-$name" "$out/$name" ||
+			vm_die "cannot copy the run directory to $out/$name"
+		vm_note "$prefix: boot and run took $(cat "$dir/seconds")s"
+		echo "run directory: $out/$name"
+	done
+	[ "$accel" = tcg ] &&
+		vm_note "these runs are TCG runs (virt=tcg): functional only, not timings"
+	[ "$failures" -eq 0 ]
+}
+
+case $mode in
+check) run_check ;;
+bench) run_bench ;;
+initramfs)
+	for entry in "${kernels[@]}"; do
+		read -r release image hdr mods <<<"$entry"
+		build_guest_files "$release" "$hdr" "$mods" || exit 2
+	done
+	;;
+esac
