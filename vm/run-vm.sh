@@ -20,6 +20,7 @@
 #   --suite NAME      bench: kmod, syscall or all (default: all)
 #   --accel A         auto (default), kvm or tcg
 #   --jobs N          check: boots run at once (default 2)
+#   --boots LIST      check: only these boots of vm/matrix (comma separated)
 #   --timeout S       seconds one boot may take (default: check 300,
 #                     bench --quick 900, bench 3600)
 #
@@ -44,7 +45,7 @@ mode=${1:-}
 [ $# -gt 0 ] && shift
 case $mode in check | bench | initramfs) ;; -h | --help | *) usage ;; esac
 kernel="" headers="" moddir="" out="$top/data" quick=0 suite=all
-accel=auto jobs=2 boot_timeout=""
+accel=auto jobs=2 boot_timeout="" only=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?--kernel needs a path}; shift ;;
@@ -55,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--suite) suite=${2:?--suite needs kmod, syscall or all}; shift ;;
 	--accel) accel=${2:?--accel needs auto, kvm or tcg}; shift ;;
 	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
+	--boots) only=${2:?--boots needs a list of boot names}; shift ;;
 	--timeout) boot_timeout=${2:?--timeout needs seconds}; shift ;;
 	-h | --help) usage ;;
 	*) vm_die "unknown argument '$1' (see $0 --help)" ;;
@@ -142,7 +144,15 @@ build_guest_files() {
 
 	ko=${SMAPBENCH_KMOD_DIR:-$build/kmod}/$release/smapbench.ko
 	if [ -z "${SMAPBENCH_KMOD_DIR:-}" ]; then
-		make_quiet kmod-for KVER="$release" KDIR="$hdr" >&2 || {
+		# kmod-for finds the headers of Debian's kernels itself; other
+		# header trees are passed in place of its lookup.
+		local lookup=()
+		if [ "$(readlink -f "$hdr")" != "$(readlink -f "/lib/modules/$release/build")" ] &&
+			[ "$(readlink -f "$hdr")" != "$(readlink -f "/usr/src/linux-headers-$release")" ]; then
+			lookup=(KDIR="$hdr" kmod_kdir_of="$hdr")
+		fi
+		make_quiet kmod-for KVER="$release" "${lookup[@]}" >"$dir/kmod-build.log" 2>&1 || {
+			tail -n 30 "$dir/kmod-build.log" >&2
 			echo "run-vm: error: building the module for $release failed" \
 				"(make kmod-for KVER=$release)" >&2
 			return 2
@@ -169,7 +179,8 @@ build_guest_files() {
 	[ -n "${SMAPBENCH_STATIC:-}" ] || targets+=("${smapbench#"$top"/}")
 	[ -n "${SMAPBENCH_FUZZ:-}" ] || targets+=("${fuzz#"$top"/}")
 	if [ ${#targets[@]} -gt 0 ]; then
-		make_quiet "${targets[@]}" >&2 || {
+		make_quiet "${targets[@]}" >"$dir/programs-build.log" 2>&1 || {
+			tail -n 30 "$dir/programs-build.log" >&2
 			echo "run-vm: error: building ${targets[*]} failed" >&2
 			return 2
 		}
@@ -192,6 +203,7 @@ build_guest_files() {
 boot_vm() {
 	local dir=$1 image=$2 initramfs=$3 cpu=$4 append=$5 limit=$6
 	local start end rc smp=${VM_SMP:-1}
+	echo "$append" >"$dir/cmdline"
 	start=$(date +%s.%N)
 	# timeout -k: a QEMU that ignores SIGTERM is killed 5 s later.
 	timeout -k 5 "$limit" qemu-system-x86_64 \
@@ -202,8 +214,12 @@ boot_vm() {
 		-device "isa-debug-exit,iobase=$VM_DEBUG_EXIT_PORT,iosize=0x04" \
 		-virtfs "local,path=$dir/share,mount_tag=$VM_SHARE_TAG,security_model=none,id=share" \
 		-kernel "$image" -initrd "$initramfs" -append "$append" \
-		>"$dir/qemu.out" 2>&1 </dev/null
+		>"$dir/qemu.out" 2>&1 </dev/null &
+	# Recorded so that an interrupted run-vm.sh can stop its guests.
+	echo $! >"$dir/timeout.pid"
+	wait $!
 	rc=$?
+	rm -f "$dir/timeout.pid"
 	end=$(date +%s.%N)
 	echo "$rc" >"$dir/qemu.rc"
 	awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f\n", e - s }' \
@@ -239,7 +255,7 @@ qemu_status_text() {
 	3) echo "a guest test step failed" ;;
 	5) echo "the guest could not mount the 9p result share" ;;
 	7) echo "a module did not load in the guest" ;;
-	124 | 137) echo "guest hung: killed after the timeout" ;;
+	124 | 137) echo "guest hung, killed by the timeout" ;;
 	*) echo "QEMU failed (status $1)" ;;
 	esac
 }
@@ -368,7 +384,7 @@ judge_boot() {
 	prefix="$release $boot"
 	rc=$(cat "$dir/qemu.rc" 2>/dev/null || echo 255)
 	seconds=$(cat "$dir/seconds" 2>/dev/null)
-	echo "# $prefix: $accel boot ${seconds}s, -cpu $cpu, $(cat "$share/cmdline" 2>/dev/null)"
+	echo "# $prefix: $accel boot ${seconds}s, -cpu $cpu, $(cat "$dir/cmdline" 2>/dev/null)"
 	# A run that failed a step still reports; any other exit loses data.
 	if { [ "$rc" != 0 ] && [ "$rc" != 3 ]; } || ! [ -e "$share/done" ]; then
 		result 1 "boot: $(qemu_status_text "$rc") after ${seconds}s, results incomplete"
@@ -438,6 +454,19 @@ judge_boot() {
 }
 
 # ------------------------------------------------------------ main
+# Interrupted: stop the guests still running (timeout passes the signal
+# on to QEMU), then leave.
+# This run's boots live under work_root.
+work_root=$build/vm/$mode
+stop_guests() {
+	local pidfile
+	for pidfile in "$work_root"/*/timeout.pid "$work_root"/*/*/timeout.pid; do
+		[ -r "$pidfile" ] && kill -TERM "$(cat "$pidfile")" 2>/dev/null
+	done
+	exit 130
+}
+trap stop_guests INT TERM
+
 mkdir -p "$build/vm" || vm_die "cannot create $build/vm"
 if [ "$accel" = auto ]; then
 	accel=$(vm_detect_accel "$build/vm")
@@ -451,8 +480,9 @@ fi
 # Boots described by vm/matrix lines: "boot smap cpu append expect steps".
 matrix_lines() {
 	local release=$1
-	grep -vE '^[[:space:]]*(#|$)' "$here/matrix" |
+	grep -vE '^[[:space:]]*(#|$)' "${VM_MATRIX:-$here/matrix}" |
 		while read -r boot smap cpu append expect steps pattern; do
+			[ -z "$only" ] || [[ ,$only, == *,$boot,* ]] || continue
 			# shellcheck disable=SC2053
 			[[ $release == $pattern ]] &&
 				echo "$boot $smap $cpu $append $expect $steps"
@@ -463,7 +493,7 @@ run_check() {
 	local entry release image hdr mods initramfs work line pids=()
 	local boots=() start total
 	start=$(date +%s)
-	work=$build/vm/check
+	work=$work_root
 	rm -rf "$work"
 	for label in "${skipped_kernels[@]}"; do
 		echo "ok - vm boots of kernel $label # SKIP not installed"
@@ -513,7 +543,7 @@ run_bench() {
 	local expect steps dir state method name args
 	read -r release image hdr mods <<<"${kernels[0]}"
 	initramfs=$(build_guest_files "$release" "$hdr" "$mods") || exit 2
-	work=$build/vm/bench
+	work=$work_root
 	rm -rf "$work"
 	mkdir -p "$out" || vm_die "cannot create $out"
 	stamp=$(date -u +%Y%m%d-%H%M%S)
