@@ -76,35 +76,55 @@ static int capture_libbpf(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
-/* Copy the last `lines` meaningful lines of a verifier log, joined. */
+/* Whether a log line says why, rather than tracing instructions. */
+static bool telling_line(const char *line, size_t len)
+{
+	static const char *const noise[] = { "processed ", "verification time",
+					     "stack depth", "-- " };
+
+	if (len == 0 || (line[0] >= '0' && line[0] <= '9') || line[0] == ';')
+		return false;
+	for (size_t i = 0; i < sizeof(noise) / sizeof(noise[0]); i++)
+		if (strncmp(line, noise[i], strlen(noise[i])) == 0)
+			return false;
+	return true;
+}
+
+/*
+ * The last `lines` lines of a verifier or libbpf log that say why it
+ * failed (instruction traces and statistics left out), joined by "; ".
+ */
 static void log_tail(const char *log, unsigned lines, char *out,
 		     size_t outlen)
 {
-	const char *end = log + strlen(log);
-	const char *start = end;
+	const char *picked[8], *end = log + strlen(log);
+	size_t picked_len[8];
 	unsigned found = 0;
-	size_t n;
 
-	/* The summary ("processed N insns ...") says nothing about why. */
-	const char *summary = strstr(log, "\nprocessed ");
+	if (lines > 8)
+		lines = 8;
+	while (end > log && found < lines) {
+		const char *start = end;
+		size_t len;
 
-	if (summary)
-		end = start = summary;
-	while (start > log && found < lines) {
-		start--;
 		while (start > log && start[-1] != '\n')
 			start--;
-		if (start < end && *start != '\n')
-			found++;
+		len = end - start;
+		if (len && start[len - 1] == '\n')
+			len--;
+		if (telling_line(start, len)) {
+			picked[found] = start;
+			picked_len[found++] = len;
+		}
+		end = start > log ? start - 1 : log;
 	}
-	n = end - start;
-	if (n >= outlen)
-		n = outlen - 1;
-	memcpy(out, start, n);
-	out[n] = '\0';
-	for (char *p = out; *p; p++)
-		if (*p == '\n')
-			*p = p[1] ? ' ' : '\0';
+	out[0] = '\0';
+	while (found--) {
+		size_t used = strlen(out);
+
+		snprintf(out + used, outlen - used, "%s%.*s", used ? "; " : "",
+			 (int)picked_len[found], picked[found]);
+	}
 }
 
 /* "prog 'name': failed to load" from libbpf's messages, if any. */
@@ -251,7 +271,7 @@ static int load_programs(struct bpfbench *b, const struct bpfbench_options *opts
 		return permission_denied(err, error, "loading the programs");
 	}
 	if (verifier_log[0]) {
-		log_tail(verifier_log, 3, reason, sizeof(reason));
+		log_tail(verifier_log, 2, reason, sizeof(reason));
 		free(verifier_log);
 		return fail(err, BPFBENCH_VERIFIER, error,
 			    "the verifier rejected program '%s': %s", program,
