@@ -29,6 +29,12 @@
 #define SMAPBENCH_MAX_BATCH		64
 #define SMAPBENCH_MAX_BUFFER		(4U * 1024 * 1024)
 
+/*
+ * Bytes of the signal frame SMAPBENCH_OP_SIGFRAME writes per access (25
+ * stores of 2, 4 and 8 bytes in a 200-byte layout).
+ */
+#define SMAPBENCH_SIGFRAME_BYTES	200
+
 /* Upper bound of one sample's interrupts-off window, in nanoseconds. */
 #define SMAPBENCH_SAMPLE_BUDGET_NS	1000000
 

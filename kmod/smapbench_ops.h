@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smapbench_ops.h - the timed loops, as seen by the timing engine.
+ *
+ * smapbench_ops.c owns what one iteration of each op x variant does;
+ * smapbench_main.c owns validation, timing and the device. This header is
+ * the narrow interface between them.
+ */
+#ifndef _SMAPBENCH_OPS_H
+#define _SMAPBENCH_OPS_H
+
+#include <linux/types.h>
+#include <linux/uaccess.h>
+
+#include "uapi/smapbench.h"
+
+/*
+ * masked_user_access_begin() was merged for 6.12 (6.1 lacks it; RUN then
+ * answers -EOPNOTSUPP for the masked variant). From 6.12 on,
+ * linux/uaccess.h defines can_do_masked_user_access(), 1 where the
+ * architecture has the primitive: testing that macro rather than
+ * LINUX_VERSION_CODE also follows distribution backports.
+ */
+#ifdef can_do_masked_user_access
+#if can_do_masked_user_access()
+#define SMAPBENCH_HAVE_MASKED	1
+#endif
+#endif
+#ifndef SMAPBENCH_HAVE_MASKED
+#define SMAPBENCH_HAVE_MASKED	0
+#endif
+
+/**
+ * struct smapbench_ctx - what a timed loop works on
+ * @ubuf: start of the user buffer; already checked with access_ok() and
+ *	faulted in for @span bytes.
+ * @kbuf: kernel side of copies (@size bytes), the string source of
+ *	strncpy_from_user, NULL for other ops.
+ * @size: bytes per access (the run's @size; frame size for sigframe).
+ * @batch: accesses per STAC/CLAC block for batched and masked, else 1.
+ * @span: bytes of @ubuf one iteration touches (@size * @batch).
+ * @sink: where loaded values go, so the compiler cannot drop the loads.
+ */
+struct smapbench_ctx {
+	void __user *ubuf;
+	void *kbuf;
+	u32 size;
+	u32 batch;
+	unsigned long span;
+	u64 sink;
+};
+
+/**
+ * struct smapbench_op_desc - one op: its size rules and its loops
+ * @name: for log messages.
+ * @min_size: smallest accepted smapbench_run.size.
+ * @max_size: largest accepted smapbench_run.size.
+ * @pow2_size: size must also be a power of two (get_user, put_user).
+ * @unit: bytes per access when size is 0 or fixed (sigframe), else 0.
+ * @align: required alignment of the buffer (futex: 4), else 1.
+ * @raw_insn: the op executes STAC/CLAC itself: needs SMAP in CPUID.
+ * @variants: bit (1 << variant) for every variant the ABI defines for the op
+ *	at all; a defined one whose @loop is NULL is not built for this kernel.
+ * @loop: per variant, the loop running @n iterations, NULL where the
+ *	combination does not exist. Returns 0 or -EFAULT; always returns
+ *	with EFLAGS.AC clear.
+ */
+struct smapbench_op_desc {
+	const char *name;
+	u32 min_size;
+	u32 max_size;
+	bool pow2_size;
+	u32 unit;
+	u32 align;
+	bool raw_insn;
+	u32 variants;
+
+	/* indexed by enum smapbench_variant */
+	int (*loop[SMAPBENCH_VARIANT_COUNT])(struct smapbench_ctx *ctx, u32 n);
+};
+
+extern const struct smapbench_op_desc smapbench_ops[SMAPBENCH_OP_COUNT];
+
+#endif /* _SMAPBENCH_OPS_H */

@@ -1,0 +1,89 @@
+# smapbench.ko and its in-guest self-test.
+#
+#   make module                  build the module for the default kernel:
+#                                KDIR if it exists (default
+#                                /lib/modules/$(uname -r)/build), else the
+#                                newest Debian 6.1 headers in /usr/src, else
+#                                print how to install headers (not an error)
+#   make kmod-for KVER=<release> build build/kmod/<release>/smapbench.ko
+#                                against /lib/modules/<release>/build or
+#                                /usr/src/linux-headers-<release>; e.g.
+#                                KVER=6.12.117+deb12-amd64 for the VM runner
+#       KMOD_FLAGS="W=1"|"C=2"   extra kbuild flags (warnings, sparse)
+#       KMOD_OUT=<dir>           build directory instead of build/kmod/<release>
+#   make kmod-lint               checkpatch, sparse and W=1 for the default kernel
+#   make kmod-selftest           build/tests/kmod_selftest, the static program
+#                                the VM boots run against /dev/smapbench
+#
+# Each kernel gets its own copy of the sources in build/kmod/<release>/, so
+# 6.1 and 6.12 objects never mix and kmod/ itself stays free of build output.
+
+KMOD_SRC     := kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) kmod/uapi/smapbench.h
+KMOD_BUILD   := $(BUILD)/kmod
+KDIR         ?= /lib/modules/$(shell uname -r)/build
+# Newest Debian 6.1 headers, the kernel Debian 12 ships (6.1.0-9 < 6.1.0-57:
+# sort -V).
+KMOD_DEB61   := $(lastword $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 \
+			  2>/dev/null | sort -V))
+KMOD_KDIR    := $(firstword $(wildcard $(KDIR)/Makefile) \
+			    $(wildcard $(KMOD_DEB61)/Makefile))
+KMOD_KDIR    := $(patsubst %/Makefile,%,$(KMOD_KDIR))
+
+# kernel release of a build directory
+kmod_release = $(shell cat $(1)/include/config/kernel.release 2>/dev/null)
+# build directory of a release
+kmod_kdir_of = $(patsubst %/Makefile,%,$(firstword \
+		$(wildcard /lib/modules/$(1)/build/Makefile) \
+		$(wildcard /usr/src/linux-headers-$(1)/Makefile)))
+
+# $(call kmod_build,<kernel build dir>,<output dir>,<kbuild flags>)
+define kmod_build
+	@mkdir -p $(2)/uapi
+	@cp -p kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) $(2)/
+	@cp -p kmod/uapi/smapbench.h $(2)/uapi/
+	$(MAKE) --no-print-directory -C $(1) M=$(abspath $(2)) $(3) modules
+endef
+
+.PHONY: module kmod-for kmod-lint kmod-checkpatch kmod-selftest
+all: module
+lint: kmod-lint
+
+module:
+ifneq ($(KMOD_KDIR),)
+	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/$(call kmod_release,$(KMOD_KDIR)))
+	@echo "  KMOD    $(KMOD_BUILD)/$(call kmod_release,$(KMOD_KDIR))/smapbench.ko"
+else
+	@echo "note: smapbench.ko not built: no kernel headers in $(KDIR)" \
+	      "nor /usr/src/linux-headers-6.1.*-amd64."
+	@echo "      For this kernel: apt-get install linux-headers-$$(uname -r)"
+	@echo "      For the QEMU runs (Debian's kernel): apt-get install linux-headers-amd64"
+endif
+
+KMOD_OUT ?= $(KMOD_BUILD)/$(KVER)
+kmod-for:
+	@if [ -z "$(KVER)" ]; then \
+		echo "usage: make kmod-for KVER=<release> [KMOD_FLAGS=W=1|C=2]" >&2; \
+		exit 2; \
+	fi
+	@if [ -z "$(call kmod_kdir_of,$(KVER))" ]; then \
+		echo "error: no headers for $(KVER): apt-get install linux-headers-$(KVER)" >&2; \
+		exit 1; \
+	fi
+	$(call kmod_build,$(call kmod_kdir_of,$(KVER)),$(KMOD_OUT),$(KMOD_FLAGS))
+
+kmod-checkpatch: $(LINUX_SOURCE_STAMP)
+	$(CHECKPATCH) --no-tree --show-types -f kmod/*.c kmod/*.h kmod/uapi/*.h
+
+kmod-lint: kmod-checkpatch
+ifneq ($(KMOD_KDIR),)
+	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-w1,W=1)
+	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-sparse,C=2)
+else
+	@echo "note: no kernel headers: W=1 and sparse builds of the module skipped"
+endif
+
+# The self-test runs in a guest without a C library: link it statically.
+kmod-selftest: $(BUILD)/tests/kmod_selftest
+$(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c kmod/uapi/smapbench.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lpthread
