@@ -401,6 +401,11 @@ judge_boot() {
 		result $? "SMAP off: no smap in /proc/cpuinfo"
 	fi
 
+	if [[ ,$append, == *,nosmap,* ]]; then
+		grep -qE 'Unknown kernel command line parameters ".*\<nosmap\>' "$share/dmesg.txt"
+		result $? "nosmap: the kernel does not know the parameter (Unknown kernel command line parameters)"
+	fi
+
 	for step in ${steps//,/ }; do
 		case $step in
 		selftest | fuzz)
@@ -552,7 +557,9 @@ run_bench() {
 	# Two cores for the guest unless told otherwise: the harness pins to
 	# one and keeps the other for the rest of the system.
 	export VM_SMP=${VM_SMP:-2}
-	# clearcpuid first: it is the SMAP-off run to compare against.
+	# clearcpuid before cpu-off: run-bench.sh compares against the first
+	# SMAP-off run it is given, and clearcpuid differs from SMAP on only in
+	# the patched STAC/CLAC.
 	for boot in smap clearcpuid cpu-off; do
 		read -r boot smap cpu append expect steps < <(matrix_lines "$release" |
 			grep "^$boot ")
@@ -581,6 +588,10 @@ run_bench() {
 			mv "$out/.tmp-$name" "$out/$name" ||
 			vm_die "cannot copy the run directory to $out/$name"
 		vm_note "$prefix: boot and run took $(cat "$dir/seconds")s"
+		tr -d '\r"' <"$out/$name/context.csv" | grep -qx "virt,$accel" ||
+			vm_note "warning: $name/context.csv does not say virt=$accel"
+		grep -qE "$BAD_LOG_RE" "$out/$name/guest-dmesg.txt" &&
+			vm_note "warning: the guest kernel log of $name has errors (guest-dmesg.txt)"
 		echo "run directory: $out/$name"
 	done
 	[ "$accel" = tcg ] &&
