@@ -21,3 +21,25 @@ vm-check:
 
 vm-initramfs:
 	@BUILD=$(BUILD) vm/run-vm.sh initramfs
+
+# The canary module must stay as clean as the real one: checkpatch, and
+# W=1 with sparse against each installed Debian kernel's headers.
+VM_CANARY_SRC := kmod/tests/Kbuild kmod/tests/smapbench_canary.c
+VM_LINT_KDIRS := $(wildcard /usr/src/linux-headers-6.1.*-amd64 \
+			    /usr/src/linux-headers-6.12.*-amd64)
+
+.PHONY: vm-lint
+lint: vm-lint
+vm-lint: $(LINUX_SOURCE_STAMP)
+	$(CHECKPATCH) --no-tree --show-types -q -f kmod/tests/smapbench_canary.c
+	shellcheck -S warning -s sh vm/init
+	@set -e; for kdir in $(VM_LINT_KDIRS); do \
+		out=$(abspath $(BUILD))/vm/lint/$$(basename $$kdir); \
+		mkdir -p $$out; cp -p $(VM_CANARY_SRC) $$out/; \
+		echo "  CANARY  W=1 C=2 $$kdir"; \
+		$(MAKE) --no-print-directory -s -C $$kdir M=$$out \
+			W=1 C=2 modules >$$out/build.log 2>&1 || \
+			{ cat $$out/build.log; exit 1; }; \
+		grep -v 'Skipping BTF' $$out/build.log >$$out/warnings.log || true; \
+		cat $$out/warnings.log; ! test -s $$out/warnings.log; \
+	done
