@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_plot.c - `smapbench plot RUN`: PNG and SVG plots of a run, and the
+ * renderer `compare` uses for two runs side by side.
+ *
+ * The C side only selects and writes small whitespace-separated .dat
+ * files; gnuplot scripts in plots/ do the drawing, called once per plot
+ * and terminal with -e settings. Everything is built in a temporary
+ * directory next to the target and renamed to plots/ when complete.
+ */
+#include "analysis.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "stats.h"
+
+extern char **environ;
+
+#define MAX_RUNS	2
+#define MAX_SERIES	4
+
+const char *const plot_names[] = {
+	"ops", "copy", "sigframe", "dist", "syscall", NULL,
+};
+
+const char *plot_caption(const char *name)
+{
+	if (!strcmp(name, "ops"))
+		return "Cost per operation with 95% CI error bars";
+	if (!strcmp(name, "copy"))
+		return "copy_to_user / copy_from_user against copy size";
+	if (!strcmp(name, "sigframe"))
+		return "Signal frame: a pair per field against one pair per frame";
+	if (!strcmp(name, "dist"))
+		return "Sample distributions of the headline benchmarks";
+	if (!strcmp(name, "syscall"))
+		return "Syscall suite, nanoseconds per call";
+	return name;
+}
+
+/* ------------------------------------------------------------ context */
+
+static const char *ctx(const struct run_dir *run, const char *key)
+{
+	return rundir_context_or(run, key, "?");
+}
+
+void context_line(char *buf, size_t len, const struct run_dir *run)
+{
+	snprintf(buf, len, "%s · %s · %s · %s", ctx(run, "cpu_model"),
+		 ctx(run, "kernel_release"), ctx(run, "counter"),
+		 ctx(run, "virt"));
+}
+
+static void context_line2(char *buf, size_t len, const struct run_dir *a,
+			  const struct run_dir *b)
+{
+	static const char *const keys[] = {
+		"cpu_model", "kernel_release", "counter", "virt",
+	};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < 4 && used < len; i++) {
+		const char *x = ctx(a, keys[i]), *y = ctx(b, keys[i]);
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s",
+					 i ? " · " : "", x,
+					 strcmp(x, y) ? " / " : "",
+					 strcmp(x, y) ? y : "");
+	}
+}
+
+const char *run_title(const struct run_dir *const *runs, size_t nruns,
+		      size_t index)
+{
+	static const char *const letters[] = { "A", "B" };
+	const char *state = rundir_context(runs[index], "smap_state");
+
+	if (nruns < 2)
+		return state && *state ? state : "run";
+	for (size_t i = 0; i < nruns; i++) {
+		const char *s = rundir_context(runs[i], "smap_state");
+
+		if (!s || !*s || strchr(s, ' ') || (i != index && !strcmp(s, state ? state : "")))
+			return letters[index < 2 ? index : 1];
+	}
+	return state;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+/* Append a gnuplot assignment name='value' (quotes doubled). */
+static void gp_str(char *buf, size_t len, const char *name, const char *value)
+{
+	size_t used = strlen(buf);
+
+	used += (size_t)snprintf(buf + used, len > used ? len - used : 0,
+				 "%s='", name);
+	for (const char *p = value; *p && used + 3 < len; p++) {
+		if (*p == '\'')
+			buf[used++] = '\'';
+		buf[used++] = *p;
+	}
+	if (used + 3 < len) {
+		buf[used++] = '\'';
+		buf[used++] = ';';
+		buf[used++] = ' ';
+		buf[used] = '\0';
+	}
+}
+
+static void gp_num(char *buf, size_t len, const char *name, double value)
+{
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, len > used ? len - used : 0, "%s=%.10g; ", name,
+		 value);
+}
+
+static void put_value(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.6g", v);
+	else
+		fputs(" NaN", f);
+}
+
+/* Label for a bar: name without the suite and a trailing "/0". */
+static void short_label(char *buf, size_t len, const struct run_bench *b,
+			int keep_variant)
+{
+	if (keep_variant)
+		snprintf(buf, len, "%s/%s", b->op, b->variant);
+	else
+		snprintf(buf, len, "%s", b->op);
+	if (b->size)
+		snprintf(buf + strlen(buf), len - strlen(buf), "/%lu", b->size);
+	if (b->batch)
+		snprintf(buf + strlen(buf), len - strlen(buf), "/%lu", b->batch);
+}
+
+static int find_in_path(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+	int found = 0;
+
+	if (strchr(prog, '/')) {
+		snprintf(out, len, "%s", prog);
+		return access(out, X_OK) == 0;
+	}
+	if (!path || !(copy = strdup(path)))
+		return 0;
+	for (char *dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", *dir ? dir : ".", prog);
+		found = access(out, X_OK) == 0;
+	}
+	free(copy);
+	return found;
+}
+
+/* plots/ with the .gp scripts: $SMAPBENCH_PLOTS, or next to the program. */
+static int find_scripts(char *out, size_t len)
+{
+	const char *env = getenv("SMAPBENCH_PLOTS");
+	char exe[PATH_MAX], test[PATH_MAX + 32];
+	ssize_t n;
+	static const char *const rel[] = { "/../plots", "/plots", "/../share/smapbench/plots" };
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		snprintf(test, sizeof(test), "%s/bars.gp", out);
+		return access(test, R_OK) == 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		for (size_t i = 0; i < sizeof(rel) / sizeof(*rel); i++) {
+			snprintf(out, len, "%s%s", exe, rel[i]);
+			snprintf(test, sizeof(test), "%s/bars.gp", out);
+			if (access(test, R_OK) == 0)
+				return 1;
+		}
+	}
+	snprintf(out, len, "plots");
+	return access("plots/bars.gp", R_OK) == 0;
+}
+
+struct plotter {
+	const struct run_dir *const *runs;
+	size_t nruns;
+	char tmp[PATH_MAX];		/* where files are built */
+	char gnuplot[PATH_MAX];
+	char scripts[PATH_MAX];
+	char context[512];
+	const char *watermark;
+	int rendered;
+};
+
+static FILE *open_dat(struct plotter *p, const char *name)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.dat", p->tmp, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "smapbench: cannot write %s: %s\n", path,
+			strerror(errno));
+	return f;
+}
+
+static int close_dat(FILE *f, const char *name)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "smapbench: writing %s.dat failed\n", name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run gnuplot on script with settings, once per terminal. */
+static int gnuplot_run(struct plotter *p, const char *script, const char *name,
+		       const char *settings)
+{
+	static const char *const terms[] = { "png", "svg" };
+
+	for (size_t t = 0; t < 2; t++) {
+		char set[8192] = "", path[PATH_MAX + 64], gp[PATH_MAX + 64];
+		char *argv[5];
+		pid_t pid;
+		int status, rc;
+
+		snprintf(path, sizeof(path), "%s/%s", p->tmp, name);
+		gp_str(set, sizeof(set), "plotsdir", p->scripts);
+		gp_str(set, sizeof(set), "out", path);
+		gp_str(set, sizeof(set), "term", terms[t]);
+		gp_str(set, sizeof(set), "context", p->context);
+		gp_str(set, sizeof(set), "watermark", p->watermark);
+		snprintf(path, sizeof(path), "%s/%s.dat", p->tmp, name);
+		gp_str(set, sizeof(set), "datafile", path);
+		snprintf(set + strlen(set), sizeof(set) - strlen(set), "%s",
+			 settings);
+		snprintf(gp, sizeof(gp), "%s/%s", p->scripts, script);
+		argv[0] = p->gnuplot;
+		argv[1] = "-e";
+		argv[2] = set;
+		argv[3] = gp;
+		argv[4] = NULL;
+		rc = posix_spawn(&pid, p->gnuplot, NULL, NULL, argv, environ);
+		if (rc) {
+			fprintf(stderr, "smapbench: cannot run %s: %s\n",
+				p->gnuplot, strerror(rc));
+			return -1;
+		}
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				return -1;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "smapbench: gnuplot failed on %s (%s.%s)\n",
+				script, name, terms[t]);
+			return -1;
+		}
+	}
+	p->rendered++;
+	return 0;
+}
+
+/* ------------------------------------------------------------ plots */
+
+/* Bars of selected benchmarks: one cluster per label, one bar per series. */
+struct bar_cluster {
+	char label[96];
+	const struct run_bench *bench[MAX_SERIES];
+};
+
+static int bars_write(struct plotter *p, const char *name,
+		      const struct bar_cluster *c, size_t n,
+		      const char *const *titles, size_t nseries,
+		      const char *title, const char *ylabel, int logy)
+{
+	char set[2048] = "";
+	FILE *f = open_dat(p, name);
+
+	if (!f)
+		return -1;
+	fputs("label", f);
+	for (size_t s = 0; s < nseries; s++)
+		fprintf(f, " \"%s\" low high", titles[s]);
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "\"%s\"", c[i].label);
+		for (size_t s = 0; s < nseries; s++) {
+			const struct run_bench *b = c[i].bench[s];
+
+			put_value(f, b ? b->median : NAN);
+			put_value(f, b ? b->ci_low : NAN);
+			put_value(f, b ? b->ci_high : NAN);
+		}
+		fputc('\n', f);
+	}
+	if (close_dat(f, name))
+		return -1;
+	gp_str(set, sizeof(set), "title", title);
+	gp_str(set, sizeof(set), "ylabel", ylabel);
+	gp_num(set, sizeof(set), "nseries", (double)nseries);
+	gp_num(set, sizeof(set), "logy", logy);
+	gp_num(set, sizeof(set), "rotate", n > 6);
+	return gnuplot_run(p, "bars.gp", name, set);
+}
+
+static int cluster_index(struct bar_cluster *c, size_t *n, size_t max,
+			 const char *label)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(c[i].label, label))
+			return (int)i;
+	if (*n == max)
+		return -1;
+	memset(&c[*n], 0, sizeof(c[*n]));
+	snprintf(c[*n].label, sizeof(c[*n].label), "%s", label);
+	return (int)(*n)++;
+}
+
+static int is_headline_op(const struct run_bench *b)
+{
+	return !strcmp(b->suite, "kmod") && b->size <= 64 && !b->batch &&
+	       strcmp(b->op, "sigframe") && strcmp(b->op, "calib") &&
+	       (!strcmp(b->variant, "kapi") || !strcmp(b->variant, "none") ||
+		!strcmp(b->variant, "inline") || !strcmp(b->variant, "nopad"));
+}
+
+static const char *unit_of(const struct run_dir *const *runs, size_t nruns,
+			   const char *suite)
+{
+	for (size_t r = 0; r < nruns; r++)
+		for (size_t i = 0; i < runs[r]->count; i++)
+			if (!strcmp(runs[r]->bench[i].suite, suite))
+				return runs[r]->bench[i].unit;
+	return "";
+}
+
+static int plot_ops(struct plotter *p)
+{
+	struct bar_cluster c[64];
+	size_t n = 0, nseries;
+	const char *titles[MAX_SERIES];
+	char ylabel[64], title[160];
+
+	if (p->nruns == 1) {
+		static const char *const variants[] = { "kapi", "inline", "nopad" };
+		const struct run_dir *run = p->runs[0];
+
+		nseries = 3;
+		titles[0] = "kapi (or the op alone)";
+		titles[1] = "inline";
+		titles[2] = "nopad";
+		for (size_t i = 0; i < run->count; i++) {
+			const struct run_bench *b = &run->bench[i];
+			char label[96];
+			int k;
+
+			if (!is_headline_op(b))
+				continue;
+			short_label(label, sizeof(label), b, 0);
+			k = cluster_index(c, &n, 64, label);
+			if (k < 0)
+				break;
+			for (size_t s = 0; s < 3; s++)
+				if (!strcmp(b->variant, variants[s]) ||
+				    (s == 0 && !strcmp(b->variant, "none")))
+					c[k].bench[s] = b;
+		}
+		snprintf(title, sizeof(title),
+			 "Cost per operation by variant (median, 95%% CI) — %s",
+			 p->runs[0]->label);
+	} else {
+		nseries = p->nruns;
+		for (size_t r = 0; r < p->nruns; r++)
+			titles[r] = run_title(p->runs, p->nruns, r);
+		for (size_t r = 0; r < p->nruns; r++)
+			for (size_t i = 0; i < p->runs[r]->count; i++) {
+				const struct run_bench *b = &p->runs[r]->bench[i];
+				char label[96];
+				int k;
+
+				if (!is_headline_op(b) || !strcmp(b->variant, "inline") ||
+				    !strcmp(b->variant, "nopad"))
+					continue;
+				short_label(label, sizeof(label), b, 0);
+				k = cluster_index(c, &n, 64, label);
+				if (k < 0)
+					break;
+				c[k].bench[r] = b;
+			}
+		snprintf(title, sizeof(title),
+			 "Cost per operation, kernel API as built (median, 95%% CI): %s vs %s",
+			 titles[0], titles[1]);
+	}
+	if (!n)
+		return 0;
+	snprintf(ylabel, sizeof(ylabel), "%s per operation",
+		 unit_of(p->runs, p->nruns, "kmod"));
+	return bars_write(p, "ops", c, n, titles, nseries, title, ylabel, 0);
+}
+
+static int plot_sigframe(struct plotter *p)
+{
+	struct bar_cluster c[8];
+	size_t n = 0;
+	const char *titles[MAX_SERIES];
+	char ylabel[64], title[160];
+
+	for (size_t r = 0; r < p->nruns; r++) {
+		titles[r] = run_title(p->runs, p->nruns, r);
+		for (size_t i = 0; i < p->runs[r]->count; i++) {
+			const struct run_bench *b = &p->runs[r]->bench[i];
+			char label[96];
+			int k;
+
+			if (strcmp(b->suite, "kmod") || strcmp(b->op, "sigframe"))
+				continue;
+			if (b->batch)
+				snprintf(label, sizeof(label), "%s (K=%lu)",
+					 b->variant, b->batch);
+			else if (!strcmp(b->variant, "kapi"))
+				snprintf(label, sizeof(label), "kapi (per field)");
+			else if (!strcmp(b->variant, "inline"))
+				snprintf(label, sizeof(label), "inline (per field)");
+			else if (!strcmp(b->variant, "nopad"))
+				snprintf(label, sizeof(label), "nopad (no pair)");
+			else
+				snprintf(label, sizeof(label), "%s", b->variant);
+			k = cluster_index(c, &n, 8, label);
+			if (k >= 0)
+				c[k].bench[r] = b;
+		}
+	}
+	if (!n)
+		return 0;
+	snprintf(ylabel, sizeof(ylabel), "%s per signal frame (%d fields)",
+		 unit_of(p->runs, p->nruns, "kmod"), SIGFRAME_FIELDS);
+	snprintf(title, sizeof(title),
+		 "Signal frame: STAC/CLAC per field against one pair per frame (median, 95%% CI)");
+	return bars_write(p, "sigframe", c, n, titles, p->nruns, title, ylabel, 0);
+}
+
+static int plot_syscall(struct plotter *p)
+{
+	struct bar_cluster c[64];
+	size_t n = 0;
+	const char *titles[MAX_SERIES];
+	char ylabel[64];
+
+	for (size_t r = 0; r < p->nruns; r++) {
+		titles[r] = run_title(p->runs, p->nruns, r);
+		for (size_t i = 0; i < p->runs[r]->count; i++) {
+			const struct run_bench *b = &p->runs[r]->bench[i];
+			char label[96];
+			int k;
+
+			if (strcmp(b->suite, "syscall"))
+				continue;
+			short_label(label, sizeof(label), b, 1);
+			k = cluster_index(c, &n, 64, label);
+			if (k >= 0)
+				c[k].bench[r] = b;
+		}
+	}
+	if (!n)
+		return 0;
+	snprintf(ylabel, sizeof(ylabel), "%s per call (log scale)",
+		 unit_of(p->runs, p->nruns, "syscall"));
+	return bars_write(p, "syscall", c, n, titles, p->nruns,
+			  "Syscall suite: paths with STAC/CLAC inside (median, 95% CI)",
+			  ylabel, 1);
+}
+
+/* Sizes of one op/variant in a run, ascending. */
+static size_t sweep(const struct run_dir *run, const char *op,
+		    const char *variant, const struct run_bench **out,
+		    size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->count && n < max; i++) {
+		const struct run_bench *b = &run->bench[i];
+		size_t k;
+
+		if (strcmp(b->suite, "kmod") || strcmp(b->op, op) ||
+		    strcmp(b->variant, variant) || b->batch || !b->size)
+			continue;
+		for (k = n++; k > 0 && out[k - 1]->size > b->size; k--)
+			out[k] = out[k - 1];
+		out[k] = b;
+	}
+	return n;
+}
+
+static void sweep_block(FILE *f, const struct run_bench *const *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		fprintf(f, "%lu", s[k]->size);
+		put_value(f, s[k]->median);
+		put_value(f, s[k]->ci_low);
+		put_value(f, s[k]->ci_high);
+		fputc('\n', f);
+	}
+	if (!n)	/* keep block numbering: one invisible point */
+		fputs("1 NaN NaN NaN\n", f);
+	fputs("\n\n", f);
+}
+
+/* Percent share: 100 * (x - base) / base with a bootstrap CI. */
+static int share_block(FILE *f, const struct run_bench *const *x,
+		       const struct run_bench *const *base, size_t n,
+		       int *all_positive)
+{
+	size_t rows = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		double v, lo = NAN, hi = NAN;
+
+		if (!x[k] || !base[k] || !(base[k]->median > 0))
+			continue;
+		v = 100 * (x[k]->median - base[k]->median) / base[k]->median;
+		if (x[k]->count >= COMPARE_MIN_VALUES &&
+		    base[k]->count >= COMPARE_MIN_VALUES) {
+			if (compare_bootstrap_diff(base[k]->values, base[k]->count, 1,
+						   x[k]->values, x[k]->count, 1,
+						   STATS_BOOTSTRAP_RESAMPLES, 0.95,
+						   COMPARE_DEFAULT_SEED, &lo, &hi))
+				return -1;
+			lo = 100 * lo / base[k]->median;
+			hi = 100 * hi / base[k]->median;
+		}
+		if (!(v > 0) || !(isnan(lo) || lo > 0))
+			*all_positive = 0;
+		fprintf(f, "%lu", x[k]->size);
+		put_value(f, v);
+		put_value(f, lo);
+		put_value(f, hi);
+		fputc('\n', f);
+		rows++;
+	}
+	if (!rows)
+		fputs("1 NaN NaN NaN\n", f);
+	fputs("\n\n", f);
+	return 0;
+}
+
+/* The sibling of b at the same size in a list, or NULL. */
+static const struct run_bench *at_size(const struct run_bench *const *s,
+				       size_t n, unsigned long size)
+{
+	for (size_t k = 0; k < n; k++)
+		if (s[k]->size == size)
+			return s[k];
+	return NULL;
+}
+
+static int plot_copy(struct plotter *p)
+{
+	static const char *const ops_all[] = { "copy_to_user", "copy_from_user" };
+	const char *ops[2];
+	size_t nops = 0, nseries;
+	char opsw[64] = "", titles[128] = "", pcttitles[64], set[2048] = "";
+	char ylabel[64];
+	int positive = 1;
+	FILE *f, *g;
+
+	for (size_t j = 0; j < 2; j++) {
+		const struct run_bench *s[64];
+
+		for (size_t r = 0; r < p->nruns; r++)
+			if (sweep(p->runs[r], ops_all[j], "kapi", s, 64) +
+			    sweep(p->runs[r], ops_all[j], "inline", s, 64) >= 2) {
+				ops[nops++] = ops_all[j];
+				break;
+			}
+	}
+	if (!nops)
+		return 0;
+	f = open_dat(p, "copy");
+	g = open_dat(p, "copy-share");
+	if (!f || !g) {
+		if (f)
+			fclose(f);
+		if (g)
+			fclose(g);
+		return -1;
+	}
+	for (size_t j = 0; j < nops; j++) {
+		const struct run_bench *s[MAX_RUNS][3][64];
+		size_t n[MAX_RUNS][3];
+		static const char *const variants[] = { "kapi", "inline", "nopad" };
+
+		snprintf(opsw + strlen(opsw), sizeof(opsw) - strlen(opsw), "%s%s",
+			 j ? " " : "", ops[j]);
+		for (size_t r = 0; r < p->nruns; r++)
+			for (size_t v = 0; v < 3; v++)
+				n[r][v] = sweep(p->runs[r], ops[j], variants[v], s[r][v], 64);
+		if (p->nruns == 1) {
+			const struct run_bench *in[64], *nop[64];
+
+			for (size_t v = 0; v < 3; v++)
+				sweep_block(f, s[0][v], n[0][v]);
+			for (size_t k = 0; k < n[0][1]; k++) {
+				in[k] = s[0][1][k];
+				nop[k] = at_size(s[0][2], n[0][2], in[k]->size);
+			}
+			if (share_block(g, in, nop, n[0][1], &positive))
+				goto fail;
+		} else {
+			const struct run_bench *x[64], *base[64];
+
+			for (size_t r = 0; r < p->nruns; r++)
+				sweep_block(f, s[r][0], n[r][0]);
+			for (size_t k = 0; k < n[1][0]; k++) {
+				x[k] = s[1][0][k];
+				base[k] = at_size(s[0][0], n[0][0], x[k]->size);
+			}
+			if (share_block(g, x, base, n[1][0], &positive))
+				goto fail;
+		}
+	}
+	if (close_dat(f, "copy") | close_dat(g, "copy-share"))
+		return -1;
+	if (p->nruns == 1) {
+		nseries = 3;
+		snprintf(titles, sizeof(titles), "kapi inline nopad");
+		snprintf(pcttitles, sizeof(pcttitles), "inline-nopad");
+		gp_str(set, sizeof(set), "pctlabel", "pair cost (inline − nopad) / nopad");
+	} else {
+		nseries = p->nruns;
+		snprintf(titles, sizeof(titles), "%s %s", run_title(p->runs, 2, 0),
+			 run_title(p->runs, 2, 1));
+		snprintf(pcttitles, sizeof(pcttitles), "%s−%s",
+			 run_title(p->runs, 2, 1), run_title(p->runs, 2, 0));
+		gp_str(set, sizeof(set), "pctlabel", "kapi difference as a share of the copy");
+	}
+	snprintf(ylabel, sizeof(ylabel), "%s per copy",
+		 unit_of(p->runs, p->nruns, "kmod"));
+	gp_str(set, sizeof(set), "title",
+	       p->nruns == 1 ? "User copies against size (median, 95% CI)"
+			     : "User copies against size, kernel API as built (median, 95% CI)");
+	gp_str(set, sizeof(set), "ylabel", ylabel);
+	gp_str(set, sizeof(set), "titles", titles);
+	gp_str(set, sizeof(set), "pcttitles", pcttitles);
+	gp_str(set, sizeof(set), "ops", opsw);
+	gp_num(set, sizeof(set), "nseries", (double)nseries);
+	gp_num(set, sizeof(set), "npct", 1);
+	gp_num(set, sizeof(set), "pctlog", positive);
+	{
+		char path[PATH_MAX + 64];
+
+		snprintf(path, sizeof(path), "%s/copy-share.dat", p->tmp);
+		gp_str(set, sizeof(set), "pctfile", path);
+	}
+	return gnuplot_run(p, "copy.gp", "copy", set);
+fail:
+	fclose(f);
+	fclose(g);
+	return -1;
+}
+
+static int plot_dist(struct plotter *p)
+{
+	static const char *const headline[] = {
+		"kmod/pair/none/0", "kmod/get_user/kapi/8", "kmod/put_user/kapi/8",
+		"kmod/copy_to_user/kapi/64", "kmod/futex/kapi/4",
+		"kmod/sigframe/kapi/0", "syscall/getppid/none/0",
+		"syscall/read/pipe/4096", "syscall/signal/roundtrip/0",
+	};
+	char names[1024] = "", units[512] = "", titles[128] = "", set[4096] = "";
+	size_t nb = 0;
+	FILE *f = NULL;
+
+	for (size_t h = 0; h < sizeof(headline) / sizeof(*headline); h++) {
+		const struct run_bench *b[MAX_RUNS] = { 0 };
+		int any = 0;
+
+		for (size_t r = 0; r < p->nruns; r++) {
+			b[r] = rundir_find(p->runs[r], headline[h]);
+			any |= b[r] && b[r]->count > 0;
+		}
+		if (!any)
+			continue;
+		if (!f && !(f = open_dat(p, "dist")))
+			return -1;
+		for (size_t r = 0; r < p->nruns; r++)
+			for (size_t k = 0; b[r] && k < b[r]->count; k++)
+				fprintf(f, "%zu %.6g\n", r + 1, b[r]->values[k]);
+		fputs("\n\n", f);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", nb ? " " : "", headline[h]);
+		for (size_t r = 0; r < p->nruns; r++)
+			if (b[r]) {
+				snprintf(units + strlen(units),
+					 sizeof(units) - strlen(units), "%s%s",
+					 nb ? " " : "", b[r]->unit);
+				break;
+			}
+		nb++;
+	}
+	if (!nb)
+		return 0;
+	if (close_dat(f, "dist"))
+		return -1;
+	for (size_t r = 0; r < p->nruns; r++)
+		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles),
+			 "%s%s", r ? " " : "", run_title(p->runs, p->nruns, r));
+	gp_str(set, sizeof(set), "title",
+	       "Sample distributions (box: quartiles, whiskers: 1.5 IQR, dots: single samples)");
+	gp_str(set, sizeof(set), "names", names);
+	gp_str(set, sizeof(set), "units", units);
+	gp_str(set, sizeof(set), "titles", titles);
+	gp_num(set, sizeof(set), "nseries", (double)p->nruns);
+	return gnuplot_run(p, "dist.gp", "dist", set);
+}
+
+/* ------------------------------------------------------------ driver */
+
+int plots_render(const struct run_dir *const *runs, size_t nruns,
+		 const char *dir)
+{
+	struct plotter p = { .runs = runs, .nruns = nruns, .watermark = "" };
+	char final[PATH_MAX], old[PATH_MAX];
+	const char *gp = getenv("SMAPBENCH_GNUPLOT");
+	int rc = -1;
+	struct stat st;
+
+	if (!find_in_path(gp && *gp ? gp : "gnuplot", p.gnuplot,
+			  sizeof(p.gnuplot))) {
+		fprintf(stderr,
+			"smapbench: gnuplot not found%s%s; no plots written. "
+			"Install it (apt-get install gnuplot-nox) and run "
+			"'smapbench plot' again\n",
+			gp && *gp ? " at " : " in PATH", gp && *gp ? gp : "");
+		return 1;
+	}
+	if (!find_scripts(p.scripts, sizeof(p.scripts))) {
+		fprintf(stderr,
+			"smapbench: the gnuplot scripts (plots/*.gp) are not next "
+			"to the program; set SMAPBENCH_PLOTS to their directory\n");
+		return 1;
+	}
+	{
+		char abs[PATH_MAX];
+
+		if (realpath(p.scripts, abs))
+			memcpy(p.scripts, abs, sizeof(abs));
+	}
+	if (nruns == 1)
+		context_line(p.context, sizeof(p.context), runs[0]);
+	else
+		context_line2(p.context, sizeof(p.context), runs[0], runs[1]);
+	for (size_t r = 0; r < nruns; r++)
+		if (!strcmp(rundir_context_or(runs[r], "virt", ""), "tcg"))
+			p.watermark = "functional only (TCG)";
+
+	snprintf(final, sizeof(final), "%s/plots", dir);
+	snprintf(p.tmp, sizeof(p.tmp), "%s/.plots.tmp-XXXXXX", dir);
+	if (!mkdtemp(p.tmp)) {
+		fprintf(stderr, "smapbench: cannot create a directory in %s: %s\n",
+			dir, strerror(errno));
+		return 1;
+	}
+	if (plot_ops(&p) || plot_copy(&p) || plot_sigframe(&p) ||
+	    plot_dist(&p) || plot_syscall(&p))
+		goto out;
+	if (!p.rendered) {
+		fprintf(stderr, "smapbench: nothing to plot in %s (no kmod or syscall results)\n",
+			runs[0]->path);
+		goto out;
+	}
+	/* Swap the complete directory in; the old one goes only after. */
+	old[0] = '\0';
+	if (!lstat(final, &st)) {
+		snprintf(old, sizeof(old), "%s/.plots.old-XXXXXX", dir);
+		if (!mkdtemp(old) || rename(final, old)) {
+			fprintf(stderr, "smapbench: cannot move the old %s aside: %s\n",
+				final, strerror(errno));
+			goto out;
+		}
+	}
+	if (rename(p.tmp, final)) {
+		fprintf(stderr, "smapbench: cannot rename %s to %s: %s\n", p.tmp,
+			final, strerror(errno));
+		if (old[0])
+			rename(old, final);
+		goto out;
+	}
+	if (old[0])
+		remove_tree(old);
+	p.tmp[0] = '\0';
+	rc = 0;
+out:
+	if (p.tmp[0])
+		remove_tree(p.tmp);
+	return rc ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ command */
+
+static void plot_usage(FILE *f)
+{
+	fputs("usage: smapbench plot RUN\n"
+	      "\n"
+	      "Renders RUN's results into RUN/plots/ (PNG and SVG, and the .dat\n"
+	      "files they were drawn from): cost per op by variant, copy size\n"
+	      "sweep, signal frame, sample distributions, syscall suite.\n"
+	      "Needs gnuplot; RUN/plots/ is replaced only when every plot rendered.\n",
+	      f);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct run_dir run;
+	const struct run_dir *runs[1] = { &run };
+	char err[512];
+	int rc;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		plot_usage(stdout);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		plot_usage(stderr);
+		return 2;
+	}
+	if (rundir_load(argv[1], &run, err, sizeof(err))) {
+		fprintf(stderr, "smapbench plot: %s\n", err);
+		return 1;
+	}
+	if (run.from_json) {
+		fprintf(stderr, "smapbench plot: %s: plots need a run directory with results.csv\n",
+			argv[1]);
+		rundir_free(&run);
+		return 1;
+	}
+	rc = plots_render(runs, 1, run.path);
+	if (!rc)
+		printf("plots: %s/plots/\n", run.path);
+	rundir_free(&run);
+	return rc;
+}

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_report.c - `smapbench report RUN_A [RUN_B]`: report.md, readable on
+ * GitHub as is: context, headline numbers, the derived tables, the plots
+ * (relative links to the PNGs in plots/) and every result.
+ *
+ * One run: RUN/report.md, linking RUN/plots/ when `smapbench plot` made
+ * them. Two runs: the comparison directory of `smapbench compare` (made
+ * afresh, plots included) with report.md in it.
+ */
+#include "analysis.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+static const char *const context_keys[] = {
+	"cpu_model", "microcode", "kernel_release", "smap_state",
+	"smap_off_method", "cmdline", "counter", "counter_unit", "tsc_hz",
+	"virt", "governor", "turbo", "smt", "cpu_pinned", "host", "date",
+	"smapbench_version", "git_revision", "warnings",
+};
+
+static const char *const headline_names[] = {
+	"kmod/pair/none/0", "kmod/get_user/kapi/8", "kmod/put_user/kapi/8",
+	"kmod/copy_to_user/kapi/64", "kmod/futex/kapi/4",
+	"kmod/sigframe/kapi/0", "kmod/sigframe/batched/0/25",
+	"syscall/getppid/none/0", "syscall/signal/roundtrip/0",
+	"syscall/read/pipe/4096",
+};
+
+/* Markdown cells must not contain '|' or newlines. */
+static void md_cell(char *buf, size_t len, const char *text)
+{
+	size_t used = 0;
+
+	for (const char *p = text; *p && used + 3 < len; p++) {
+		if (*p == '|')
+			buf[used++] = '\\';
+		buf[used++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
+	}
+	buf[used] = '\0';
+}
+
+static void write_context(FILE *f, const struct run_dir *const *runs,
+			  size_t nruns)
+{
+	struct atable t;
+
+	atable_init(&t, (unsigned)nruns + 1, "lll");
+	if (nruns == 1)
+		atable_add(&t, (const char *const[]){ "context", "value" });
+	else
+		atable_add(&t, (const char *const[]){ "context", "A", "B" });
+	for (size_t k = 0; k < sizeof(context_keys) / sizeof(*context_keys); k++) {
+		char cell[2][512];
+		const char *cells[3] = { context_keys[k], cell[0], cell[1] };
+		int any = 0;
+
+		for (size_t r = 0; r < nruns; r++) {
+			const char *v = rundir_context(runs[r], context_keys[k]);
+
+			any |= v != NULL;
+			md_cell(cell[r], sizeof(cell[r]), v ? v : "");
+		}
+		if (any)
+			atable_add(&t, cells);
+	}
+	atable_print(f, &t, 1);
+	atable_free(&t);
+}
+
+static void write_plots(FILE *f, const char *dir)
+{
+	int any = 0;
+
+	fprintf(f, "\n## Plots\n\n");
+	for (size_t i = 0; plot_names[i]; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/plots/%s.png", dir, plot_names[i]);
+		if (access(path, R_OK))
+			continue;
+		fprintf(f, "### %s\n\n![%s](plots/%s.png)\n\n"
+			"[SVG](plots/%s.svg) · [data](plots/%s.dat)\n\n",
+			plot_caption(plot_names[i]), plot_caption(plot_names[i]),
+			plot_names[i], plot_names[i], plot_names[i]);
+		any = 1;
+	}
+	if (!any)
+		fprintf(f, "No plots yet: run `smapbench plot` on the run "
+			"(needs gnuplot), then `smapbench report` again.\n");
+}
+
+static void write_headline_one(FILE *f, const struct run_dir *run)
+{
+	struct atable t;
+	size_t rows = 0;
+
+	atable_init(&t, 5, "lrrlr");
+	atable_add(&t, (const char *const[]){ "benchmark", "median", "95% CI",
+		   "unit", "ns" });
+	for (size_t i = 0; i < sizeof(headline_names) / sizeof(*headline_names); i++) {
+		const struct run_bench *b = rundir_find(run, headline_names[i]);
+		char m[32], ci[80], ns[32];
+
+		if (!b)
+			continue;
+		atable_add(&t, (const char *const[]){ b->name,
+			   fmt_num(m, sizeof(m), b->median),
+			   fmt_ci(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
+			   fmt_num(ns, sizeof(ns), b->median *
+				   rundir_ns_per_unit(run, b)) });
+		rows++;
+	}
+	if (rows)
+		atable_print(f, &t, 1);
+	else
+		fprintf(f, "None of the headline benchmarks is in this run.\n");
+	atable_free(&t);
+}
+
+static void write_headline_two(FILE *f, const struct compare_result *res)
+{
+	struct atable t;
+	size_t rows = 0;
+
+	atable_init(&t, 7, "lrrrrrl");
+	atable_add(&t, (const char *const[]){ "benchmark", "A", "B", "B-A",
+		   "B-A %", "95% CI of B-A", "verdict" });
+	for (size_t i = 0; i < sizeof(headline_names) / sizeof(*headline_names); i++)
+		for (size_t k = 0; k < res->count; k++) {
+			const struct compare_row *r = &res->rows[k];
+			char ma[32], mb[32], d[48], rel[32], ci[80];
+
+			if (strcmp(r->a->name, headline_names[i]))
+				continue;
+			snprintf(rel, sizeof(rel), isnan(r->relative) ? "-" : "%+.1f%%",
+				 100 * r->relative);
+			fmt_num(d, 24, r->delta);
+			snprintf(d + strlen(d), sizeof(d) - strlen(d), " %s", r->unit);
+			atable_add(&t, (const char *const[]){ r->a->name,
+				   fmt_num(ma, sizeof(ma), r->median_a),
+				   fmt_num(mb, sizeof(mb), r->median_b), d, rel,
+				   fmt_ci(ci, sizeof(ci), r->ci_low, r->ci_high),
+				   compare_verdict_name(r->verdict) });
+			rows++;
+		}
+	if (rows)
+		atable_print(f, &t, 1);
+	else
+		fprintf(f, "None of the headline benchmarks is in both runs.\n");
+	atable_free(&t);
+}
+
+static void write_results(FILE *f, const struct run_dir *run)
+{
+	struct atable t;
+
+	atable_init(&t, 7, "lrrlrrl");
+	atable_add(&t, (const char *const[]){ "benchmark", "median", "95% CI",
+		   "unit", "cv", "samples", "flags" });
+	for (size_t i = 0; i < run->count; i++) {
+		const struct run_bench *b = &run->bench[i];
+		char m[32], ci[80], cv[32], n[32];
+
+		if (isnan(b->cv))
+			snprintf(cv, sizeof(cv), "-");
+		else
+			snprintf(cv, sizeof(cv), "%.1f%%", 100 * b->cv);
+		snprintf(n, sizeof(n), "%zu", b->count);
+		atable_add(&t, (const char *const[]){ b->name,
+			   fmt_num(m, sizeof(m), b->median),
+			   fmt_ci(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
+			   cv, n, b->flags });
+	}
+	atable_print(f, &t, 1);
+	atable_free(&t);
+}
+
+static void write_warnings(FILE *f, const struct run_dir *const *runs,
+			   size_t nruns)
+{
+	for (size_t r = 0; r < nruns; r++) {
+		const char *virt = rundir_context_or(runs[r], "virt", "");
+
+		if (!strcmp(virt, "tcg"))
+			fprintf(f, "> **Functional only:** %s ran under QEMU TCG "
+				"(emulation); its timings say nothing about real "
+				"hardware.\n\n", runs[r]->label);
+		if (!strcmp(rundir_context_or(runs[r], "host", ""), "fixture"))
+			fprintf(f, "> **Synthetic data:** %s is a test fixture "
+				"with made-up numbers, not a measurement.\n\n",
+				runs[r]->label);
+	}
+}
+
+int report_write(const char *dir, const struct run_dir *const *runs,
+		 size_t nruns, const struct compare_result *res, double alpha)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	const struct run_dir *smap = runs[nruns - 1];
+	struct derived d;
+	FILE *f;
+	int fd, failed;
+
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.report.md.XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return -1;
+	}
+	for (size_t r = 0; r < nruns; r++)
+		if (!strcmp(rundir_context_or(runs[r], "smap_state", ""), "smap"))
+			smap = runs[r];
+
+	if (nruns == 1)
+		fprintf(f, "# smapbench report: %s\n\n", runs[0]->label);
+	else
+		fprintf(f, "# smapbench comparison: %s vs %s\n\n"
+			"A = `%s` (%s), B = `%s` (%s). Differences are B - A: with "
+			"A the SMAP-off boot, they are what SMAP costs.\n\n",
+			runs[0]->label, runs[1]->label, runs[0]->path,
+			rundir_context_or(runs[0], "smap_state", "state unknown"),
+			runs[1]->path,
+			rundir_context_or(runs[1], "smap_state", "state unknown"));
+	write_warnings(f, runs, nruns);
+
+	fprintf(f, "## Headline\n\n");
+	if (nruns == 1)
+		write_headline_one(f, runs[0]);
+	else
+		write_headline_two(f, res);
+
+	if (!derived_compute(smap, &d)) {
+		if (d.pair_count || d.batch_count || d.crossover_count) {
+			fprintf(f, "\n## STAC/CLAC within one boot (%s, %s)\n\n"
+				"Medians in %s, 95%% bootstrap CIs over the raw "
+				"samples. *inline* brackets every access with raw "
+				"STAC/CLAC, *nopad* has NOPs in their place, so "
+				"inline - nopad is one pair's cost; *batched* puts "
+				"one pair around K accesses.\n",
+				smap->label,
+				rundir_context_or(smap, "smap_state", "state unknown"),
+				d.unit);
+			derived_print(f, smap, &d, 1);
+		}
+		derived_free(&d);
+	}
+
+	write_plots(f, dir);
+
+	if (nruns == 2) {
+		fprintf(f, "## All benchmarks, B against A\n\n");
+		compare_print(f, runs[0], runs[1], res, alpha, 1);
+	} else {
+		fprintf(f, "## All results\n\n");
+		write_results(f, runs[0]);
+	}
+	fprintf(f, "\n## Context\n\n");
+	write_context(f, runs, nruns);
+	fprintf(f, "\nHow to read these numbers: docs/interpreting.md.\n");
+
+	failed = ferror(f);
+	if (fclose(f) || failed || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static void report_usage(FILE *f)
+{
+	fputs("usage: smapbench report RUN\n"
+	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--force]\n"
+	      "\n"
+	      "One run: writes RUN/report.md (context, headline numbers, STAC/CLAC\n"
+	      "tables, links to RUN/plots/, all results).\n"
+	      "Two runs: does what 'smapbench compare' does (compare.csv, plots)\n"
+	      "and writes report.md into the comparison directory.\n", f);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct run_dir run;
+	const struct run_dir *runs[1] = { &run };
+	char err[512];
+	int positional = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			report_usage(stdout);
+			return 0;
+		}
+		if (argv[i][0] != '-')
+			positional++;
+		else if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha"))
+			i++;
+	}
+	if (positional == 2)
+		return compare_pipeline(argc, argv, 1);
+	if (positional != 1 || argc != 2) {
+		report_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (rundir_load(argv[1], &run, err, sizeof(err))) {
+		fprintf(stderr, "smapbench report: %s\n", err);
+		return 1;
+	}
+	if (run.from_json) {
+		fprintf(stderr, "smapbench report: %s: a report needs a run directory\n",
+			argv[1]);
+		rundir_free(&run);
+		return 1;
+	}
+	if (report_write(run.path, runs, 1, NULL, COMPARE_DEFAULT_ALPHA)) {
+		fprintf(stderr, "smapbench report: cannot write %s/report.md: %s\n",
+			run.path, strerror(errno));
+		rundir_free(&run);
+		return 1;
+	}
+	printf("report: %s/report.md\n", run.path);
+	rundir_free(&run);
+	return 0;
+}

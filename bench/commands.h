@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * commands.h - the subcommands of smapbench.
+ *
+ * Each subcommand is one file defining cmd_<name>(argc, argv), argv[0]
+ * being the subcommand's name, returning the exit status (0 ok, 1
+ * failure, 2 bad command line). Adding one is that file plus a line in
+ * the table of bench/main.c.
+ */
+#ifndef SMAPBENCH_COMMANDS_H
+#define SMAPBENCH_COMMANDS_H
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+int cmd_run(int argc, char **argv);	/* bench/cmd_run.c */
+int cmd_info(int argc, char **argv);	/* bench/cmd_info.c */
+int cmd_compare(int argc, char **argv);	/* bench/cmd_compare.c */
+int cmd_plot(int argc, char **argv);	/* bench/cmd_plot.c */
+int cmd_report(int argc, char **argv);	/* bench/cmd_report.c */
+
+/* Exit statuses shared by all subcommands. */
+#define EXIT_USAGE 2
+
+#endif /* SMAPBENCH_COMMANDS_H */

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * derived.c - the tables a reader of one run wants first: what one
+ * STAC/CLAC pair costs (inline - nopad), what batching saves per access,
+ * and from which copy size on the pair is noise (< 1% of the copy).
+ * Every figure carries a bootstrap CI over the raw samples.
+ * Also the small text helpers compare, plot and report share.
+ */
+#include "analysis.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "stats.h"
+
+#define DERIVED_SEED		COMPARE_DEFAULT_SEED
+#define DERIVED_LEVEL		0.95
+#define CROSSOVER_RESAMPLES	1000
+
+/* ------------------------------------------------------------ tables */
+
+void atable_init(struct atable *t, unsigned columns, const char *align)
+{
+	memset(t, 0, sizeof(*t));
+	t->columns = columns;
+	t->align = align;
+}
+
+int atable_add(struct atable *t, const char *const *cells)
+{
+	if (t->rows == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 16;
+		char **nc = realloc(t->cells, ncap * t->columns * sizeof(*nc));
+
+		if (!nc)
+			return -1;
+		t->cells = nc;
+		t->cap = ncap;
+	}
+	for (unsigned c = 0; c < t->columns; c++) {
+		t->cells[t->rows * t->columns + c] = strdup(cells[c] ? cells[c] : "");
+		if (!t->cells[t->rows * t->columns + c])
+			return -1;
+	}
+	t->rows++;
+	return 0;
+}
+
+static char column_align(const struct atable *t, unsigned c)
+{
+	if (t->align && c < strlen(t->align))
+		return t->align[c];
+	return c == 0 ? 'l' : 'r';
+}
+
+/* Display width: UTF-8 continuation bytes take no column. */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+void atable_print(FILE *f, const struct atable *t, int markdown)
+{
+	size_t *width = calloc(t->columns, sizeof(*width));
+
+	if (!width || !t->rows) {
+		free(width);
+		return;
+	}
+	for (size_t r = 0; r < t->rows; r++)
+		for (unsigned c = 0; c < t->columns; c++) {
+			size_t w = text_width(t->cells[r * t->columns + c]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (size_t r = 0; r < t->rows; r++) {
+		for (unsigned c = 0; c < t->columns; c++) {
+			const char *cell = t->cells[r * t->columns + c];
+			int pad = (int)(width[c] - text_width(cell));
+			int right = column_align(t, c) == 'r';
+
+			if (markdown)
+				fputs("| ", f);
+			else if (c)
+				fputs("  ", f);
+			if (right)
+				fprintf(f, "%*s", pad, "");
+			fputs(cell, f);
+			if (!right && (markdown || c + 1 < t->columns))
+				fprintf(f, "%*s", pad, "");
+			if (markdown)
+				fputc(' ', f);
+		}
+		fputs(markdown ? "|\n" : "\n", f);
+		if (r == 0 && markdown) {
+			for (unsigned c = 0; c < t->columns; c++) {
+				fputs("| ", f);
+				for (size_t i = 1; i < width[c]; i++)
+					fputc('-', f);
+				fputs(column_align(t, c) == 'r' ? ": " : "- ", f);
+			}
+			fputs("|\n", f);
+		}
+	}
+	free(width);
+}
+
+void atable_free(struct atable *t)
+{
+	for (size_t i = 0; i < t->rows * t->columns; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+const char *fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isinf(v))
+		snprintf(buf, len, v > 0 ? "inf" : "-inf");
+	else if (a >= 1e6 || (a > 0 && a < 1e-3))
+		snprintf(buf, len, "%.3g", v);
+	else if (a >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+	return buf;
+}
+
+const char *fmt_ci(char *buf, size_t len, double low, double high)
+{
+	char lo[32], hi[32];
+
+	if (isnan(low) || isnan(high))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%s, %s]", fmt_num(lo, sizeof(lo), low),
+			 fmt_num(hi, sizeof(hi), high));
+	return buf;
+}
+
+/* ------------------------------------------------------------ files */
+
+int make_dirs(const char *dir)
+{
+	char *p = strdup(dir);
+
+	if (!p)
+		return -1;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	if (mkdir(p, 0755) && errno != EEXIST) {
+		free(p);
+		return -1;
+	}
+	free(p);
+	return 0;
+}
+
+void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d) {
+		unlink(dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char path[4096];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			remove_tree(path);
+		else
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* ------------------------------------------------------ derived tables */
+
+/* Name with the variant component replaced ("kmod/op/inline/8" -> nopad). */
+static const struct run_bench *sibling(const struct run_dir *run,
+				       const struct run_bench *b,
+				       const char *variant, unsigned long batch)
+{
+	char name[256];
+
+	if (batch)
+		snprintf(name, sizeof(name), "%s/%s/%s/%lu/%lu", b->suite,
+			 b->op, variant, b->size, batch);
+	else
+		snprintf(name, sizeof(name), "%s/%s/%s/%lu", b->suite, b->op,
+			 variant, b->size);
+	return rundir_find(run, name);
+}
+
+static int usable(const struct run_bench *b)
+{
+	return b && b->count >= COMPARE_MIN_VALUES;
+}
+
+static int add_pair(struct derived *d, const struct run_bench *in,
+		    const struct run_bench *nop)
+{
+	struct derived_pair *p;
+	struct derived_pair *np = realloc(d->pairs, (d->pair_count + 1) *
+						    sizeof(*np));
+
+	if (!np)
+		return -1;
+	d->pairs = np;
+	p = &d->pairs[d->pair_count++];
+	p->op = in->op;
+	p->size = in->size;
+	p->inline_median = in->median;
+	p->nopad_median = nop->median;
+	p->cost = in->median - nop->median;
+	p->low = p->high = NAN;
+	if (usable(in) && usable(nop) &&
+	    compare_bootstrap_diff(nop->values, nop->count, 1, in->values,
+				   in->count, 1, STATS_BOOTSTRAP_RESAMPLES,
+				   DERIVED_LEVEL, DERIVED_SEED, &p->low, &p->high))
+		return -1;
+	return 0;
+}
+
+static int add_batch(struct derived *d, const struct run_bench *batched,
+		     const struct run_bench *single)
+{
+	struct derived_batch *b;
+	struct derived_batch *nb = realloc(d->batches, (d->batch_count + 1) *
+						       sizeof(*nb));
+	double per_single = !strcmp(single->op, "sigframe") ? SIGFRAME_FIELDS : 1;
+
+	if (!nb)
+		return -1;
+	d->batches = nb;
+	b = &d->batches[d->batch_count++];
+	b->op = batched->op;
+	b->size = batched->size;
+	b->batch = batched->batch;
+	b->single = single->median / per_single;
+	b->batched = batched->median / (double)batched->batch;
+	b->saving = b->single - b->batched;
+	b->low = b->high = NAN;
+	if (usable(batched) && usable(single) &&
+	    compare_bootstrap_diff(batched->values, batched->count,
+				   1.0 / (double)batched->batch, single->values,
+				   single->count, 1.0 / per_single,
+				   STATS_BOOTSTRAP_RESAMPLES, DERIVED_LEVEL,
+				   DERIVED_SEED, &b->low, &b->high))
+		return -1;
+	return 0;
+}
+
+/*
+ * Size at which share(size) = (inline - nopad) / nopad falls for good
+ * under CROSSOVER_SHARE: the smallest measured size from which on every
+ * share is under it, interpolated in log(size) and log(share) with the
+ * size before. min size when the first share is already under it,
+ * INFINITY when the last is not.
+ */
+static double crossover_of(const double *share, const unsigned long *size,
+			   size_t n)
+{
+	size_t j = n;
+	double t, x0, x1;
+
+	while (j > 0 && share[j - 1] < CROSSOVER_SHARE)
+		j--;
+	if (j == n)
+		return INFINITY;
+	if (j == 0)
+		return (double)size[0];
+	/* share[j - 1] >= threshold > share[j] */
+	if (share[j] > 0)
+		t = (log(share[j - 1]) - log(CROSSOVER_SHARE)) /
+		    (log(share[j - 1]) - log(share[j]));
+	else
+		t = (share[j - 1] - CROSSOVER_SHARE) / (share[j - 1] - share[j]);
+	x0 = log2((double)size[j - 1]);
+	x1 = log2((double)size[j]);
+	return exp2(x0 + t * (x1 - x0));
+}
+
+/* Type 7 quantile that keeps infinities infinite. */
+static double quantile_inf(const double *sorted, size_t n, double q)
+{
+	double h = (double)(n - 1) * q;
+	size_t lo = (size_t)floor(h), hi = lo + 1 < n ? lo + 1 : lo;
+
+	if (isinf(sorted[lo]) || isinf(sorted[hi]))
+		return h - (double)lo > 0 || isinf(sorted[lo]) ? INFINITY
+							       : sorted[lo];
+	return sorted[lo] + (h - (double)lo) * (sorted[hi] - sorted[lo]);
+}
+
+static int add_crossover(struct derived *d, const struct run_dir *run,
+			 const char *op)
+{
+	const struct run_bench *in[64], *nop[64];
+	unsigned long size[64];
+	double share[64], *reps = NULL, *draw = NULL;
+	size_t n = 0, maxn = 0;
+	struct derived_crossover *c, *nc;
+	struct stats_rng rng;
+	int with_ci = 1;
+
+	for (size_t i = 0; i < run->count && n < 64; i++) {
+		const struct run_bench *b = &run->bench[i];
+		const struct run_bench *s;
+
+		if (strcmp(b->op, op) || strcmp(b->variant, "inline") || b->batch)
+			continue;
+		s = sibling(run, b, "nopad", 0);
+		if (!s || !(s->median > 0))
+			continue;
+		/* keep sizes ascending (results are usually in order) */
+		size_t k = n++;
+
+		while (k > 0 && size[k - 1] > b->size) {
+			in[k] = in[k - 1];
+			nop[k] = nop[k - 1];
+			size[k] = size[k - 1];
+			k--;
+		}
+		in[k] = b;
+		nop[k] = s;
+		size[k] = b->size;
+	}
+	if (n < 2)
+		return 0;
+	nc = realloc(d->crossovers, (d->crossover_count + 1) * sizeof(*nc));
+	if (!nc)
+		return -1;
+	d->crossovers = nc;
+	c = &d->crossovers[d->crossover_count++];
+	c->op = in[0]->op;
+	c->min_size = size[0];
+	c->max_size = size[n - 1];
+	for (size_t k = 0; k < n; k++) {
+		share[k] = (in[k]->median - nop[k]->median) / nop[k]->median;
+		with_ci &= usable(in[k]) && usable(nop[k]);
+		if (in[k]->count > maxn)
+			maxn = in[k]->count;
+		if (nop[k]->count > maxn)
+			maxn = nop[k]->count;
+	}
+	c->share_at_max = share[n - 1];
+	c->size = crossover_of(share, size, n);
+	c->low = c->high = NAN;
+	if (!with_ci)
+		return 0;
+	reps = malloc(CROSSOVER_RESAMPLES * sizeof(*reps));
+	draw = malloc(maxn * sizeof(*draw));
+	if (!reps || !draw) {
+		free(reps);
+		free(draw);
+		return -1;
+	}
+	stats_rng_seed(&rng, DERIVED_SEED);
+	for (unsigned r = 0; r < CROSSOVER_RESAMPLES; r++) {
+		double rs[64];
+
+		for (size_t k = 0; k < n; k++) {
+			double mi, mn;
+
+			stats_resample(&rng, in[k]->values, in[k]->count, draw);
+			stats_sort(draw, in[k]->count);
+			mi = stats_median_sorted(draw, in[k]->count);
+			stats_resample(&rng, nop[k]->values, nop[k]->count, draw);
+			stats_sort(draw, nop[k]->count);
+			mn = stats_median_sorted(draw, nop[k]->count);
+			rs[k] = (mi - mn) / mn;
+		}
+		reps[r] = crossover_of(rs, size, n);
+	}
+	stats_sort(reps, CROSSOVER_RESAMPLES);
+	c->low = quantile_inf(reps, CROSSOVER_RESAMPLES, (1 - DERIVED_LEVEL) / 2);
+	c->high = quantile_inf(reps, CROSSOVER_RESAMPLES,
+			       1 - (1 - DERIVED_LEVEL) / 2);
+	free(reps);
+	free(draw);
+	return 0;
+}
+
+int derived_compute(const struct run_dir *run, struct derived *d)
+{
+	const struct run_bench *pair = rundir_find(run, "kmod/pair/none/0");
+	const char *crossover_ops[16];
+	size_t ncross = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->unit = "";
+	d->pair_median = d->pair_low = d->pair_high = NAN;
+	if (pair) {
+		d->unit = pair->unit;
+		d->pair_median = pair->median;
+		d->pair_low = pair->ci_low;
+		d->pair_high = pair->ci_high;
+		if (usable(pair))
+			stats_bootstrap_median_ci(pair->values, pair->count,
+						  STATS_BOOTSTRAP_RESAMPLES,
+						  DERIVED_LEVEL, DERIVED_SEED,
+						  &d->pair_low, &d->pair_high);
+	}
+	for (size_t i = 0; i < run->count; i++) {
+		const struct run_bench *b = &run->bench[i];
+		const struct run_bench *s;
+
+		if (strcmp(b->suite, "kmod"))
+			continue;
+		if (!*d->unit)
+			d->unit = b->unit;
+		if (!strcmp(b->variant, "inline") && !b->batch &&
+		    (s = sibling(run, b, "nopad", 0)) && add_pair(d, b, s))
+			goto fail;
+		if (!strcmp(b->variant, "batched") && b->batch &&
+		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s))
+			goto fail;
+		if (!strcmp(b->variant, "inline") && !b->batch && b->size &&
+		    (strstr(b->op, "copy") || strstr(b->op, "clear"))) {
+			size_t k;
+
+			for (k = 0; k < ncross; k++)
+				if (!strcmp(crossover_ops[k], b->op))
+					break;
+			if (k == ncross && ncross < 16)
+				crossover_ops[ncross++] = b->op;
+		}
+	}
+	for (size_t k = 0; k < ncross; k++)
+		if (add_crossover(d, run, crossover_ops[k]))
+			goto fail;
+	return 0;
+fail:
+	derived_free(d);
+	return -1;
+}
+
+void derived_free(struct derived *d)
+{
+	free(d->pairs);
+	free(d->batches);
+	free(d->crossovers);
+	memset(d, 0, sizeof(*d));
+}
+
+static const char *fmt_size(char *buf, size_t len, double size,
+			    unsigned long min_size, unsigned long max_size)
+{
+	if (isnan(size))
+		snprintf(buf, len, "-");
+	else if (isinf(size))
+		snprintf(buf, len, "> %lu", max_size);
+	else if (size <= (double)min_size)
+		snprintf(buf, len, "<= %lu", min_size);
+	else
+		snprintf(buf, len, "%.0f", size);
+	return buf;
+}
+
+static void heading(FILE *f, int markdown, const char *text)
+{
+	if (markdown)
+		fprintf(f, "\n### %s\n\n", text);
+	else
+		fprintf(f, "\n%s\n", text);
+}
+
+void derived_print(FILE *f, const struct run_dir *run,
+		   const struct derived *d, int markdown)
+{
+	char a[48], b[48], c[48], e[64], g[48], h[48];
+	struct atable t;
+	const char *state = rundir_context_or(run, "smap_state", "unknown");
+	const char *unit = d->unit && *d->unit ? d->unit : "?";
+
+	if (!d->pair_count && !d->batch_count && !d->crossover_count &&
+	    isnan(d->pair_median))
+		return;
+	if (!markdown)
+		fprintf(f, "\nSTAC/CLAC cost within %s (%s boot), %s, median [95%% CI]\n",
+			run->label, state, unit);
+	if (!isnan(d->pair_median))
+		fprintf(f, "%sOne STAC;CLAC pair measured alone (kmod/pair): %s %s, CI %s.\n",
+			markdown ? "\n" : "", fmt_num(a, sizeof(a), d->pair_median), unit,
+			fmt_ci(e, sizeof(e), d->pair_low, d->pair_high));
+
+	if (d->pair_count) {
+		heading(f, markdown, "Cost of one STAC/CLAC pair per access (inline - nopad)");
+		atable_init(&t, 6, "lrrrrr");
+		atable_add(&t, (const char *const[]){ "op", "size", "inline",
+			   "nopad", "pair cost", "95% CI" });
+		for (size_t i = 0; i < d->pair_count; i++) {
+			const struct derived_pair *p = &d->pairs[i];
+			char sz[24];
+
+			snprintf(sz, sizeof(sz), "%lu", p->size);
+			atable_add(&t, (const char *const[]){ p->op, sz,
+				   fmt_num(a, sizeof(a), p->inline_median),
+				   fmt_num(b, sizeof(b), p->nopad_median),
+				   fmt_num(c, sizeof(c), p->cost),
+				   fmt_ci(e, sizeof(e), p->low, p->high) });
+		}
+		atable_print(f, &t, markdown);
+		atable_free(&t);
+	}
+	if (d->batch_count) {
+		heading(f, markdown, "Per-access pair (kapi) against one pair per batch of K, cost per access");
+		atable_init(&t, 7, "lrrrrrr");
+		atable_add(&t, (const char *const[]){ "op", "size", "K",
+			   "per access", "batched", "saving", "95% CI" });
+		for (size_t i = 0; i < d->batch_count; i++) {
+			const struct derived_batch *x = &d->batches[i];
+			char sz[24], k[24];
+
+			snprintf(sz, sizeof(sz), "%lu", x->size);
+			snprintf(k, sizeof(k), "%lu", x->batch);
+			atable_add(&t, (const char *const[]){ x->op, sz, k,
+				   fmt_num(a, sizeof(a), x->single),
+				   fmt_num(b, sizeof(b), x->batched),
+				   fmt_num(c, sizeof(c), x->saving),
+				   fmt_ci(e, sizeof(e), x->low, x->high) });
+		}
+		atable_print(f, &t, markdown);
+		atable_free(&t);
+	}
+	if (d->crossover_count) {
+		heading(f, markdown, "Copy size above which the pair costs under 1% of the copy");
+		atable_init(&t, 5, "lrrrr");
+		atable_add(&t, (const char *const[]){ "op", "sizes measured",
+			   "bytes", "95% CI", "share at largest" });
+		for (size_t i = 0; i < d->crossover_count; i++) {
+			const struct derived_crossover *x = &d->crossovers[i];
+			char range[48], ci[96], share[32];
+
+			snprintf(range, sizeof(range), "%lu..%lu", x->min_size,
+				 x->max_size);
+			if (isnan(x->low))
+				snprintf(ci, sizeof(ci), "-");
+			else
+				snprintf(ci, sizeof(ci), "[%s, %s]",
+					 fmt_size(g, sizeof(g), x->low, x->min_size, x->max_size),
+					 fmt_size(h, sizeof(h), x->high, x->min_size, x->max_size));
+			snprintf(share, sizeof(share), "%.2f%%", 100 * x->share_at_max);
+			atable_add(&t, (const char *const[]){ x->op, range,
+				   fmt_size(a, sizeof(a), x->size, x->min_size, x->max_size),
+				   ci, share });
+		}
+		atable_print(f, &t, markdown);
+		atable_free(&t);
+	}
+}

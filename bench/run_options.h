@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* run_options.h - the command line of `smapbench run`. */
+#ifndef SMAPBENCH_RUN_OPTIONS_H
+#define SMAPBENCH_RUN_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct run_options {
+	const char *suite;	/* syscall, kmod, all */
+	const char *filter;	/* POSIX extended regex, or NULL */
+	double min_time;	/* seconds per sample */
+	unsigned repetitions;
+	unsigned samples;
+	const char *counter;	/* NULL: best available */
+	int cpu;		/* -1: choose */
+	const char *out;	/* parent of the run directory */
+	int list;
+	int help;
+	uint64_t seed;
+};
+
+/*
+ * Parse argv (argv[0] is "run"). Returns 0, or 2 (EXIT_USAGE) with a
+ * one-line message in err naming the offending argument.
+ */
+int run_parse_options(int argc, char **argv, struct run_options *o,
+		      char *err, size_t errlen);
+/* Strict number parsers: the whole string, in range. 0 or -1. */
+int parse_double(const char *s, double min, double max, double *out);
+int parse_unsigned(const char *s, unsigned long long min,
+		   unsigned long long max, unsigned long long *out);
+void run_usage(void *file);
+
+#endif /* SMAPBENCH_RUN_OPTIONS_H */

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * registry.h - what a benchmark is, and the list of them.
+ *
+ * A benchmark is a static table entry. It either lets the harness time
+ * it (run(): perform `iterations` operations between two counter
+ * reads) or times itself (measure(): fill n samples in its own unit,
+ * e.g. ticks taken in the kernel, and describe that unit in timer()).
+ * valid() and setup() may refuse with a reason, which is reported
+ * instead of a result ("cannot run here: why").
+ */
+#ifndef SMAPBENCH_REGISTRY_H
+#define SMAPBENCH_REGISTRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One self-timed sample: the total over `iterations` operations. */
+struct bench_sample {
+	uint64_t value;
+	uint64_t iterations;
+	uint32_t flags;
+};
+
+#define BENCH_SAMPLE_CLAMPED	(1U << 0) /* fewer iterations than asked */
+
+/* The unit a self-timed benchmark reports in. */
+struct bench_timer {
+	const char *counter;	/* e.g. "kmod-tsc" */
+	const char *unit;	/* "ticks", "cycles" or "ns" */
+	double hz;		/* units per second, 0 if unknown */
+};
+
+struct benchmark {
+	const char *name;	/* suite/op[/variant][/size][/batch] */
+	const char *suite;	/* "syscall", "kmod", ... */
+	const char *op;
+	const char *variant;	/* "none" when there is none */
+	uint32_t size;		/* bytes per operation, 0 if n/a */
+	uint32_t batch;		/* accesses per STAC/CLAC pair, 0 if n/a */
+	const void *arg;	/* family-private parameters */
+	const char *summary;
+
+	/* 0 when it can run here, else -1 and why. Optional. */
+	int (*valid)(const struct benchmark *b, char *why, size_t whylen);
+	/* Allocate per-run state; 0, or -1 and why. Optional. */
+	int (*setup)(const struct benchmark *b, void **state, char *why,
+		     size_t whylen);
+	void (*teardown)(const struct benchmark *b, void *state);
+
+	/* Harness-timed: do `iterations` operations; 0 or -errno. */
+	int (*run)(void *state, uint64_t iterations);
+
+	/* Self-timed: n samples of `iterations` each; 0 or -1 and why. */
+	int (*measure)(void *state, uint64_t iterations, size_t n,
+		       struct bench_sample *out, char *why, size_t whylen);
+	void (*timer)(void *state, struct bench_timer *timer);
+
+	uint64_t max_iterations;	/* per sample; 0: no limit */
+	double max_sample_seconds;	/* per sample; 0: no limit */
+};
+
+struct registry {
+	const struct benchmark **items;
+	size_t count, capacity;
+};
+
+int registry_add(struct registry *r, const struct benchmark *b);
+int registry_add_table(struct registry *r, const struct benchmark *table,
+		       size_t n);
+/* Keep the benchmarks of one suite ("all" keeps everything). */
+void registry_keep_suite(struct registry *r, const char *suite);
+/*
+ * Keep the benchmarks whose name matches a POSIX extended regular
+ * expression. 0, or -1 with the regcomp() message in err.
+ */
+int registry_keep_matching(struct registry *r, const char *regex,
+			   char *err, size_t errlen);
+const struct benchmark *registry_find(const struct registry *r,
+				      const char *name);
+void registry_free(struct registry *r);
+
+#endif /* SMAPBENCH_REGISTRY_H */

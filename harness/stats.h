@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - descriptive statistics of benchmark samples.
+ *
+ * Everything works on plain arrays of doubles. Functions whose name ends
+ * in _sorted need their input sorted ascending (stats_sort()); the others
+ * take any order and do not modify their input.
+ *
+ * The primitives (sorting, quantiles, ranks, seeded resampling) are meant
+ * for reuse by comparison code: a Mann-Whitney U test needs
+ * stats_rank(), a bootstrap CI of a difference of medians needs
+ * stats_rng_*() and stats_resample().
+ *
+ * Conventions:
+ *  - quantiles interpolate linearly between order statistics
+ *    (Hyndman & Fan type 7, the default of R and of most spreadsheets);
+ *  - stddev is the sample standard deviation (divisor n - 1), 0 for n < 2;
+ *  - MAD is the raw median absolute deviation (not scaled by 1.4826);
+ *  - an outlier is a sample whose modified Z-score
+ *    0.6745 * |x - median| / MAD exceeds STATS_OUTLIER_Z (Iglewicz and
+ *    Hoaglin); when MAD is 0 no sample is an outlier;
+ *  - the bootstrap CI of the median is the percentile interval of
+ *    STATS_BOOTSTRAP_RESAMPLES medians of resamples drawn with
+ *    replacement, from a xoshiro256** generator seeded through
+ *    splitmix64, so a given seed always gives the same interval.
+ */
+#ifndef SMAPBENCH_STATS_H
+#define SMAPBENCH_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STATS_OUTLIER_Z			3.5
+#define STATS_BOOTSTRAP_RESAMPLES	2000
+#define STATS_CI_LEVEL			0.95
+#define STATS_DEFAULT_SEED		0x5eedULL
+
+/* Seeded pseudo-random numbers: xoshiro256** with a splitmix64 seed. */
+struct stats_rng {
+	uint64_t s[4];
+};
+
+void stats_rng_seed(struct stats_rng *rng, uint64_t seed);
+uint64_t stats_rng_next(struct stats_rng *rng);
+/* Uniform integer in [0, bound), without modulo bias; bound > 0. */
+uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound);
+/* Uniform double in [0, 1). */
+double stats_rng_double(struct stats_rng *rng);
+/* Fisher-Yates shuffle of n indices. */
+void stats_shuffle(struct stats_rng *rng, size_t *index, size_t n);
+
+/* Sort ascending in place. */
+void stats_sort(double *v, size_t n);
+/* Type 7 quantile, q in [0, 1]; NAN for n == 0. */
+double stats_quantile_sorted(const double *sorted, size_t n, double q);
+double stats_median_sorted(const double *sorted, size_t n);
+/* Median of unsorted data (copies; returns NAN on n == 0 or no memory). */
+double stats_median(const double *v, size_t n);
+double stats_mean(const double *v, size_t n);
+double stats_stddev(const double *v, size_t n);
+/* Raw MAD about the median of the sorted data. */
+double stats_mad_sorted(const double *sorted, size_t n);
+/* Samples with modified Z-score above z (sorted input, its median, MAD). */
+size_t stats_outliers_sorted(const double *sorted, size_t n, double z);
+/*
+ * Ranks 1..n of v (any order) into ranks, ties given their average rank.
+ * Returns the tie correction sum(t^3 - t) over groups of t ties, as the
+ * normal approximation of Mann-Whitney U needs; negative on no memory.
+ */
+double stats_rank(const double *v, size_t n, double *ranks);
+/* Draw n values from v with replacement into out. */
+void stats_resample(struct stats_rng *rng, const double *v, size_t n,
+		    double *out);
+/*
+ * Percentile bootstrap CI of the median: resamples medians at confidence
+ * level (e.g. 0.95). Returns 0, or -1 on n == 0 or no memory.
+ */
+int stats_bootstrap_median_ci(const double *v, size_t n, unsigned resamples,
+			      double level, uint64_t seed,
+			      double *low, double *high);
+
+struct stats_summary {
+	size_t n;
+	double min, max, mean, stddev, median, mad, cv, p5, p95;
+	double ci_low, ci_high;
+	size_t outliers;
+};
+
+/* All of the above at once (default resamples, level, z). 0 or -1. */
+int stats_summarize(const double *v, size_t n, uint64_t seed,
+		    struct stats_summary *out);
+
+#endif /* SMAPBENCH_STATS_H */

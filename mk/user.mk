@@ -1,0 +1,103 @@
+# User space: the harness library (harness/), the smapbench program
+# (bench/) and the unit tests (tests/unit/).
+#
+#   make smapbench          build/smapbench, dynamically linked, every
+#                           optional library found at build time
+#   make smapbench-static   build/smapbench-static for the guest initramfs
+#                           (no hwloc: Debian ships no static libudev,
+#                           which libhwloc.a needs; pinning then uses
+#                           sysfs + sched_setaffinity)
+#   make unit-tests         build/tests/unit/*
+#
+# Optional libraries are detected by their header and turned into
+# HAVE_* macros; `smapbench info` prints which ones a binary has.
+
+USER_OUT      := $(BUILD)/user
+LIBPERF_DIR   := $(LINUX_SOURCE_DIR)/tools/lib/perf
+LIBAPI_DIR    := $(LINUX_SOURCE_DIR)/tools/lib/api
+LIBPERF_A     := $(LIBPERF_DIR)/libperf.a
+LIBAPI_A      := $(LIBAPI_DIR)/libapi.a
+
+HASH := $(shell printf '\043')
+have_header = $(shell printf '$(HASH)include <$(1)>\n' | \
+	$(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+
+HAVE_HWLOC     := $(call have_header,hwloc.h)
+HAVE_LIBPFM    := $(call have_header,perfmon/pfmlib_perf_event.h)
+HAVE_CPUCYCLES := $(call have_header,cpucycles.h)
+HAVE_LIBPERF   := $(if $(LINUX_SOURCE_TARBALL),1)
+CMOCKA         := $(call have_header,cmocka.h)
+
+FEATURE_CFLAGS := $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM) \
+	$(if $(HAVE_CPUCYCLES),-DHAVE_CPUCYCLES) \
+	$(if $(HAVE_LIBPERF),-DHAVE_LIBPERF -I$(LIBPERF_DIR)/include)
+FEATURE_LIBS   := $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A)) \
+	$(if $(HAVE_LIBPFM),-lpfm) $(if $(HAVE_CPUCYCLES),-lcpucycles) -lm
+
+DYNAMIC_CFLAGS := $(FEATURE_CFLAGS) $(if $(HAVE_HWLOC),-DHAVE_HWLOC)
+DYNAMIC_LIBS   := $(FEATURE_LIBS) $(if $(HAVE_HWLOC),-lhwloc)
+STATIC_CFLAGS  := $(FEATURE_CFLAGS)
+STATIC_LIBS    := $(FEATURE_LIBS)
+
+HARNESS_SRCS := $(sort $(wildcard harness/*.c))
+BENCH_SRCS   := $(sort $(wildcard bench/*.c))
+UNIT_SRCS    := $(sort $(wildcard tests/unit/test_*.c))
+
+user_objs = $(patsubst %.c,$(USER_OUT)/$(1)/%.o,$(2))
+DYNAMIC_OBJS := $(call user_objs,dynamic,$(HARNESS_SRCS) $(BENCH_SRCS))
+STATIC_OBJS  := $(call user_objs,static,$(HARNESS_SRCS) $(BENCH_SRCS))
+# Everything but main(), for the unit tests.
+TESTED_OBJS  := $(filter-out %/bench/main.o,$(DYNAMIC_OBJS))
+UNIT_BINS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
+
+REVISION_H := $(BUILD)/include/smapbench_revision.h
+
+.PHONY: smapbench smapbench-static unit-tests libperf FORCE
+all: smapbench smapbench-static $(if $(CMOCKA),unit-tests)
+
+smapbench: $(BUILD)/smapbench
+smapbench-static: $(BUILD)/smapbench-static
+unit-tests: $(UNIT_BINS)
+
+# libperf and the libapi it uses, built inside the extracted tree.
+$(LIBPERF_A): $(LINUX_SOURCE_STAMP)
+	@echo "  MAKE    libperf.a"
+	@$(MAKE) -s -C $(LIBPERF_DIR) libperf.a >/dev/null
+$(LIBAPI_A): $(LINUX_SOURCE_STAMP)
+	@echo "  MAKE    libapi.a"
+	@$(MAKE) -s -C $(LIBAPI_DIR) libapi.a >/dev/null
+libperf: $(LIBPERF_A) $(LIBAPI_A)
+
+# The revision is baked in; the header changes only when it does.
+$(REVISION_H): FORCE
+	@mkdir -p $(dir $@)
+	@rev=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	line="#define SMAPBENCH_GIT_REVISION \"$$rev\""; \
+	if [ ! -f $@ ] || [ "$$(cat $@)" != "$$line" ]; then \
+		echo "$$line" > $@; fi
+
+$(USER_OUT)/dynamic/%.o: %.c $(REVISION_H) $(if $(HAVE_LIBPERF),$(LIBPERF_A))
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -MMD -MP -c $< -o $@
+
+$(USER_OUT)/static/%.o: %.c $(REVISION_H) $(if $(HAVE_LIBPERF),$(LIBPERF_A))
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (static)"
+	@$(CC) $(USER_CFLAGS) $(STATIC_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/smapbench: $(DYNAMIC_OBJS) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
+	@echo "  LD      $@"
+	@$(CC) $(USER_LDFLAGS) -o $@ $(DYNAMIC_OBJS) $(DYNAMIC_LIBS)
+
+$(BUILD)/smapbench-static: $(STATIC_OBJS) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
+	@echo "  LD      $@"
+	@$(CC) -static $(USER_LDFLAGS) -o $@ $(STATIC_OBJS) $(STATIC_LIBS)
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(TESTED_OBJS) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -Ibench -o $@ $< \
+		$(TESTED_OBJS) $(DYNAMIC_LIBS) -lcmocka
+
+-include $(DYNAMIC_OBJS:.o=.d) $(STATIC_OBJS:.o=.d)
