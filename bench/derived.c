@@ -242,15 +242,17 @@ static int add_pair(struct derived *d, const struct run_bench *in,
 		return -1;
 	d->pairs = np;
 	p = &d->pairs[d->pair_count++];
+	double per = !strcmp(in->op, "sigframe") ? SIGFRAME_FIELDS : 1;
+
 	p->op = in->op;
 	p->size = in->size;
-	p->inline_median = in->median;
-	p->nopad_median = nop->median;
-	p->cost = in->median - nop->median;
+	p->inline_median = in->median / per;
+	p->nopad_median = nop->median / per;
+	p->cost = p->inline_median - p->nopad_median;
 	p->low = p->high = NAN;
 	if (usable(in) && usable(nop) &&
-	    compare_bootstrap_diff(nop->values, nop->count, 1, in->values,
-				   in->count, 1, STATS_BOOTSTRAP_RESAMPLES,
+	    compare_bootstrap_diff(nop->values, nop->count, 1 / per, in->values,
+				   in->count, 1 / per, STATS_BOOTSTRAP_RESAMPLES,
 				   DERIVED_LEVEL, DERIVED_SEED, &p->low, &p->high))
 		return -1;
 	return 0;
@@ -416,6 +418,61 @@ static int add_crossover(struct derived *d, const struct run_dir *run,
 	return 0;
 }
 
+/*
+ * Rows come in the run's order, which may interleave ops (sizes of
+ * copy_to_user and copy_from_user alternate): group them by op, in order
+ * of first appearance, keeping the order within an op (stable).
+ */
+static size_t first_of(const char *const *ops, size_t n, const char *op)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ops[i], op))
+			return i;
+	return n;
+}
+
+static void group_pairs(struct derived_pair *p, size_t n)
+{
+	const char **ops = malloc((n ? n : 1) * sizeof(*ops));
+
+	if (!ops)
+		return;
+	for (size_t i = 0; i < n; i++)
+		ops[i] = p[i].op;
+	for (size_t i = 1; i < n; i++) {
+		struct derived_pair x = p[i];
+		size_t rank = first_of(ops, n, x.op), j = i;
+
+		while (j > 0 && first_of(ops, n, p[j - 1].op) > rank) {
+			p[j] = p[j - 1];
+			j--;
+		}
+		p[j] = x;
+	}
+	free(ops);
+}
+
+static void group_batches(struct derived_batch *b, size_t n)
+{
+	const char **ops = malloc((n ? n : 1) * sizeof(*ops));
+
+	if (!ops)
+		return;
+	for (size_t i = 0; i < n; i++)
+		ops[i] = b[i].op;
+	for (size_t i = 1; i < n; i++) {
+		struct derived_batch x = b[i];
+		size_t rank = first_of(ops, n, x.op), j = i;
+
+		while (j > 0 && first_of(ops, n, b[j - 1].op) > rank) {
+			b[j] = b[j - 1];
+			j--;
+		}
+		b[j] = x;
+	}
+	free(ops);
+}
+
 int derived_compute(const struct run_dir *run, struct derived *d)
 {
 	const struct run_bench *pair = rundir_find(run, "kmod/pair/none/0");
@@ -464,6 +521,8 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 	for (size_t k = 0; k < ncross; k++)
 		if (add_crossover(d, run, crossover_ops[k]))
 			goto fail;
+	group_pairs(d->pairs, d->pair_count);
+	group_batches(d->batches, d->batch_count);
 	return 0;
 fail:
 	derived_free(d);
@@ -520,7 +579,7 @@ void derived_print(FILE *f, const struct run_dir *run,
 			fmt_ci(e, sizeof(e), d->pair_low, d->pair_high));
 
 	if (d->pair_count) {
-		heading(f, markdown, "Cost of one STAC/CLAC pair per access (inline - nopad)");
+		heading(f, markdown, "Cost of one STAC/CLAC pair per access (inline - nopad; sigframe: per field)");
 		atable_init(&t, 6, "lrrrrr");
 		atable_add(&t, (const char *const[]){ "op", "size", "inline",
 			   "nopad", "pair cost", "95% CI" });

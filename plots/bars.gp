@@ -1,12 +1,14 @@
 # bars.gp - clustered bars with confidence-interval error bars.
 #
 #   gnuplot -e "plotsdir='plots'; datafile='ops.dat'; out='ops'; term='png';
-#               title='...'; context='...'; nseries=2; titles='smap nosmap';
+#               title='...'; context='...'; nseries=2;
 #               ylabel='cycles per operation'" plots/bars.gp
 #
-# datafile: one row per cluster, "label v1 lo1 hi1 v2 lo2 hi2 ...", values
-# whitespace separated, NaN where a series has no value. Optional:
-# logy=1 for a logarithmic value axis, rotate=1 to turn long labels.
+# datafile: a header row naming the series, quoted when they contain
+# spaces ("label smap lo hi nosmap lo hi"), then one row per cluster,
+# "label v1 lo1 hi1 v2 lo2 hi2 ...", whitespace separated, NaN where a
+# series has no value. Optional: logy=1 for a logarithmic value axis,
+# rotate=1 to turn long labels.
 
 load plotsdir."/common.gp"
 if (!exists("logy")) logy = 0
@@ -20,9 +22,9 @@ set style fill solid 0.85 border -1
 set boxwidth 0.9
 set bars front
 set xtics scale 0
-if (rotate) { set xtics rotate by -35 left font ",10"; set bmargin 9 }
+if (rotate) { set xtics rotate by 35 right font ",10"; set bmargin 9 }
 if (logy) { set logscale y; set yrange [*:*] } else { set yrange [0:*] }
 set offsets 0, 0, graph 0.08, 0
 
 plot for [i=1:nseries] datafile using (column(3*i-1)):(column(3*i)):(column(3*i+1)):xtic(1) \
-	title word(titles, i) lc rgb colours[i]
+	title columnheader(3*i-1) lc rgb colours[i]

@@ -1,22 +1,27 @@
 # copy.gp - copy_to_user / copy_from_user cost against copy size.
 #
-# Top row: cycles per copy, log-log, one line per series (variants of one
+# Top row: cost per copy, log-log, one line per series (variants of one
 # run, or the same variant on two boots), error bars = 95% CI of the median.
-# Bottom row: the STAC/CLAC share of the copy in percent, with the 1% line.
+# Bottom row: a share of the copy in percent (the STAC/CLAC pair's cost,
+# or the difference between the boots), with the 1% line.
 #
 # Variables (-e): plotsdir, out, term, title, context, watermark as in
 # common.gp, and
 #   datafile  blocks separated by two blank lines, "size median lo hi" rows;
 #             block (op-1)*nseries + (series-1)
 #   nseries, titles    series count and their names (one word each)
+#   ops       the op names, one word each (panel titles)
+#   ylabel    unit of the top row, e.g. "cycles per copy"
 #   pctfile   same layout with "size percent lo hi", npct series per op
 #   npct, pcttitles    (npct=0: no bottom row)
-#   ops       the op names, one word each (panel titles)
-#   ylabel    unit of the top row
+#   pctlabel  what the bottom row shows (panel title suffix)
+#   pctlog    1 for a logarithmic percent axis (all values positive)
 
 if (!exists("height")) height = 900
 load plotsdir."/common.gp"
 if (!exists("npct")) npct = 0
+if (!exists("pctlog")) pctlog = 1
+if (!exists("pctlabel")) pctlabel = "pair cost as a share of the copy"
 if (!exists("ylabel")) ylabel = "cycles per copy"
 nops = words(ops)
 
@@ -30,17 +35,14 @@ do for [j=1:nops] {
 	set title word(ops, j) font ",11"
 	set logscale y
 	set ylabel ylabel
-	set yrange [*:*]
 	plot for [i=1:nseries] datafile index ((j-1)*nseries + i-1) using 1:2:3:4 \
 		with yerrorlines lw 1.5 pt 7 ps 0.7 lc rgb colours[i] title word(titles, i)
 }
 if (npct > 0) {
 	do for [j=1:nops] {
-		set title word(ops, j)." — pair cost as a share of the copy" font ",11"
-		unset logscale y
-		set logscale y 10
+		set title word(ops, j)." — ".pctlabel font ",11"
+		if (pctlog) { set logscale y } else { unset logscale y }
 		set ylabel "percent of the copy"
-		set yrange [*:*]
 		plot for [i=1:npct] pctfile index ((j-1)*npct + i-1) using 1:2:3:4 \
 			with yerrorlines lw 1.5 pt 7 ps 0.7 lc rgb colours[i] title word(pcttitles, i), \
 			1 with lines dt 2 lw 1.2 lc rgb "#555555" title "1%"

@@ -9,11 +9,11 @@
 #             rows "series value", series numbered from 1
 #   names     benchmark names, one word each, in block order
 #   nseries, titles    series count and names (one word each)
-#   ylabel    unit of the values
+#   units     unit of each benchmark's values, one word each, in block order
 
 if (!exists("height")) height = 800
 load plotsdir."/common.gp"
-if (!exists("ylabel")) ylabel = "cycles per operation"
+if (!exists("units")) units = ""
 nbench = words(names)
 cols = (nbench <= 2 ? nbench : 3)
 rows = int((nbench + cols - 1) / cols)
@@ -31,7 +31,7 @@ unset title
 set multiplot layout rows, cols title title."\n".context font ",12"
 do for [b=1:nbench] {
 	set title word(names, b) font ",10"
-	set ylabel ylabel
+	set ylabel (words(units) >= b ? word(units, b)." per operation" : "")
 	plot for [i=1:nseries] datafile index (b-1) \
 		using (i):(column(1) == i ? column(2) : NaN) lc rgb colours[i]
 }
