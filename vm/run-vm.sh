@@ -35,15 +35,22 @@ top=$(cd "$here/.." && pwd)
 BUILD=${BUILD:-build}
 case $BUILD in /*) build=$BUILD ;; *) build=$top/$BUILD ;; esac
 
+help() {
+	sed -n '2,/^# prerequisite/s/^# \{0,1\}//p' "$0"
+}
 usage() {
-	sed -n '2,/^# prerequisite/s/^# \{0,1\}//p' "$0" >&2
+	help >&2
 	exit 2
 }
 
 # ------------------------------------------------------------ arguments
 mode=${1:-}
 [ $# -gt 0 ] && shift
-case $mode in check | bench | initramfs) ;; -h | --help | *) usage ;; esac
+case $mode in
+check | bench | initramfs) ;;
+-h | --help) help; exit 0 ;;
+*) usage ;;
+esac
 kernel="" headers="" moddir="" out="$top/data" quick=0 suite=all
 accel=auto jobs=2 boot_timeout="" only=""
 while [ $# -gt 0 ]; do
@@ -58,7 +65,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
 	--boots) only=${2:?--boots needs a list of boot names}; shift ;;
 	--timeout) boot_timeout=${2:?--timeout needs seconds}; shift ;;
-	-h | --help) usage ;;
+	-h | --help) help; exit 0 ;;
 	*) vm_die "unknown argument '$1' (see $0 --help)" ;;
 	esac
 	shift
