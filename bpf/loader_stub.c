@@ -8,8 +8,8 @@
 
 #include "bpf/loader.h"
 
-#ifndef BPFBENCH_MISSING
-#define BPFBENCH_MISSING "clang, bpftool or libbpf"
+#ifndef BPFBENCH_STUB_REASON
+#define BPFBENCH_STUB_REASON "clang, bpftool, libbpf or kernel BTF missing at build time"
 #endif
 
 static int not_built(struct bpfbench_error *err)
@@ -18,10 +18,8 @@ static int not_built(struct bpfbench_error *err)
 		memset(err, 0, sizeof(*err));
 		err->status = BPFBENCH_NOT_BUILT;
 		snprintf(err->message, sizeof(err->message),
-			 "smapbench was built without BPF support (%s missing "
-			 "at build time); install them with "
-			 "'scripts/deps.sh install run' and rebuild",
-			 BPFBENCH_MISSING);
+			 "smapbench was built without BPF support: %s",
+			 BPFBENCH_STUB_REASON);
 	}
 	return -1;
 }

@@ -33,30 +33,31 @@ ifeq ($(wildcard $(BPF_VMLINUX_BTF)),)
 bpf_missing += kernel-BTF($(BPF_VMLINUX_BTF))
 endif
 bpf_missing := $(strip $(bpf_missing))
-
 ifeq ($(bpf_missing),)
 HAVE_BPF   := 1
 BPF_LDLIBS := $(shell pkg-config --libs libbpf) -lelf -lz -lpthread
-BPF_USER_OBJS := $(BPF_BUILD)/loader.o $(BPF_BUILD)/common.o
+BPF_LOADER_OBJ := $(BPF_BUILD)/loader.o
 else
 HAVE_BPF   := 0
-BPF_LDLIBS := -lpthread
-BPF_USER_OBJS := $(BPF_BUILD)/loader_stub.o $(BPF_BUILD)/common.o
+BPF_LDLIBS :=
+BPF_LOADER_OBJ := $(BPF_BUILD)/loader_stub.o
 endif
 BPF_LIB := $(BPF_BUILD)/libbpfbench.a
 
+bpf_stub_reason := missing at build time: $(bpf_missing); install them \
+	with 'scripts/deps.sh install run' and rebuild
+
 BPF_PROG_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BPF_BUILD) -I$(CURDIR)
-BPF_USER_CFLAGS := $(USER_CFLAGS) -I$(BPF_BUILD) -DHAVE_BPF=$(HAVE_BPF) \
-	-DBPFBENCH_MISSING='"$(bpf_missing)"'
+BPF_USER_CFLAGS := $(USER_CFLAGS) -I$(BPF_BUILD)
 
-.PHONY: bpf bpf-status
+.PHONY: bpf bpf-status bpf-test
 all: bpf
 bpf: $(BPF_LIB)
 
 bpf-status:
 	@if [ "$(HAVE_BPF)" = 1 ]; then echo "bpf: enabled"; \
-	else echo "bpf: disabled, missing: $(bpf_missing)"; fi
+	else echo "bpf: disabled, $(bpf_stub_reason)"; fi
 
 $(BPF_BUILD):
 	@mkdir -p $@
@@ -82,28 +83,32 @@ $(BPF_BUILD)/loader.o: bpf/loader.c bpf/loader.h bpf/bpfbench.h \
 	@echo "  CC      $@"
 	@$(CC) $(BPF_USER_CFLAGS) -c $< -o $@
 
-$(BPF_BUILD)/%.o: bpf/%.c bpf/loader.h bpf/bpfbench.h | $(BPF_BUILD)
+$(BPF_BUILD)/common.o: bpf/common.c bpf/loader.h bpf/bpfbench.h | $(BPF_BUILD)
 	@echo "  CC      $@"
 	@$(CC) $(BPF_USER_CFLAGS) -c $< -o $@
 
-$(BPF_LIB): $(BPF_USER_OBJS)
+$(BPF_BUILD)/loader_stub.o: bpf/loader_stub.c bpf/loader.h mk/bpf.mk | $(BPF_BUILD)
+	@echo "  CC      $@"
+	@$(CC) $(BPF_USER_CFLAGS) -DBPFBENCH_STUB_REASON='"$(bpf_stub_reason)"' \
+		-c $< -o $@
+
+$(BPF_LIB): $(BPF_LOADER_OBJ) $(BPF_BUILD)/common.o
 	@echo "  AR      $@"
 	@rm -f $@ && ar rcs $@ $^
 ifneq ($(HAVE_BPF),1)
-	@echo "  NOTE    BPF suite disabled: missing $(bpf_missing)"
+	@echo "  NOTE    bpf suite disabled: $(bpf_stub_reason)"
 endif
 
-# Unit tests of the loader (cmocka): its error paths must be clear.
-BPF_TEST := $(BUILD)/tests/test_bpf_loader
+# The loader's unit tests (cmocka): its error paths must be clear.
+BPF_TEST := $(BUILD)/tests/unit/test_bpf_loader
 BPF_CMOCKA := $(shell pkg-config --exists cmocka 2>/dev/null && echo yes)
 
-.PHONY: bpf-test
 ifeq ($(BPF_CMOCKA),yes)
 all: $(BPF_TEST)
 bpf-test: $(BPF_TEST)
-$(BPF_TEST): tests/unit/test_bpf_loader.c $(BPF_LIB) bpf/loader.h
+$(BPF_TEST): tests/unit/test_bpf_loader.c bpf/loader.h bpf/bpfbench.h $(BPF_LIB)
 	@mkdir -p $(dir $@)
-	@echo "  CC      $@"
+	@echo "  CC      $<"
 	@$(CC) $(BPF_USER_CFLAGS) $< -o $@ $(BPF_LIB) \
 		$(shell pkg-config --libs cmocka) $(BPF_LDLIBS)
 else

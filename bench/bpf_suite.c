@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_suite.c - the bpf suite: the kernel's user-copy helpers timed in
+ * ring 0 by BPF programs (bpf/), for machines that cannot load the
+ * module. See docs/bpf.md.
+ *
+ * Benchmarks are bpf/<op>/<mode>/<size>, the mode in the variant
+ * column: syscall (sleepable program), raw_tp (preemption off) and
+ * raw_tp_ipi (sent by IPI: interrupts off). Select modes with --filter,
+ * e.g. '^bpf/[^/]+/raw_tp/'. Ops at every size of 1 B .. 4 KiB:
+ *
+ *   user_read        bpf_probe_read_user()
+ *   kernel_read      bpf_probe_read_kernel()
+ *   kernel_memmove   bpf_dynptr_read(): the user read's copy loop
+ *   user_read_str    bpf_probe_read_user_str()
+ *   kernel_read_str  bpf_probe_read_kernel_str()
+ *   copy_from_user   bpf_copy_from_user() (syscall mode only)
+ *   empty            the loop alone (size 0)
+ *   overhead         user_read - kernel_memmove, paired per sample
+ *   copy_from_user_overhead  copy_from_user - kernel_memmove (syscall)
+ *
+ * A sample is the elapsed bpf_ktime_get_ns() of its accesses, in ns.
+ * In the raw_tp modes a sample is cut into program runs of at most
+ * BPF_RUN_BUDGET_NS each (preemption or interrupts are off for a whole
+ * run); the sample is the sum of its runs. Failed accesses are never
+ * averaged in: a sample with any fault fails the benchmark, saying how
+ * many and why.
+ *
+ * The overhead rows take, for each sample, one run of each loop of the
+ * same length, alternating which goes first, and report the difference:
+ * the harness's median and bootstrap CI are then those of the paired
+ * per-access differences. A sample where the kernel loop was slower
+ * counts as 0 (values are unsigned); such samples are counted on
+ * stderr.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/loader.h"
+#include "suite.h"
+
+#define BPF_MAX_BENCHMARKS	320
+/* Longest run with preemption or interrupts off, as the module's. */
+#define BPF_RUN_BUDGET_NS	800000ULL
+#define BPF_CALIBRATION_ITERATIONS 64
+
+enum bpf_row {
+	BPF_ROW_PLAIN,		/* one op */
+	BPF_ROW_DIFFERENCE,	/* op minus base, paired */
+};
+
+struct bpf_arg {
+	enum bpf_row row;
+	enum bpfbench_mode mode;
+	enum bpfbench_op op;
+	enum bpfbench_op base;	/* BPF_ROW_DIFFERENCE only */
+};
+
+struct bpf_state {
+	const struct bpf_arg *arg;
+	uint32_t size;
+	uint64_t run_iterations;	/* most iterations per program run */
+	unsigned long negative;		/* difference samples clamped to 0 */
+};
+
+static const unsigned sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
+				  1024, 2048, 4096 };
+
+static struct benchmark table[BPF_MAX_BENCHMARKS];
+static struct bpf_arg args[BPF_MAX_BENCHMARKS];
+static char names[BPF_MAX_BENCHMARKS][64];
+
+static struct {
+	int opened;
+	struct bpfbench *handle;
+	struct bpfbench_error error;
+} loader;
+
+static void close_loader(void)
+{
+	bpfbench_close(loader.handle);
+	loader.handle = NULL;
+}
+
+/* Load the programs once, on first use; the reason stays for skips. */
+static struct bpfbench *bpf(void)
+{
+	if (!loader.opened) {
+		loader.opened = 1;
+		if (bpfbench_open(NULL, &loader.handle, &loader.error) == 0)
+			atexit(close_loader);
+	}
+	return loader.handle;
+}
+
+static int bpf_valid(const struct benchmark *b, char *why, size_t whylen)
+{
+	const struct bpf_arg *a = b->arg;
+	struct bpfbench_error err;
+
+	if (!bpf()) {
+		snprintf(why, whylen, "%s", loader.error.message);
+		return -1;
+	}
+	if (bpfbench_supported(loader.handle, a->mode, a->op, &err) ||
+	    (a->row == BPF_ROW_DIFFERENCE &&
+	     bpfbench_supported(loader.handle, a->mode, a->base, &err))) {
+		snprintf(why, whylen, "%s", err.message);
+		return -1;
+	}
+	return 0;
+}
+
+/* Time `iterations` accesses, in runs no longer than the state allows. */
+static int timed(struct bpf_state *s, enum bpfbench_op op,
+		 uint64_t iterations, struct bpfbench_sample *total,
+		 char *why, size_t whylen)
+{
+	struct bpfbench_request req = {
+		.mode = s->arg->mode, .op = op, .size = s->size,
+	};
+	struct bpfbench_error err;
+
+	memset(total, 0, sizeof(*total));
+	while (iterations > 0) {
+		struct bpfbench_sample run;
+
+		req.iterations = iterations < s->run_iterations ?
+				 iterations : s->run_iterations;
+		if (bpfbench_run(loader.handle, &req, &run, 1, &err)) {
+			snprintf(why, whylen, "%s: %s", bpfbench_op_name(op),
+				 err.message);
+			return -1;
+		}
+		if (run.faults) {
+			snprintf(why, whylen,
+				 "%s: %llu of %llu accesses failed (first: %lld, %s)%s",
+				 bpfbench_op_name(op),
+				 (unsigned long long)run.faults,
+				 (unsigned long long)run.iterations,
+				 (long long)run.first_error,
+				 strerror((int)-run.first_error),
+				 s->arg->mode == BPFBENCH_MODE_IPI ?
+				 "; in raw_tp_ipi the interrupted task must be "
+				 "this process: keep its CPU otherwise idle" : "");
+			return -1;
+		}
+		total->elapsed_ns += run.elapsed_ns;
+		total->iterations += run.iterations;
+		iterations -= req.iterations;
+	}
+	return 0;
+}
+
+static int bpf_setup(const struct benchmark *b, void **state, char *why,
+		     size_t whylen)
+{
+	const struct bpf_arg *a = b->arg;
+	struct bpf_state *s = calloc(1, sizeof(*s));
+	uint64_t slowest = 1;
+
+	if (!s) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	s->arg = a;
+	s->size = b->size;
+	s->run_iterations = BPFBENCH_MAX_ITERATIONS;
+	if (a->mode != BPFBENCH_MODE_SYSCALL) {
+		/* Size the runs from the slower loop's cost per access. */
+		enum bpfbench_op ops[2] = { a->op, a->base };
+		unsigned nops = a->row == BPF_ROW_DIFFERENCE ? 2 : 1;
+
+		s->run_iterations = BPF_CALIBRATION_ITERATIONS;
+		for (unsigned i = 0; i < nops; i++) {
+			struct bpfbench_sample t;
+
+			if (timed(s, ops[i], BPF_CALIBRATION_ITERATIONS, &t, why,
+				  whylen)) {
+				free(s);
+				return -1;
+			}
+			if (t.elapsed_ns > slowest)
+				slowest = t.elapsed_ns;
+		}
+		s->run_iterations = BPF_RUN_BUDGET_NS *
+				    BPF_CALIBRATION_ITERATIONS / slowest;
+		if (s->run_iterations < 1)
+			s->run_iterations = 1;
+		if (s->run_iterations > BPFBENCH_MAX_ITERATIONS)
+			s->run_iterations = BPFBENCH_MAX_ITERATIONS;
+	}
+	*state = s;
+	return 0;
+}
+
+static void bpf_teardown(const struct benchmark *b, void *state)
+{
+	struct bpf_state *s = state;
+
+	if (s && s->negative)
+		fprintf(stderr,
+			"smapbench: %s: %lu samples had the kernel loop slower "
+			"than the user loop (counted as 0)\n",
+			b->name, s->negative);
+	free(s);
+}
+
+static int bpf_measure(void *state, uint64_t iterations, size_t n,
+		       struct bench_sample *out, char *why, size_t whylen)
+{
+	struct bpf_state *s = state;
+	const struct bpf_arg *a = s->arg;
+
+	for (size_t i = 0; i < n; i++) {
+		struct bpfbench_sample op, base;
+
+		memset(&out[i], 0, sizeof(out[i]));
+		if (a->row == BPF_ROW_PLAIN) {
+			if (timed(s, a->op, iterations, &op, why, whylen))
+				return -1;
+			out[i].value = op.elapsed_ns;
+			out[i].iterations = op.iterations;
+			continue;
+		}
+		/* Alternate the order so that neither loop always goes first. */
+		if (i % 2 == 0 &&
+		    (timed(s, a->op, iterations, &op, why, whylen) ||
+		     timed(s, a->base, iterations, &base, why, whylen)))
+			return -1;
+		if (i % 2 == 1 &&
+		    (timed(s, a->base, iterations, &base, why, whylen) ||
+		     timed(s, a->op, iterations, &op, why, whylen)))
+			return -1;
+		if (op.elapsed_ns >= base.elapsed_ns) {
+			out[i].value = op.elapsed_ns - base.elapsed_ns;
+		} else {
+			out[i].value = 0;
+			s->negative++;
+		}
+		out[i].iterations = op.iterations;
+	}
+	return 0;
+}
+
+static void bpf_timer(void *state, struct bench_timer *t)
+{
+	(void)state;
+	t->counter = "bpf-ktime";
+	t->unit = "ns";
+	t->hz = 1e9;
+}
+
+static const char *const summaries[BPFBENCH_OP_COUNT] = {
+	[BPFBENCH_OP_EMPTY] = "bpf_loop() iteration alone, in ring 0",
+	[BPFBENCH_OP_USER_READ] = "bpf_probe_read_user(): STAC/CLAC path",
+	[BPFBENCH_OP_KERNEL_READ] = "bpf_probe_read_kernel(): no STAC/CLAC",
+	[BPFBENCH_OP_KERNEL_MEMMOVE] = "bpf_dynptr_read(): kernel memmove, same copy as user_read",
+	[BPFBENCH_OP_USER_READ_STR] = "bpf_probe_read_user_str()",
+	[BPFBENCH_OP_KERNEL_READ_STR] = "bpf_probe_read_kernel_str()",
+	[BPFBENCH_OP_COPY_FROM_USER] = "bpf_copy_from_user(): copy_from_user() from a sleepable program",
+};
+
+static void add(struct bench_family *f, enum bpf_row row,
+		enum bpfbench_mode mode, enum bpfbench_op op,
+		enum bpfbench_op base, unsigned size)
+{
+	size_t i = f->count;
+	const char *op_name = bpfbench_op_name(op);
+
+	if (i >= BPF_MAX_BENCHMARKS)
+		return;
+	args[i] = (struct bpf_arg){ row, mode, op, base };
+	if (row == BPF_ROW_DIFFERENCE)
+		op_name = op == BPFBENCH_OP_USER_READ ? "overhead" :
+			  "copy_from_user_overhead";
+	if (size)
+		snprintf(names[i], sizeof(names[i]), "bpf/%s/%s/%u", op_name,
+			 bpfbench_mode_name(mode), size);
+	else
+		snprintf(names[i], sizeof(names[i]), "bpf/%s/%s", op_name,
+			 bpfbench_mode_name(mode));
+	table[i] = (struct benchmark){
+		.name = names[i], .suite = "bpf", .op = op_name,
+		.variant = bpfbench_mode_name(mode), .size = size,
+		.arg = &args[i],
+		.summary = row == BPF_ROW_DIFFERENCE ?
+			   "user-access path minus the same kernel copy, per access" :
+			   summaries[op],
+		.valid = bpf_valid, .setup = bpf_setup,
+		.teardown = bpf_teardown, .measure = bpf_measure,
+		.timer = bpf_timer,
+	};
+	f->count++;
+}
+
+static int bpf_init(struct bench_family *f)
+{
+	f->table = table;
+	f->count = 0;
+	for (int mode = 0; mode < BPFBENCH_MODE_COUNT; mode++) {
+		add(f, BPF_ROW_PLAIN, mode, BPFBENCH_OP_EMPTY, 0, 0);
+		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			for (int op = BPFBENCH_OP_USER_READ;
+			     op < BPFBENCH_OP_COUNT; op++) {
+				if (op == BPFBENCH_OP_COPY_FROM_USER &&
+				    mode != BPFBENCH_MODE_SYSCALL)
+					continue;
+				add(f, BPF_ROW_PLAIN, mode, op, 0, sizes[s]);
+			}
+			add(f, BPF_ROW_DIFFERENCE, mode, BPFBENCH_OP_USER_READ,
+			    BPFBENCH_OP_KERNEL_MEMMOVE, sizes[s]);
+			if (mode == BPFBENCH_MODE_SYSCALL)
+				add(f, BPF_ROW_DIFFERENCE, mode,
+				    BPFBENCH_OP_COPY_FROM_USER,
+				    BPFBENCH_OP_KERNEL_MEMMOVE, sizes[s]);
+		}
+	}
+	return 0;
+}
+
+static void set_key(void *arg, const char *key, const char *value)
+{
+	context_set(arg, key, "%s", value);
+}
+
+static void bpf_context(struct context *c)
+{
+	bpfbench_context(set_key, c);
+	if (bpf()) {
+		context_set(c, "bpf_status", "ok");
+	} else {
+		context_set(c, "bpf_status", "%s",
+			    bpfbench_status_name(loader.error.status));
+		context_set(c, "bpf_reason", "%s", loader.error.message);
+	}
+	context_set(c, "bpf_run_budget_ns", "%llu", BPF_RUN_BUDGET_NS);
+}
+
+struct bench_family family_bpf = {
+	.suite = "bpf", .name = "bpf",
+	.init = bpf_init, .context = bpf_context,
+};
