@@ -45,6 +45,9 @@
 #define OVERHEAD_RUNS		64
 /* The sizing probe stops doubling at this fraction of the budget. */
 #define PROBE_FRACTION		8
+/* Warm-up windows spent correcting the estimate, and its growth per step. */
+#define WARMUP_TRIES		8
+#define WARMUP_GROWTH		16
 /* Re-faults of the buffer a run tolerates (page reclaim, migration). */
 #define MAX_REFAULTS		16
 /*
@@ -297,15 +300,18 @@ static void measure_overhead(struct run_state *st, u64 *tsc, u64 *cycles)
  * Doubling from one iteration, each probe window stays below about
  * 2 / PROBE_FRACTION of the budget (plus one iteration), so not even the
  * probe can hold interrupts off for long whatever was asked. The count is
- * then sized to 3/4 of the budget, and the warm-up sample, discarded,
- * checks it and shrinks it if the estimate was low.
+ * then sized to 3/4 of the budget. Warm-up windows, discarded, check the
+ * estimate: a first pass that was slow (cold caches, or an emulator
+ * translating the code) makes it low, a disturbed one high, so it is
+ * corrected both ways until a window at the final count lands between
+ * half the target and the budget (or the count hits 1 or @want).
  */
 static int size_iterations(struct run_state *st, u32 *done)
 {
 	u32 want = st->req.iterations, n = 1;
 	struct smapbench_sample s;
 	u64 target = st->budget_tsc * 3 / 4;
-	u64 per_iter;
+	u64 per_iter, next;
 	int ret, tries;
 
 	for (;;) {
@@ -322,16 +328,24 @@ static int size_iterations(struct run_state *st, u32 *done)
 	per_iter = max_t(u64, DIV_ROUND_UP_ULL(s.tsc, n), 1);
 	*done = clamp_t(u64, div64_u64(target, per_iter), 1, want);
 
-	for (tries = 0; tries < 4; tries++) {
+	for (tries = 0; tries < WARMUP_TRIES; tries++) {
 		ret = timed_retry(st, *done, &s);
 		if (ret)
 			return ret;
 		ret = breathe();
 		if (ret)
 			return ret;
-		if (s.tsc <= st->budget_tsc || *done == 1)
+		s.tsc = max_t(u64, s.tsc, 1);
+		if (s.tsc > st->budget_tsc && *done > 1)
+			next = max_t(u64, div64_u64((u64)*done * target, s.tsc),
+				     1);
+		else if (s.tsc < target / 2 && *done < want &&
+			 tries < WARMUP_TRIES - 1)
+			next = min3((u64)want, (u64)*done * WARMUP_GROWTH,
+				    div64_u64((u64)*done * target, s.tsc));
+		else
 			break;
-		*done = max_t(u64, div64_u64((u64)*done * target, s.tsc), 1);
+		*done = next;
 	}
 	return 0;
 }

@@ -29,8 +29,10 @@ KMOD_KDIR    := $(firstword $(wildcard $(KDIR)/Makefile) \
 			    $(wildcard $(KMOD_DEB61)/Makefile))
 KMOD_KDIR    := $(patsubst %/Makefile,%,$(KMOD_KDIR))
 
-# kernel release of a build directory
-kmod_release = $(shell cat $(1)/include/config/kernel.release 2>/dev/null)
+# Kernel release of a build directory, as the module's vermagic has it
+# (Debian's 6.1 include/config/kernel.release says 6.1.NNN instead).
+kmod_release = $(shell sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(1)/include/generated/utsrelease.h 2>/dev/null)
 # build directory of a release
 kmod_kdir_of = $(patsubst %/Makefile,%,$(firstword \
 		$(wildcard /lib/modules/$(1)/build/Makefile) \
@@ -45,7 +47,7 @@ define kmod_build
 endef
 
 .PHONY: module kmod-for kmod-lint kmod-checkpatch kmod-selftest
-all: module
+all: module kmod-selftest
 lint: kmod-lint
 
 module:

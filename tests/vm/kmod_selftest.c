@@ -1,0 +1,1038 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmod_selftest - checks /dev/smapbench from inside a (virtual) machine.
+ *
+ *   kmod_selftest --expect-smap on|clearcpuid|nosmap-ignored|cpu-off|any
+ *                 [--device PATH] [--fuzz N] [--fuzz-seconds S]
+ *
+ * --expect-smap says what this boot is (the environment variable
+ * EXPECT_SMAP works too):
+ *   on              SMAP in CPUID, kernel feature and CR4 (-cpu max)
+ *   nosmap-ignored  booted with "nosmap", which 6.1+ ignores: same as on
+ *   clearcpuid      clearcpuid=smap: CPUID yes, feature and CR4 no
+ *   cpu-off         a CPU model without SMAP: none of the three
+ *   any             no expectation on the SMAP fields
+ *
+ * Prints flat TAP lines ("ok - ...", "not ok - ...: why"), comments with
+ * '#', and exits 0 iff every check passed. Timings are printed for
+ * information only and never asserted: under TCG they are not timings.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kmod/uapi/smapbench.h"
+
+#define PAGE		4096UL
+#define ARENA_BYTES	(SMAPBENCH_MAX_BUFFER + 2 * PAGE)
+#define KERNEL_ADDR	0xffffffff81000000ULL
+
+static int dev = -1;
+static unsigned int passed, failed;
+static struct smapbench_info info;
+static bool info_ok;
+
+static void ok(bool cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One TAP line; @fmt describes the check, and on failure also why. */
+static void ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf(cond ? "ok - " : "not ok - ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (cond)
+		passed++;
+	else
+		failed++;
+}
+
+static void skip(const char *what, const char *why)
+{
+	printf("ok - %s # SKIP %s\n", what, why);
+	fflush(stdout);
+}
+
+static const char *const op_names[SMAPBENCH_OP_COUNT] = {
+	"calib", "pair", "stac", "clac", "popf_ac", "get_user", "put_user",
+	"copy_to_user", "copy_from_user", "clear_user", "strncpy_from_user",
+	"futex", "sigframe",
+};
+
+static const char *const variant_names[SMAPBENCH_VARIANT_COUNT] = {
+	"kapi", "inline", "batched", "nopad", "masked", "none",
+};
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case 0: return "success";
+	case EINVAL: return "EINVAL";
+	case EFAULT: return "EFAULT";
+	case ENOTTY: return "ENOTTY";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EINTR: return "EINTR";
+	case ENOMEM: return "ENOMEM";
+	case EAGAIN: return "EAGAIN";
+	case EBUSY: return "EBUSY";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	default: return strerror(e);
+	}
+}
+
+/* Returns 0 or the errno of SMAPBENCH_IOC_RUN. */
+static int run(struct smapbench_run *r)
+{
+	return ioctl(dev, SMAPBENCH_IOC_RUN, r) ? errno : 0;
+}
+
+/* An mmap'ed arena: ARENA_BYTES read-write, then one PROT_NONE page. */
+static unsigned char *arena_new(void)
+{
+	unsigned char *p = mmap(NULL, ARENA_BYTES + PAGE,
+				PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	if (mprotect(p + ARENA_BYTES, PAGE, PROT_NONE)) {
+		perror("mprotect");
+		exit(1);
+	}
+	return p;
+}
+
+static unsigned char *arena;
+static struct smapbench_sample samples[64];
+
+static void request(struct smapbench_run *r, unsigned int op,
+		    unsigned int variant, unsigned int size,
+		    unsigned int batch, unsigned int iterations,
+		    unsigned int nsamples)
+{
+	memset(r, 0, sizeof(*r));
+	r->op = op;
+	r->variant = variant;
+	r->size = size;
+	r->batch = batch;
+	r->iterations = iterations;
+	r->samples = nsamples;
+	r->buffer = (uintptr_t)arena;
+	r->buffer_len = SMAPBENCH_MAX_BUFFER;
+	r->samples_ptr = (uintptr_t)samples;
+}
+
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+/* ---- INFO --------------------------------------------------------- */
+
+static const char *expect_mode;
+
+static void check_bit(const char *name, uint32_t flag, int want)
+{
+	int got = !!(info.flags & flag);
+
+	if (want < 0)
+		ok(true, "INFO %s = %d (no expectation)", name, got);
+	else
+		ok(got == want, "INFO %s = %d (expected %d for %s)", name, got,
+		   want, expect_mode);
+}
+
+static void test_info(void)
+{
+	int cpuid = -1, feature = -1, cr4 = -1;
+	struct utsname u;
+	bool masked;
+	int smep[3];
+
+	info_ok = ioctl(dev, SMAPBENCH_IOC_INFO, &info) == 0;
+	ok(info_ok, "INFO ioctl succeeds%s%s", info_ok ? "" : ": ",
+	   info_ok ? "" : strerror(errno));
+	if (!info_ok)
+		return;
+
+	ok(info.abi_version == SMAPBENCH_ABI_VERSION,
+	   "INFO abi_version %u (expected %u)", info.abi_version,
+	   SMAPBENCH_ABI_VERSION);
+
+	if (!strcmp(expect_mode, "on") || !strcmp(expect_mode, "nosmap-ignored")) {
+		cpuid = 1;
+		feature = 1;
+		cr4 = 1;
+	} else if (!strcmp(expect_mode, "clearcpuid")) {
+		cpuid = 1;
+		feature = 0;
+		cr4 = 0;
+	} else if (!strcmp(expect_mode, "cpu-off")) {
+		cpuid = 0;
+		feature = 0;
+		cr4 = 0;
+	}
+	check_bit("SMAP cpuid", SMAPBENCH_INFO_SMAP_CPUID, cpuid);
+	check_bit("SMAP feature", SMAPBENCH_INFO_SMAP_FEATURE, feature);
+	check_bit("SMAP cr4", SMAPBENCH_INFO_SMAP_CR4, cr4);
+
+	/* Every SMAP state here keeps SMEP: it must be on all three ways. */
+	smep[0] = !!(info.flags & SMAPBENCH_INFO_SMEP_CPUID);
+	smep[1] = !!(info.flags & SMAPBENCH_INFO_SMEP_FEATURE);
+	smep[2] = !!(info.flags & SMAPBENCH_INFO_SMEP_CR4);
+	if (!strcmp(expect_mode, "any"))
+		ok(smep[0] == smep[1] && smep[1] == smep[2],
+		   "INFO SMEP cpuid=%d feature=%d cr4=%d agree", smep[0],
+		   smep[1], smep[2]);
+	else
+		ok(smep[0] && smep[1] && smep[2],
+		   "INFO SMEP cpuid=%d feature=%d cr4=%d (expected 1 1 1)",
+		   smep[0], smep[1], smep[2]);
+
+	ok(uname(&u) == 0 && info.release[0] &&
+	   !strncmp(info.release, u.release, sizeof(info.release)),
+	   "INFO release \"%.72s\" equals uname -r \"%s\"", info.release,
+	   u.release);
+	ok(info.tsc_khz > 0, "INFO tsc_khz %llu > 0",
+	   (unsigned long long)info.tsc_khz);
+	ok(info.max_samples == SMAPBENCH_MAX_SAMPLES &&
+	   info.max_iterations == SMAPBENCH_MAX_ITERATIONS &&
+	   info.max_size == SMAPBENCH_MAX_SIZE &&
+	   info.max_batch == SMAPBENCH_MAX_BATCH &&
+	   info.sample_budget_ns == SMAPBENCH_SAMPLE_BUDGET_NS,
+	   "INFO bounds match the header (%u %u %u %u %u)", info.max_samples,
+	   info.max_iterations, info.max_size, info.max_batch,
+	   info.sample_budget_ns);
+	ok(info.ops_mask == (1ULL << SMAPBENCH_OP_COUNT) - 1,
+	   "INFO ops_mask %#llx has all %d ops",
+	   (unsigned long long)info.ops_mask, SMAPBENCH_OP_COUNT);
+
+	masked = kernel_at_least(6, 12);
+	ok(!!(info.flags & SMAPBENCH_INFO_MASKED_UACCESS) == masked &&
+	   !!(info.variants_mask & (1U << SMAPBENCH_VARIANT_MASKED)) == masked,
+	   "INFO masked variant %s on this kernel (flags %#x variants %#x)",
+	   masked ? "built" : "absent", info.flags, info.variants_mask);
+	ok(!info.reserved[0] && !info.reserved[1] && !info.reserved[2] &&
+	   !info.reserved[3], "INFO reserved fields are zero");
+	printf("# INFO flags %#x tsc_khz %llu pmu_cycles %d hypervisor %d\n",
+	       info.flags, (unsigned long long)info.tsc_khz,
+	       !!(info.flags & SMAPBENCH_INFO_PMU_CYCLES),
+	       !!(info.flags & SMAPBENCH_INFO_HYPERVISOR));
+}
+
+/* ---- every op x variant x size ----------------------------------- */
+
+static bool needs_raw(unsigned int op, unsigned int variant)
+{
+	return op == SMAPBENCH_OP_PAIR || op == SMAPBENCH_OP_STAC ||
+	       op == SMAPBENCH_OP_CLAC || variant == SMAPBENCH_VARIANT_INLINE ||
+	       variant == SMAPBENCH_VARIANT_NOPAD;
+}
+
+static int expected_errno(unsigned int op, unsigned int variant)
+{
+	if (needs_raw(op, variant) && !(info.flags & SMAPBENCH_INFO_SMAP_CPUID))
+		return EOPNOTSUPP;
+	if (variant == SMAPBENCH_VARIANT_MASKED &&
+	    !(info.flags & SMAPBENCH_INFO_MASKED_UACCESS))
+		return EOPNOTSUPP;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* What a successful run must look like; NULL if it does. */
+static const char *insane(const struct smapbench_run *r)
+{
+	uint64_t limit = info.tsc_khz * 1000 * 10; /* 10 s of TSC */
+	unsigned int i;
+
+	if (r->iterations_done < 1 || r->iterations_done > r->iterations)
+		return "iterations_done out of range";
+	if (!!(r->result_flags & SMAPBENCH_RUN_CLAMPED) !=
+	    (r->iterations_done < r->iterations))
+		return "CLAMPED flag disagrees with iterations_done";
+	if (r->result_flags & ~(SMAPBENCH_RUN_CLAMPED | SMAPBENCH_RUN_CYCLES))
+		return "unknown result_flags";
+	if (r->cpu >= (unsigned int)sysconf(_SC_NPROCESSORS_CONF))
+		return "cpu out of range";
+	if (r->reserved[0] || r->reserved[1] || r->reserved[2] ||
+	    r->reserved[3] || r->reserved[4])
+		return "reserved field set on output";
+	if (r->timer_overhead_tsc > limit)
+		return "timer overhead beyond 10 s";
+	for (i = 0; i < r->samples; i++) {
+		if (!samples[i].tsc || samples[i].tsc > limit)
+			return "sample tsc zero or beyond 10 s";
+		if (!(r->result_flags & SMAPBENCH_RUN_CYCLES) &&
+		    samples[i].cycles)
+			return "cycles set without SMAPBENCH_RUN_CYCLES";
+		if ((r->result_flags & SMAPBENCH_RUN_CYCLES) &&
+		    !samples[i].cycles)
+			return "cycles zero with SMAPBENCH_RUN_CYCLES";
+	}
+	return NULL;
+}
+
+/* Checks what an op left in the buffer, where it is observable. */
+static const char *content(const struct smapbench_run *r)
+{
+	const unsigned char *b = arena;
+	uint64_t v;
+	unsigned int i;
+
+	switch (r->op) {
+	case SMAPBENCH_OP_PUT_USER:
+		if (r->size != 8)
+			return NULL;
+		memcpy(&v, b, 8);
+		return v == r->iterations_done - 1 ?
+		       NULL : "put_user did not leave the last iteration's value";
+	case SMAPBENCH_OP_SIGFRAME:
+		/* the last field, cs, is stored as 0x33 */
+		return b[SMAPBENCH_SIGFRAME_BYTES - 8] == 0x33 ?
+		       NULL : "sigframe cs field is not 0x33";
+	case SMAPBENCH_OP_STRNCPY_FROM_USER:
+		for (i = 0; i + 1 < r->size; i++)
+			if (b[i] != 'x')
+				return "strncpy source string not written";
+		return b[r->size - 1] ? "strncpy string not terminated" : NULL;
+	case SMAPBENCH_OP_CLEAR_USER:
+		for (i = 0; i < r->size; i++)
+			if (b[i])
+				return "clear_user left a non-zero byte";
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+static void run_case(unsigned int op, unsigned int variant, unsigned int size,
+		     unsigned int batch)
+{
+	struct smapbench_run r;
+	uint64_t tsc[64];
+	const char *why;
+	char name[96];
+	int want, got;
+	unsigned int i;
+
+	snprintf(name, sizeof(name), "RUN %s/%s size %u batch %u",
+		 op_names[op], variant_names[variant], size, batch);
+	request(&r, op, variant, size, batch, 16, 8);
+	/* Dirty the buffer so clear_user and the module's writes show. */
+	memset(arena, 0xa5, 65536 * 2);
+	want = expected_errno(op, variant);
+	got = run(&r);
+	if (want || got) {
+		ok(got == want, "%s returns %s (expected %s)", name,
+		   errname(got), errname(want));
+		return;
+	}
+	why = insane(&r);
+	if (!why)
+		why = content(&r);
+	ok(!why, "%s returns sane samples%s%s", name, why ? ": " : "",
+	   why ? why : "");
+	for (i = 0; i < r.samples; i++)
+		tsc[i] = samples[i].tsc;
+	qsort(tsc, r.samples, sizeof(tsc[0]), cmp_u64);
+	printf("#   iterations %u/%u cpu %u median %llu tsc/sample = %.1f tsc/iteration, timer overhead %llu, flags %#x\n",
+	       r.iterations_done, r.iterations, r.cpu,
+	       (unsigned long long)tsc[r.samples / 2],
+	       (double)tsc[r.samples / 2] / r.iterations_done,
+	       (unsigned long long)r.timer_overhead_tsc, r.result_flags);
+}
+
+static void test_matrix(void)
+{
+	static const unsigned int word_sizes[] = { 1, 2, 4, 8 };
+	static const unsigned int copy_sizes[] = { 1, 64, 4096, 65536 };
+	static const unsigned int access_variants[] = {
+		SMAPBENCH_VARIANT_KAPI, SMAPBENCH_VARIANT_INLINE,
+		SMAPBENCH_VARIANT_BATCHED, SMAPBENCH_VARIANT_NOPAD,
+		SMAPBENCH_VARIANT_MASKED,
+	};
+	unsigned int op, i, j;
+
+	for (op = SMAPBENCH_OP_CALIB; op <= SMAPBENCH_OP_POPF_AC; op++)
+		run_case(op, SMAPBENCH_VARIANT_NONE, 0, 0);
+
+	for (op = SMAPBENCH_OP_GET_USER; op < SMAPBENCH_OP_COUNT; op++) {
+		for (j = 0; j < 5; j++) {
+			unsigned int v = access_variants[j];
+			unsigned int batch = (v == SMAPBENCH_VARIANT_BATCHED ||
+					      v == SMAPBENCH_VARIANT_MASKED) ? 4 : 0;
+
+			if (op == SMAPBENCH_OP_STRNCPY_FROM_USER &&
+			    v != SMAPBENCH_VARIANT_KAPI)
+				continue;
+			switch (op) {
+			case SMAPBENCH_OP_GET_USER:
+			case SMAPBENCH_OP_PUT_USER:
+				for (i = 0; i < 4; i++)
+					run_case(op, v, word_sizes[i], batch);
+				break;
+			case SMAPBENCH_OP_FUTEX:
+				run_case(op, v, 4, batch);
+				break;
+			case SMAPBENCH_OP_SIGFRAME:
+				run_case(op, v, 0, batch);
+				break;
+			default:
+				for (i = 0; i < 4; i++)
+					run_case(op, v, copy_sizes[i], batch);
+				break;
+			}
+		}
+	}
+	/* The largest block the ABI allows: 64 x 64 KiB = the whole buffer. */
+	run_case(SMAPBENCH_OP_COPY_TO_USER, SMAPBENCH_VARIANT_BATCHED, 65536,
+		 SMAPBENCH_MAX_BATCH);
+	run_case(SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_BATCHED, 8,
+		 SMAPBENCH_MAX_BATCH);
+}
+
+/* ---- limits ------------------------------------------------------- */
+
+static void test_limits(void)
+{
+	struct smapbench_sample *many;
+	struct smapbench_run r;
+	struct timespec t0, t1;
+	double secs;
+	int got;
+
+	request(&r, SMAPBENCH_OP_CALIB, SMAPBENCH_VARIANT_NONE, 0, 0,
+		SMAPBENCH_MAX_ITERATIONS, 2);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	got = run(&r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) +
+	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ok(!got && (r.result_flags & SMAPBENCH_RUN_CLAMPED) &&
+	   r.iterations_done < r.iterations,
+	   "RUN calib with %u iterations is clamped to the sample budget (%s, %u done, flags %#x, %.2f s)",
+	   SMAPBENCH_MAX_ITERATIONS, errname(got), r.iterations_done,
+	   r.result_flags, secs);
+	if (!got)
+		printf("# calib clamp: %llu tsc for %u iterations; budget %u ns at %llu kHz\n",
+		       (unsigned long long)samples[0].tsc, r.iterations_done,
+		       SMAPBENCH_SAMPLE_BUDGET_NS,
+		       (unsigned long long)info.tsc_khz);
+
+	many = calloc(SMAPBENCH_MAX_SAMPLES, sizeof(*many));
+	if (!many) {
+		ok(false, "calloc for %u samples", SMAPBENCH_MAX_SAMPLES);
+		return;
+	}
+	request(&r, SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_KAPI, 8, 0, 1,
+		SMAPBENCH_MAX_SAMPLES);
+	r.samples_ptr = (uintptr_t)many;
+	got = run(&r);
+	ok(!got && many[SMAPBENCH_MAX_SAMPLES - 1].tsc > 0,
+	   "RUN with the maximum of %u samples fills them all (%s)",
+	   SMAPBENCH_MAX_SAMPLES, errname(got));
+	free(many);
+
+	/* Unaligned accesses are allowed for everything but futex. */
+	request(&r, SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_KAPI, 8, 0, 4, 2);
+	r.buffer = (uintptr_t)arena + 1;
+	r.buffer_len = 64;
+	got = run(&r);
+	ok(!got, "RUN get_user/kapi size 8 at an odd address succeeds (%s)",
+	   errname(got));
+}
+
+/* ---- bad inputs --------------------------------------------------- */
+
+struct bad_case {
+	const char *what;
+	int want;
+	void (*mutate)(struct smapbench_run *r);
+};
+
+static unsigned char *unmapped, *guarded_end, *readonly;
+
+static void m_null_buffer(struct smapbench_run *r) { r->buffer = 0; }
+static void m_kernel_buffer(struct smapbench_run *r) { r->buffer = KERNEL_ADDR; }
+static void m_unmapped(struct smapbench_run *r) { r->buffer = (uintptr_t)unmapped; }
+static void m_crossing(struct smapbench_run *r)
+{
+	r->buffer = (uintptr_t)guarded_end - 4;
+	r->buffer_len = 8;
+}
+static void m_crossing_copy(struct smapbench_run *r)
+{
+	r->op = SMAPBENCH_OP_COPY_TO_USER;
+	r->size = 4096;
+	r->buffer = (uintptr_t)guarded_end - 100;
+	r->buffer_len = 4096;
+}
+static void m_crossing_batched(struct smapbench_run *r)
+{
+	r->variant = SMAPBENCH_VARIANT_BATCHED;
+	r->batch = 8;
+	r->buffer = (uintptr_t)guarded_end - 32;
+	r->buffer_len = 64;
+}
+static void m_readonly(struct smapbench_run *r) { r->buffer = (uintptr_t)readonly; }
+static void m_short_len(struct smapbench_run *r) { r->buffer_len = 4; }
+static void m_short_batch_len(struct smapbench_run *r)
+{
+	r->variant = SMAPBENCH_VARIANT_BATCHED;
+	r->batch = 8;
+	r->buffer_len = 63;
+}
+static void m_huge_len(struct smapbench_run *r) { r->buffer_len = SMAPBENCH_MAX_BUFFER + 1ULL; }
+static void m_size_3(struct smapbench_run *r) { r->size = 3; }
+static void m_size_16(struct smapbench_run *r) { r->size = 16; }
+static void m_size_0(struct smapbench_run *r) { r->size = 0; }
+static void m_copy_huge(struct smapbench_run *r)
+{
+	r->op = SMAPBENCH_OP_COPY_FROM_USER;
+	r->size = SMAPBENCH_MAX_SIZE + 1;
+}
+static void m_copy_4g(struct smapbench_run *r)
+{
+	r->op = SMAPBENCH_OP_CLEAR_USER;
+	r->size = 0xffffffffU;
+}
+static void m_iter_0(struct smapbench_run *r) { r->iterations = 0; }
+static void m_iter_huge(struct smapbench_run *r) { r->iterations = SMAPBENCH_MAX_ITERATIONS + 1; }
+static void m_iter_max(struct smapbench_run *r) { r->iterations = 0xffffffffU; }
+static void m_samples_0(struct smapbench_run *r) { r->samples = 0; }
+static void m_samples_huge(struct smapbench_run *r) { r->samples = SMAPBENCH_MAX_SAMPLES + 1; }
+static void m_bad_op(struct smapbench_run *r) { r->op = SMAPBENCH_OP_COUNT; }
+static void m_bad_op_max(struct smapbench_run *r) { r->op = 0xffffffffU; }
+static void m_bad_variant(struct smapbench_run *r) { r->variant = SMAPBENCH_VARIANT_COUNT; }
+static void m_calib_kapi(struct smapbench_run *r)
+{
+	r->op = SMAPBENCH_OP_CALIB;
+	r->size = 0;
+}
+static void m_get_none(struct smapbench_run *r) { r->variant = SMAPBENCH_VARIANT_NONE; }
+static void m_strncpy_inline(struct smapbench_run *r)
+{
+	r->op = SMAPBENCH_OP_STRNCPY_FROM_USER;
+	r->variant = SMAPBENCH_VARIANT_INLINE;
+}
+static void m_batch_0(struct smapbench_run *r) { r->variant = SMAPBENCH_VARIANT_BATCHED; }
+static void m_batch_huge(struct smapbench_run *r)
+{
+	r->variant = SMAPBENCH_VARIANT_BATCHED;
+	r->batch = SMAPBENCH_MAX_BATCH + 1;
+}
+static void m_batch_kapi(struct smapbench_run *r) { r->batch = 1; }
+static void m_futex_size(struct smapbench_run *r)
+{
+	r->op = SMAPBENCH_OP_FUTEX;
+	r->size = 8;
+}
+static void m_futex_misaligned(struct smapbench_run *r)
+{
+	r->op = SMAPBENCH_OP_FUTEX;
+	r->size = 4;
+	r->buffer = (uintptr_t)arena + 2;
+}
+static void m_sigframe_size(struct smapbench_run *r)
+{
+	r->op = SMAPBENCH_OP_SIGFRAME;
+	r->size = 8;
+}
+static void m_reserved0(struct smapbench_run *r) { r->reserved[0] = 1; }
+static void m_reserved4(struct smapbench_run *r) { r->reserved[4] = 0x80000000U; }
+static void m_samples_null(struct smapbench_run *r) { r->samples_ptr = 0; }
+static void m_samples_kernel(struct smapbench_run *r) { r->samples_ptr = KERNEL_ADDR; }
+static void m_samples_readonly(struct smapbench_run *r) { r->samples_ptr = (uintptr_t)readonly; }
+static void m_samples_crossing(struct smapbench_run *r)
+{
+	r->samples = 2;
+	r->samples_ptr = (uintptr_t)guarded_end - sizeof(struct smapbench_sample);
+}
+static void m_noncanonical(struct smapbench_run *r) { r->buffer = 0x0000800000000000ULL; }
+
+static const struct bad_case bad_cases[] = {
+	{ "NULL buffer", EFAULT, m_null_buffer },
+	{ "kernel address buffer", EFAULT, m_kernel_buffer },
+	{ "non-canonical buffer", EFAULT, m_noncanonical },
+	{ "unmapped buffer", EFAULT, m_unmapped },
+	{ "8-byte access crossing into a PROT_NONE page", EFAULT, m_crossing },
+	{ "4 KiB copy crossing into a PROT_NONE page", EFAULT, m_crossing_copy },
+	{ "batched block crossing into a PROT_NONE page", EFAULT, m_crossing_batched },
+	{ "read-only buffer", EFAULT, m_readonly },
+	{ "buffer_len smaller than size", EINVAL, m_short_len },
+	{ "buffer_len smaller than size x batch", EINVAL, m_short_batch_len },
+	{ "buffer_len above SMAPBENCH_MAX_BUFFER", EINVAL, m_huge_len },
+	{ "get_user size 3", EINVAL, m_size_3 },
+	{ "get_user size 16", EINVAL, m_size_16 },
+	{ "get_user size 0", EINVAL, m_size_0 },
+	{ "copy size above SMAPBENCH_MAX_SIZE", EINVAL, m_copy_huge },
+	{ "clear_user size 4 GiB - 1", EINVAL, m_copy_4g },
+	{ "iterations 0", EINVAL, m_iter_0 },
+	{ "iterations above the maximum", EINVAL, m_iter_huge },
+	{ "iterations 2^32 - 1", EINVAL, m_iter_max },
+	{ "samples 0", EINVAL, m_samples_0 },
+	{ "samples above the maximum", EINVAL, m_samples_huge },
+	{ "op SMAPBENCH_OP_COUNT", EINVAL, m_bad_op },
+	{ "op 2^32 - 1", EINVAL, m_bad_op_max },
+	{ "variant SMAPBENCH_VARIANT_COUNT", EINVAL, m_bad_variant },
+	{ "calib with variant kapi", EINVAL, m_calib_kapi },
+	{ "get_user with variant none", EINVAL, m_get_none },
+	{ "strncpy_from_user with variant inline", EINVAL, m_strncpy_inline },
+	{ "batched with batch 0", EINVAL, m_batch_0 },
+	{ "batched with batch above the maximum", EINVAL, m_batch_huge },
+	{ "kapi with batch 1", EINVAL, m_batch_kapi },
+	{ "futex size 8", EINVAL, m_futex_size },
+	{ "futex on a misaligned word", EINVAL, m_futex_misaligned },
+	{ "sigframe size 8", EINVAL, m_sigframe_size },
+	{ "reserved[0] non-zero", EINVAL, m_reserved0 },
+	{ "reserved[4] non-zero", EINVAL, m_reserved4 },
+	{ "NULL samples_ptr", EFAULT, m_samples_null },
+	{ "kernel address samples_ptr", EFAULT, m_samples_kernel },
+	{ "read-only samples_ptr", EFAULT, m_samples_readonly },
+	{ "samples array crossing into a PROT_NONE page", EFAULT, m_samples_crossing },
+};
+
+static unsigned char *map_page(int prot)
+{
+	unsigned char *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	memset(p, 0, PAGE);
+	if (mprotect(p, PAGE, prot)) {
+		perror("mprotect");
+		exit(1);
+	}
+	return p;
+}
+
+static void test_bad_inputs(void)
+{
+	struct smapbench_run r;
+	unsigned int i;
+	unsigned long bad_cmd;
+	int got;
+
+	unmapped = map_page(PROT_READ | PROT_WRITE);
+	munmap(unmapped, PAGE);
+	guarded_end = arena + ARENA_BYTES; /* the PROT_NONE page */
+	readonly = map_page(PROT_READ);
+
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		request(&r, SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_KAPI, 8, 0,
+			4, 2);
+		bad_cases[i].mutate(&r);
+		got = run(&r);
+		ok(got == bad_cases[i].want, "RUN with %s returns %s (got %s)",
+		   bad_cases[i].what, errname(bad_cases[i].want), errname(got));
+	}
+
+	/* The same bad buffers through every variant's own fault path. */
+	for (i = 0; i < SMAPBENCH_VARIANT_NONE; i++) {
+		int want = expected_errno(SMAPBENCH_OP_PUT_USER, i);
+
+		if (!want)
+			want = EFAULT;
+		request(&r, SMAPBENCH_OP_PUT_USER, i, 8,
+			i == SMAPBENCH_VARIANT_BATCHED ||
+			i == SMAPBENCH_VARIANT_MASKED ? 2 : 0, 4, 2);
+		r.buffer = (uintptr_t)guarded_end - 4;
+		r.buffer_len = 16;
+		got = run(&r);
+		ok(got == want, "RUN put_user/%s crossing into PROT_NONE returns %s (got %s)",
+		   variant_names[i], errname(want), errname(got));
+	}
+
+	got = ioctl(dev, SMAPBENCH_IOC_RUN, NULL) ? errno : 0;
+	ok(got == EFAULT, "RUN with a NULL argument returns EFAULT (got %s)",
+	   errname(got));
+	got = ioctl(dev, SMAPBENCH_IOC_INFO, NULL) ? errno : 0;
+	ok(got == EFAULT, "INFO with a NULL argument returns EFAULT (got %s)",
+	   errname(got));
+	got = ioctl(dev, SMAPBENCH_IOC_INFO, (void *)(uintptr_t)KERNEL_ADDR) ?
+	      errno : 0;
+	ok(got == EFAULT, "INFO into a kernel address returns EFAULT (got %s)",
+	   errname(got));
+
+	bad_cmd = _IOWR(SMAPBENCH_IOC_MAGIC, 2, struct smapbench_run);
+	got = ioctl(dev, bad_cmd, &r) ? errno : 0;
+	ok(got == ENOTTY, "ioctl number 2 returns ENOTTY (got %s)", errname(got));
+	bad_cmd = _IOR(SMAPBENCH_IOC_MAGIC, 0, struct smapbench_run);
+	got = ioctl(dev, bad_cmd, &r) ? errno : 0;
+	ok(got == ENOTTY, "INFO number with the RUN size returns ENOTTY (got %s)",
+	   errname(got));
+	bad_cmd = _IO(SMAPBENCH_IOC_MAGIC, 1);
+	got = ioctl(dev, bad_cmd, &r) ? errno : 0;
+	ok(got == ENOTTY, "RUN number without size and direction returns ENOTTY (got %s)",
+	   errname(got));
+	bad_cmd = _IOWR('x', 1, struct smapbench_run);
+	got = ioctl(dev, bad_cmd, &r) ? errno : 0;
+	ok(got == ENOTTY, "foreign ioctl magic returns ENOTTY (got %s)",
+	   errname(got));
+
+	munmap(readonly, PAGE);
+}
+
+/* ---- page faults inside the timed loops --------------------------- */
+
+static volatile bool zapping;
+
+/* Drops the buffer's pages over and over: the loops then fault. */
+static void *zapper(void *arg)
+{
+	(void)arg;
+	while (zapping)
+		madvise(arena, 2 * PAGE, MADV_DONTNEED);
+	return NULL;
+}
+
+static void test_fault_paths(void)
+{
+	pthread_t t;
+	unsigned int v, k;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		skip("RUN while another thread drops the buffer's pages",
+		     "needs 2 CPUs");
+		return;
+	}
+	zapping = true;
+	if (pthread_create(&t, NULL, zapper, NULL)) {
+		ok(false, "pthread_create for the page zapper");
+		return;
+	}
+	for (v = 0; v < SMAPBENCH_VARIANT_NONE; v++) {
+		unsigned int ok_runs = 0, faults = 0, other = 0;
+		int want = expected_errno(SMAPBENCH_OP_GET_USER, v);
+
+		if (want) {
+			struct smapbench_run r;
+			int got;
+
+			request(&r, SMAPBENCH_OP_GET_USER, v, 8,
+				v == SMAPBENCH_VARIANT_MASKED ? 2 : 0, 64, 32);
+			got = run(&r);
+			ok(got == want, "RUN %s while pages are dropped returns %s (got %s)",
+			   variant_names[v], errname(want), errname(got));
+			continue;
+		}
+
+		for (k = 0; k < 20; k++) {
+			struct smapbench_run r;
+			int got;
+
+			request(&r, k & 1 ? SMAPBENCH_OP_COPY_FROM_USER :
+				SMAPBENCH_OP_GET_USER, v, k & 1 ? 4096 : 8,
+				v == SMAPBENCH_VARIANT_BATCHED ||
+				v == SMAPBENCH_VARIANT_MASKED ? 2 : 0, 64, 32);
+			got = run(&r);
+			if (!got || got == EFAULT)
+				got ? faults++ : ok_runs++;
+			else
+				other++;
+		}
+		ok(!other, "RUN %s while pages are dropped: %u ok, %u EFAULT, %u other",
+		   variant_names[v], ok_runs, faults, other);
+	}
+	zapping = false;
+	pthread_join(t, NULL);
+}
+
+/* ---- two CPUs at once --------------------------------------------- */
+
+struct worker {
+	int cpu;
+	int failures;
+	int wrong_cpu;
+	char why[96];
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct smapbench_sample s[4];
+	unsigned char *buf = malloc(65536);
+	cpu_set_t set;
+	int k;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	if (!buf || pthread_setaffinity_np(pthread_self(), sizeof(set), &set)) {
+		w->failures = 1;
+		snprintf(w->why, sizeof(w->why), "setup failed");
+		free(buf);
+		return NULL;
+	}
+	for (k = 0; k < 40; k++) {
+		static const unsigned int ops[] = {
+			SMAPBENCH_OP_GET_USER, SMAPBENCH_OP_COPY_TO_USER,
+			SMAPBENCH_OP_FUTEX, SMAPBENCH_OP_SIGFRAME,
+		};
+		struct smapbench_run r;
+		unsigned int op = ops[k % 4];
+		int got;
+
+		memset(&r, 0, sizeof(r));
+		r.op = op;
+		r.variant = k & 4 ? SMAPBENCH_VARIANT_BATCHED : SMAPBENCH_VARIANT_KAPI;
+		r.batch = r.variant == SMAPBENCH_VARIANT_BATCHED ? 4 : 0;
+		r.size = op == SMAPBENCH_OP_GET_USER ? 8 :
+			 op == SMAPBENCH_OP_COPY_TO_USER ? 1024 :
+			 op == SMAPBENCH_OP_FUTEX ? 4 : 0;
+		r.iterations = 32;
+		r.samples = 4;
+		r.buffer = (uintptr_t)buf;
+		r.buffer_len = 65536;
+		r.samples_ptr = (uintptr_t)s;
+		got = ioctl(dev, SMAPBENCH_IOC_RUN, &r) ? errno : 0;
+		if (got) {
+			w->failures++;
+			snprintf(w->why, sizeof(w->why), "%s/%s: %s",
+				 op_names[op], variant_names[r.variant],
+				 errname(got));
+		} else if ((int)r.cpu != w->cpu) {
+			w->wrong_cpu++;
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+static void test_concurrent(void)
+{
+	struct worker w[2] = { { .cpu = 0 }, { .cpu = 1 } };
+	pthread_t t[2];
+	int i;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		skip("two RUNs at once on two CPUs", "needs 2 CPUs");
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, worker_main, &w[i])) {
+			ok(false, "pthread_create for the concurrent test");
+			return;
+		}
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < 2; i++)
+		ok(!w[i].failures && !w[i].wrong_cpu,
+		   "concurrent RUNs pinned to CPU %d: %d failures%s%s, %d on another CPU",
+		   w[i].cpu, w[i].failures, w[i].failures ? " last " : "",
+		   w[i].why, w[i].wrong_cpu);
+}
+
+/* ---- fuzz --------------------------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static uint64_t pick_pointer(void)
+{
+	switch (rnd() % 8) {
+	case 0: return 0;
+	case 1: return KERNEL_ADDR;
+	case 2: return (uintptr_t)unmapped;
+	case 3: return (uintptr_t)guarded_end - (rnd() % 256);
+	case 4: return rnd();
+	default: return (uintptr_t)arena + (rnd() % 8192);
+	}
+}
+
+static void test_fuzz(unsigned int count, unsigned int seconds)
+{
+	unsigned int n, good = 0, counts[4] = { 0 };
+	struct timespec start, now;
+
+	rng_state = (uint64_t)time(NULL) * 2654435761ULL | 1;
+	printf("# fuzz seed %llu\n", (unsigned long long)rng_state);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (n = 0; n < count; n++) {
+		/* INFO writes more than a RUN struct holds: give it room. */
+		union {
+			struct smapbench_run run;
+			struct smapbench_info info;
+			unsigned char raw[512];
+		} arg;
+		struct smapbench_run r;
+		unsigned long cmd;
+		int got;
+
+		memset(&arg, 0, sizeof(arg));
+		memset(&r, 0, sizeof(r));
+		r.op = rnd() % 16 < 14 ? rnd() % SMAPBENCH_OP_COUNT : (uint32_t)rnd();
+		r.variant = rnd() % 8 ? rnd() % SMAPBENCH_VARIANT_COUNT : (uint32_t)rnd();
+		r.size = rnd() % 4 ? 1U << (rnd() % 13) : (uint32_t)rnd() % 70000;
+		r.batch = rnd() % 2 ? rnd() % 70 : 0;
+		r.iterations = rnd() % 8 ? 1 + rnd() % 64 : (uint32_t)rnd();
+		r.samples = rnd() % 8 ? 1 + rnd() % 4 : (uint32_t)rnd() % 70000;
+		r.buffer = pick_pointer();
+		r.buffer_len = rnd() % 4 ? 1 + rnd() % 65536 : rnd();
+		r.samples_ptr = rnd() % 4 ? (uintptr_t)samples : pick_pointer();
+		if (r.samples > 64 && r.samples_ptr == (uintptr_t)samples)
+			r.samples = 64;
+		if (rnd() % 16 == 0)
+			r.reserved[rnd() % 5] = (uint32_t)rnd();
+
+		switch (rnd() % 8) {
+		case 0:
+			cmd = _IOC(rnd() % 4, SMAPBENCH_IOC_MAGIC, rnd() % 4,
+				   rnd() % 512);
+			break;
+		case 1:
+			cmd = SMAPBENCH_IOC_INFO;
+			break;
+		default:
+			cmd = SMAPBENCH_IOC_RUN;
+			break;
+		}
+		arg.run = r;
+		got = ioctl(dev, cmd, &arg) ? errno : 0;
+		if (!got)
+			good++;
+		else if (got == EINVAL)
+			counts[0]++;
+		else if (got == EFAULT)
+			counts[1]++;
+		else if (got == ENOTTY)
+			counts[2]++;
+		else
+			counts[3]++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec >= (time_t)seconds)
+			break;
+	}
+	ok(true, "fuzz: %u ioctls survived (%u ok, %u EINVAL, %u EFAULT, %u ENOTTY, %u other)",
+	   n == count ? n : n + 1, good, counts[0], counts[1], counts[2],
+	   counts[3]);
+	/* The device must still work after all that. */
+	{
+		struct smapbench_run r;
+		int got;
+
+		request(&r, SMAPBENCH_OP_PUT_USER, SMAPBENCH_VARIANT_KAPI, 8, 0,
+			8, 2);
+		got = run(&r);
+		ok(!got, "RUN still works after the fuzz (%s)", errname(got));
+	}
+}
+
+/* ---- rmmod while open ---------------------------------------------- */
+
+static void test_rmmod_busy(void)
+{
+	int got = syscall(SYS_delete_module, "smapbench", O_NONBLOCK) ?
+		  errno : 0;
+
+	if (got == EPERM || got == ENOENT) {
+		skip("rmmod while /dev/smapbench is open is refused",
+		     got == EPERM ? "not permitted here" : "module not loaded by name");
+		return;
+	}
+	ok(got == EAGAIN || got == EBUSY,
+	   "rmmod while /dev/smapbench is open is refused (got %s)",
+	   errname(got));
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: kmod_selftest --expect-smap on|clearcpuid|nosmap-ignored|cpu-off|any\n"
+		"                     [--device PATH] [--fuzz N] [--fuzz-seconds S]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *device = SMAPBENCH_DEVICE;
+	unsigned int fuzz = 3000, fuzz_seconds = 30;
+	int i;
+
+	expect_mode = getenv("EXPECT_SMAP");
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--expect-smap") && i + 1 < argc)
+			expect_mode = argv[++i];
+		else if (!strcmp(argv[i], "--device") && i + 1 < argc)
+			device = argv[++i];
+		else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc)
+			fuzz = (unsigned int)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--fuzz-seconds") && i + 1 < argc)
+			fuzz_seconds = (unsigned int)strtoul(argv[++i], NULL, 0);
+		else
+			usage();
+	}
+	if (!expect_mode || (strcmp(expect_mode, "on") &&
+			     strcmp(expect_mode, "clearcpuid") &&
+			     strcmp(expect_mode, "nosmap-ignored") &&
+			     strcmp(expect_mode, "cpu-off") &&
+			     strcmp(expect_mode, "any")))
+		usage();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("# kmod_selftest: expect-smap %s, device %s\n", expect_mode,
+	       device);
+
+	dev = open(device, O_RDWR | O_CLOEXEC);
+	ok(dev >= 0, "open %s%s%s", device, dev >= 0 ? "" : ": ",
+	   dev >= 0 ? "" : strerror(errno));
+	if (dev < 0)
+		return 1;
+	arena = arena_new();
+
+	test_info();
+	if (!info_ok)
+		return 1;
+	test_matrix();
+	test_limits();
+	test_bad_inputs();
+	test_fault_paths();
+	test_concurrent();
+	test_fuzz(fuzz, fuzz_seconds);
+	test_rmmod_busy();
+
+	close(dev);
+	printf("# %u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
