@@ -1,0 +1,114 @@
+#!/bin/bash
+# The BPF backend: the loader's unit tests (error paths: missing BTF,
+# permission denied, verifier rejection, bad requests, counted faults),
+# then a short `smapbench run --suite bpf` that must either write bpf
+# rows to results.csv or skip every bpf benchmark with one clear reason.
+# A benchmark, not a timed test: no assertion on nanoseconds.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+fail=0
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; fail=1; }
+skip() { echo "ok - $1 # SKIP $2"; }
+
+build=${BUILD:-build}
+unit=$build/tests/unit/test_bpf_loader
+smapbench=$build/smapbench
+
+# cmocka's TAP, renamed and with its skips made TAP skips (it prints
+# them as "not ok N # SKIP name").
+if [ -x "$unit" ]; then
+	CMOCKA_MESSAGE_OUTPUT=TAP "$unit" 2>&1 | while IFS= read -r line; do
+		case $line in
+		"not ok "*"# SKIP"*)
+			echo "ok - bpf loader: ${line##*# SKIP } # SKIP does not apply to this build or machine" ;;
+		"not ok "*) echo "not ok - bpf loader: ${line#not ok * - }" ;;
+		"ok "*) echo "ok - bpf loader: ${line#ok * - }" ;;
+		1..* | "#"*) echo "# $line" ;;
+		*) echo "# $line" ;;
+		esac
+	done
+	# PIPESTATUS of the unit test: non-zero means a failure it printed.
+	[ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
+else
+	not_ok "$unit is not built (make; libcmocka-dev installed?)"
+fi
+
+if ! [ -x "$smapbench" ]; then
+	not_ok "$smapbench is not built"
+	exit 1
+fi
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# Reads every op's 8-byte case and the empty loop in all three modes.
+filter='^bpf/((empty)|(user_read|kernel_read|kernel_memmove|overhead|copy_from_user)/[a-z_]+/8)'
+run_log=$out/run.log
+if "$smapbench" run --suite bpf --filter "$filter/?" --repetitions 2 \
+	--samples 5 --min-time 0.002 --out "$out" >"$run_log" 2>&1; then
+	ok "smapbench run --suite bpf exits 0"
+else
+	sed 's/^/# /' "$run_log" | tail -n 20
+	not_ok "smapbench run --suite bpf failed"
+	exit 1
+fi
+dir=$(tail -n 1 "$run_log" | sed 's/^run directory: //')
+if ! [ -f "$dir/results.csv" ]; then
+	not_ok "no results.csv in the run directory ('$dir')"
+	exit 1
+fi
+
+rows=$(grep -c '^bpf/' "$dir/results.csv")
+skipped=$(grep -c '^bpf/' "$dir/skipped.csv" 2>/dev/null)
+if [ "$rows" -gt 0 ]; then
+	ok "results.csv has $rows bpf rows"
+	for name in bpf/user_read/raw_tp/8 bpf/kernel_memmove/raw_tp/8 \
+		bpf/overhead/raw_tp/8 bpf/overhead/syscall/8 \
+		bpf/copy_from_user/syscall/8; do
+		row=$(grep "^$name," "$dir/results.csv")
+		if [ -z "$row" ]; then
+			not_ok "$name missing from results.csv"
+			continue
+		fi
+		# median, ci_low, ci_high (columns 10, 18, 19) are numbers.
+		IFS=, read -r -a f <<<"$row"
+		if [[ "${f[9]}" =~ ^[0-9.e+-]+$ && "${f[17]}" =~ ^[0-9.e+-]+$ &&
+			"${f[18]}" =~ ^[0-9.e+-]+$ && "${f[21]}" == bpf-ktime ]]; then
+			ok "$name: median ${f[9]} ns, CI [${f[17]}, ${f[18]}]"
+		else
+			not_ok "$name: malformed row: $row"
+		fi
+	done
+	if grep -q '^bpf_return_mitigations,' "$dir/context.csv" &&
+		grep -q '^bpf_hardened_usercopy,' "$dir/context.csv"; then
+		ok "context.csv records the mitigations on the copy path"
+	else
+		not_ok "context.csv lacks the bpf_* keys"
+	fi
+	if [ "$(nproc)" -lt 2 ] && ! grep -q '^bpf/user_read/raw_tp_ipi/8,' "$dir/skipped.csv"; then
+		not_ok "one CPU, yet raw_tp_ipi was not skipped"
+	fi
+elif [ "$skipped" -gt 0 ]; then
+	reason=$(grep '^bpf/' "$dir/skipped.csv" | head -n 1 | cut -d, -f3-)
+	skip "smapbench run --suite bpf" "$reason"
+else
+	not_ok "no bpf row in results.csv and none in skipped.csv"
+fi
+
+# Without privileges the suite must skip, saying why, not fail.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	chmod 0777 "$out"
+	log=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$smapbench" run --suite bpf --filter '^bpf/user_read/raw_tp/8$' \
+		--repetitions 1 --samples 2 --min-time 0.001 --out "$out" 2>&1)
+	dir=$(echo "$log" | tail -n 1 | sed 's/^run directory: //')
+	if grep -q '^bpf/user_read/raw_tp/8,.*permission denied' "$dir/skipped.csv" 2>/dev/null ||
+		grep -q '^bpf/user_read/raw_tp/8,.*built without BPF' "$dir/skipped.csv" 2>/dev/null; then
+		ok "unprivileged run skips the bpf suite with the reason"
+	else
+		echo "$log" | tail -n 5 | sed 's/^/# /'
+		not_ok "unprivileged run did not skip with a permission reason"
+	fi
+fi
+exit "$fail"
