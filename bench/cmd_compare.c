@@ -265,7 +265,7 @@ int compare_pipeline(int argc, char **argv, int with_report)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+o:a:fnh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:a:fnh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;

@@ -527,7 +527,7 @@ static void sweep_block(FILE *f, const struct run_bench *const *s, size_t n)
 /* Percent share: 100 * (x - base) / base with a bootstrap CI. */
 static int share_block(FILE *f, const struct run_bench *const *x,
 		       const struct run_bench *const *base, size_t n,
-		       int *all_positive)
+		       int *all_positive, double *min_share)
 {
 	size_t rows = 0;
 
@@ -547,8 +547,10 @@ static int share_block(FILE *f, const struct run_bench *const *x,
 			lo = 100 * lo / base[k]->median;
 			hi = 100 * hi / base[k]->median;
 		}
-		if (!(v > 0) || !(isnan(lo) || lo > 0))
+		if (!(v > 0))
 			*all_positive = 0;
+		else if (v < *min_share)
+			*min_share = v;
 		fprintf(f, "%lu", x[k]->size);
 		put_value(f, v);
 		put_value(f, lo);
@@ -580,6 +582,7 @@ static int plot_copy(struct plotter *p)
 	char opsw[64] = "", titles[128] = "", pcttitles[64], set[2048] = "";
 	char ylabel[64];
 	int positive = 1;
+	double min_share = INFINITY;
 	FILE *f, *g;
 
 	for (size_t j = 0; j < 2; j++) {
@@ -622,7 +625,7 @@ static int plot_copy(struct plotter *p)
 				in[k] = s[0][1][k];
 				nop[k] = at_size(s[0][2], n[0][2], in[k]->size);
 			}
-			if (share_block(g, in, nop, n[0][1], &positive))
+			if (share_block(g, in, nop, n[0][1], &positive, &min_share))
 				goto fail;
 		} else {
 			const struct run_bench *x[64], *base[64];
@@ -633,7 +636,7 @@ static int plot_copy(struct plotter *p)
 				x[k] = s[1][0][k];
 				base[k] = at_size(s[0][0], n[0][0], x[k]->size);
 			}
-			if (share_block(g, x, base, n[1][0], &positive))
+			if (share_block(g, x, base, n[1][0], &positive, &min_share))
 				goto fail;
 		}
 	}
@@ -664,6 +667,8 @@ static int plot_copy(struct plotter *p)
 	gp_num(set, sizeof(set), "nseries", (double)nseries);
 	gp_num(set, sizeof(set), "npct", 1);
 	gp_num(set, sizeof(set), "pctlog", positive);
+	if (positive && isfinite(min_share))
+		gp_num(set, sizeof(set), "pctmin", min_share / 4);
 	{
 		char path[PATH_MAX + 64];
 

@@ -487,7 +487,8 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		d->pair_median = pair->median;
 		d->pair_low = pair->ci_low;
 		d->pair_high = pair->ci_high;
-		if (usable(pair))
+		/* the run's own CI when it has one, so a report agrees with itself */
+		if (usable(pair) && (isnan(d->pair_low) || isnan(d->pair_high)))
 			stats_bootstrap_median_ci(pair->values, pair->count,
 						  STATS_BOOTSTRAP_RESAMPLES,
 						  DERIVED_LEVEL, DERIVED_SEED,

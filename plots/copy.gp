@@ -16,6 +16,8 @@
 #   npct, pcttitles    (npct=0: no bottom row)
 #   pctlabel  what the bottom row shows (panel title suffix)
 #   pctlog    1 for a logarithmic percent axis (all values positive)
+#   pctmin    with pctlog: bottom of the axis; CI ends at or below 0 are
+#             drawn down to it
 
 if (!exists("height")) height = 900
 load plotsdir."/common.gp"
@@ -28,6 +30,8 @@ nops = words(ops)
 set logscale x 2
 set format x "%.0f"
 set xlabel "bytes per copy"
+# keep the end points (and their error bars) off the border
+set offsets graph 0.03, graph 0.03, 0, 0
 set key top left
 unset title
 set multiplot layout (npct > 0 ? 2 : 1), nops title title."\n".context font ",12"
@@ -41,9 +45,16 @@ do for [j=1:nops] {
 if (npct > 0) {
 	do for [j=1:nops] {
 		set title word(ops, j)." — ".pctlabel font ",11"
-		if (pctlog) { set logscale y } else { unset logscale y }
+		if (pctlog) {
+			set logscale y
+			if (exists("pctmin")) { set yrange [pctmin:*] }
+		} else {
+			unset logscale y
+			set yrange [*:*]
+		}
+		set key top right
 		set ylabel "percent of the copy"
-		plot for [i=1:npct] pctfile index ((j-1)*npct + i-1) using 1:2:3:4 \
+		plot for [i=1:npct] pctfile index ((j-1)*npct + i-1) using 1:2:(pctlog && column(3) <= 0 ? (exists("pctmin") ? pctmin : 1e-3) : column(3)):4 \
 			with yerrorlines lw 1.5 pt 7 ps 0.7 lc rgb colours[i] title word(pcttitles, i), \
 			1 with lines dt 2 lw 1.2 lc rgb "#555555" title "1%"
 	}

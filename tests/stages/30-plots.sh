@@ -1,0 +1,185 @@
+#!/bin/bash
+# compare, plot and report on the committed fixture runs (synthetic data):
+# every plot renders as a valid PNG and SVG, compare.csv has its columns,
+# report.md links resolve, context mismatches are refused, a missing
+# gnuplot fails cleanly.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+fail=0
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; fail=1; }
+
+smapbench=${SMAPBENCH:-build/smapbench}
+plots=(ops copy sigframe dist syscall)
+if [ ! -x "$smapbench" ]; then
+	not_ok "$smapbench is not built (make smapbench)"
+	exit 1
+fi
+if ! command -v gnuplot >/dev/null; then
+	not_ok "gnuplot is not installed (apt-get install gnuplot-nox)"
+	exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r tests/fixtures/run-smap tests/fixtures/run-nosmap "$tmp/"
+
+# A PNG: the 8-byte signature, an IHDR at least 800 pixels wide, > 10 kB.
+check_png() {
+	local f=$1 magic width
+	magic=$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')
+	width=$(od -An -tu1 -j16 -N4 "$f" | awk '{ print (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
+	[ "$magic" = 89504e470d0a1a0a ] && [ "${width:-0}" -ge 800 ] &&
+		[ "$(stat -c %s "$f")" -gt 10000 ]
+}
+# An SVG: opens an <svg element, ends with </svg>, draws something.
+check_svg() {
+	local f=$1
+	grep -q '<svg' "$f" && tail -c 200 "$f" | grep -q '</svg>' &&
+		[ "$(grep -c '<path' "$f")" -gt 10 ]
+}
+check_plots() { # dir what
+	local dir=$1 what=$2 p bad=""
+	for p in "${plots[@]}"; do
+		check_png "$dir/plots/$p.png" || bad="$bad $p.png"
+		check_svg "$dir/plots/$p.svg" || bad="$bad $p.svg"
+		[ -s "$dir/plots/$p.dat" ] || bad="$bad $p.dat"
+	done
+	if [ -z "$bad" ]; then
+		ok "$what: ${#plots[@]} plots, valid PNG and SVG"
+	else
+		not_ok "$what: missing or invalid:$bad"
+	fi
+	if compgen -G "$dir/.plots.*" >/dev/null; then
+		not_ok "$what: temporary directories left in $dir"
+	fi
+}
+# Every relative link target of a Markdown file exists.
+check_links() { # report.md what
+	local md=$1 what=$2 dir missing n
+	dir=$(dirname "$md")
+	n=$(grep -o '](\([^)]*\))' "$md" | wc -l)
+	missing=$(grep -o '](\([^)]*\))' "$md" | sed 's/^](//; s/)$//' |
+		grep -v '^https\?://' | while read -r target; do
+			[ -e "$dir/$target" ] || echo "$target"
+		done)
+	if [ -z "$missing" ] && [ "$n" -ge "${#plots[@]}" ]; then
+		ok "$what: all $n links resolve"
+	else
+		not_ok "$what: $n links, unresolved: ${missing:-none}"
+	fi
+}
+
+for run in run-smap run-nosmap; do
+	if out=$("$smapbench" plot "$tmp/$run" 2>&1); then
+		check_plots "$tmp/$run" "plot $run"
+	else
+		echo "$out" | head -n 5 | sed 's/^/# /'
+		not_ok "plot $run exited with an error"
+	fi
+done
+
+cmp=$tmp/compare
+if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&1); then
+	ok "compare of the fixture runs"
+	check_plots "$cmp" "compare plots"
+	header=$(head -n 1 "$cmp/compare.csv")
+	rows=$(($(wc -l <"$cmp/compare.csv") - 1))
+	want=$(($(wc -l <"$tmp/run-smap/results.csv") - 1))
+	if [[ "$header" == name,*median_a,median_b,delta,delta_ns,relative,ci_low,ci_high,u,p_value,*verdict* ]] &&
+		[ "$rows" -eq "$want" ]; then
+		ok "compare.csv has the documented columns and $rows rows"
+	else
+		not_ok "compare.csv: header '$header', $rows rows (want $want)"
+	fi
+	verdict=$(awk -F, '$1 == "kmod/get_user/kapi/8" { print $(NF - 1) }' "$cmp/compare.csv")
+	if [ "$verdict" = slower ]; then
+		ok "compare: get_user through the kernel API is slower with SMAP"
+	else
+		not_ok "compare: kmod/get_user/kapi/8 verdict '$verdict', expected slower"
+	fi
+	for what in "One STAC;CLAC pair" "inline - nopad" "batch of K" "under 1% of the copy"; do
+		if ! grep -qF "$what" <<<"$out"; then
+			not_ok "compare output lacks the derived table '$what'"
+		fi
+	done
+	if compgen -G "$tmp/.tmp-compare*" >/dev/null; then
+		not_ok "compare left a temporary directory"
+	fi
+else
+	echo "$out" | tail -n 5 | sed 's/^/# /'
+	not_ok "compare of the fixture runs exited with an error"
+fi
+
+if "$smapbench" report "$tmp/run-smap" >/dev/null 2>&1 && [ -s "$tmp/run-smap/report.md" ]; then
+	ok "report of one run"
+	check_links "$tmp/run-smap/report.md" "run report.md"
+else
+	not_ok "report of one run failed"
+fi
+if "$smapbench" report "$tmp/run-nosmap" "$tmp/run-smap" --out "$tmp/cmp-report" >/dev/null 2>&1 &&
+	[ -s "$tmp/cmp-report/report.md" ]; then
+	ok "report of a comparison"
+	check_links "$tmp/cmp-report/report.md" "comparison report.md"
+	check_plots "$tmp/cmp-report" "comparison report"
+else
+	not_ok "report of a comparison failed"
+fi
+
+# Google Benchmark JSON on both sides: repetitions stand in for samples.
+if out=$("$smapbench" compare --no-plots --out "$tmp/json" \
+	"$tmp/run-nosmap/results.json" "$tmp/run-smap/results.json" 2>&1) &&
+	grep -q 'one value per repetition' <<<"$out" &&
+	awk -F, 'NR > 1 && $NF != "repetitions" { bad = 1 } END { exit bad }' "$tmp/json/compare.csv"; then
+	ok "compare reads Google Benchmark JSON and says the CI uses repetitions"
+else
+	echo "$out" | tail -n 3 | sed 's/^/# /'
+	not_ok "compare of results.json files"
+fi
+
+# Another kernel is refused, naming the field; --force goes on.
+cp -r "$tmp/run-smap" "$tmp/run-other"
+rm -rf "$tmp/run-other/plots"
+sed -i 's/^kernel_release,.*/kernel_release,6.12.9-amd64/' "$tmp/run-other/context.csv"
+out=$("$smapbench" compare --no-plots --out "$tmp/refused" "$tmp/run-nosmap" "$tmp/run-other" 2>&1)
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q kernel_release <<<"$out" && grep -q -- --force <<<"$out" &&
+	[ ! -e "$tmp/refused" ]; then
+	ok "compare refuses runs of different kernels, naming kernel_release (status 1)"
+else
+	not_ok "compare across kernels: status $rc, output: $(head -n 3 <<<"$out")"
+fi
+if "$smapbench" compare --force --no-plots --out "$tmp/forced" "$tmp/run-nosmap" "$tmp/run-other" >/dev/null 2>&1 &&
+	[ -s "$tmp/forced/compare.csv" ]; then
+	ok "compare --force compares across kernels"
+else
+	not_ok "compare --force failed"
+fi
+"$smapbench" compare "$tmp/run-smap" >/dev/null 2>&1
+rc=$?
+if [ "$rc" -eq 2 ]; then
+	ok "compare with one run is a usage error (status 2)"
+else
+	not_ok "compare with one run: status $rc, expected 2"
+fi
+
+# TCG runs are watermarked.
+sed -i 's/^virt,.*/virt,tcg/' "$tmp/run-other/context.csv"
+if "$smapbench" plot "$tmp/run-other" >/dev/null 2>&1 &&
+	grep -q 'functional only' "$tmp/run-other/plots/ops.svg"; then
+	ok "plots of a TCG run carry the 'functional only' watermark"
+else
+	not_ok "TCG run plots lack the watermark"
+fi
+
+# Without gnuplot: a clear message, non-zero, no partial plots directory.
+rm -rf "$tmp/run-other/plots"
+out=$(PATH=/nonexistent "$smapbench" plot "$tmp/run-other" 2>&1)
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q 'gnuplot not found' <<<"$out" &&
+	[ ! -e "$tmp/run-other/plots" ] && ! compgen -G "$tmp/run-other/.plots.*" >/dev/null; then
+	ok "plot without gnuplot fails with a message and writes nothing (status $rc)"
+else
+	not_ok "plot without gnuplot: status $rc, output: $out"
+fi
+exit "$fail"

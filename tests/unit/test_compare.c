@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_compare.c - the comparison statistics (harness/compare.c) and the
+ * run loader (harness/rundir.c) on known answers.
+ *
+ * How the expected values were obtained:
+ *  - exact Mann-Whitney: U counted by hand (pairs a > b); the null
+ *    distribution by enumerating all C(9,4) = 126 rank subsets with awk
+ *    (loop over 9-bit masks with four bits set, count pairs), giving
+ *    P(U <= 3) = 7/126 for m = 4, n = 5, so p = 14/126;
+ *    for {1..5} vs {6..10}: U = 0, p = 2 / C(10,5) = 2/252.
+ *  - normal approximation with ties: ranks by hand (average ranks for
+ *    ties), U = 4.5, mu = 15, tie sum 3^3-3 + 2^3-2 = 30,
+ *    var = 5*6/12 * (12 - 30/110), z = -(10.5 - 0.5)/sqrt(var), and
+ *    p = erfc(|z|/sqrt 2) evaluated with gnuplot's erfc():
+ *      gnuplot -e "print erfc(10/sqrt(2.5*(12-30/110.0))/sqrt(2))"
+ *    = 0.064768969699.
+ *  - normal approximation without ties, 25 + 25 values: U = 10,
+ *    var = 25*25/12 * 51, p = erfc(302/sqrt(var)/sqrt 2) = 4.638138549e-09
+ *    (gnuplot as above).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "compare.h"
+#include "rundir.h"
+
+static void test_mw_exact_separated(void **state)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	struct compare_mw mw;
+
+	(void)state;
+	assert_int_equal(compare_mann_whitney(a, 5, b, 5, &mw), 0);
+	assert_true(mw.exact);
+	assert_float_equal(mw.u, 0, 1e-12);
+	assert_float_equal(mw.p, 2.0 / 252.0, 1e-12);
+	/* Swapping the samples mirrors U and keeps p. */
+	assert_int_equal(compare_mann_whitney(b, 5, a, 5, &mw), 0);
+	assert_float_equal(mw.u, 25, 1e-12);
+	assert_float_equal(mw.p, 2.0 / 252.0, 1e-12);
+}
+
+static void test_mw_exact_overlap(void **state)
+{
+	const double a[] = { 1.1, 2.2, 3.3, 4.4 };
+	const double b[] = { 2.5, 3.5, 5.5, 6.6, 7.7 };
+	struct compare_mw mw;
+
+	(void)state;
+	assert_int_equal(compare_mann_whitney(a, 4, b, 5, &mw), 0);
+	assert_true(mw.exact);
+	assert_float_equal(mw.u, 3, 1e-12);
+	assert_float_equal(mw.p, 14.0 / 126.0, 1e-12);
+}
+
+static void test_mw_normal_ties(void **state)
+{
+	const double a[] = { 1, 2, 2, 3, 4 }, b[] = { 2, 3, 5, 6, 7, 8 };
+	struct compare_mw mw;
+
+	(void)state;
+	assert_int_equal(compare_mann_whitney(a, 5, b, 6, &mw), 0);
+	assert_false(mw.exact);	/* ties: normal approximation */
+	assert_float_equal(mw.u, 4.5, 1e-12);
+	assert_float_equal(mw.z, -10 / sqrt(2.5 * (12 - 30 / 110.0)), 1e-9);
+	assert_float_equal(mw.p, 0.064768969699, 1e-9);
+}
+
+static void test_mw_normal_large(void **state)
+{
+	double a[25], b[25];
+	struct compare_mw mw;
+
+	(void)state;
+	for (int i = 0; i < 25; i++) {
+		a[i] = 1 + i;		/* 1..25 */
+		b[i] = 21.5 + i;	/* 21.5..45.5: overlap, no ties */
+	}
+	/* a > b pairs: 22 > 21.5, 23 > 21.5,22.5, ... 25 > 4 of them: 10 */
+	assert_int_equal(compare_mann_whitney(a, 25, b, 25, &mw), 0);
+	assert_false(mw.exact);	/* more than COMPARE_EXACT_MAX values */
+	assert_float_equal(mw.u, 10, 1e-12);
+	assert_float_equal(mw.p, 4.638138549093e-09, 1e-15);
+}
+
+static void test_mw_all_equal(void **state)
+{
+	const double a[] = { 5, 5, 5 }, b[] = { 5, 5, 5, 5 };
+	struct compare_mw mw;
+
+	(void)state;
+	assert_int_equal(compare_mann_whitney(a, 3, b, 4, &mw), 0);
+	assert_float_equal(mw.p, 1, 0);
+	assert_int_equal(compare_mann_whitney(a, 0, b, 4, &mw), -1);
+}
+
+/* Samples with known medians: a around 10 (median 10), b = a + 3. */
+static void fill_samples(double *a, double *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		a[i] = 10 + (double)((long)((i * 37) % 21) - 10) * 0.05;
+		b[i] = a[i] + 3;
+	}
+}
+
+static void test_bootstrap_ci_contains_difference(void **state)
+{
+	double a[101], b[101], lo, hi, lo2, hi2;
+
+	(void)state;
+	fill_samples(a, b, 101);
+	assert_int_equal(compare_bootstrap_diff(a, 101, 1, b, 101, 1, 2000,
+						0.95, 42, &lo, &hi), 0);
+	assert_true(lo <= hi);
+	assert_true(lo <= 3 && 3 <= hi);
+	assert_true(hi - lo < 0.5);	/* tight: the spread is +-0.5 */
+	/* Same seed, same interval. */
+	assert_int_equal(compare_bootstrap_diff(a, 101, 1, b, 101, 1, 2000,
+						0.95, 42, &lo2, &hi2), 0);
+	assert_float_equal(lo, lo2, 0);
+	assert_float_equal(hi, hi2, 0);
+	/* Scales: per-access cost of a block of 4 against single accesses. */
+	assert_int_equal(compare_bootstrap_diff(b, 101, 0.25, a, 101, 1, 2000,
+						0.95, 7, &lo, &hi), 0);
+	assert_true(lo <= 10 - 13 * 0.25 && 10 - 13 * 0.25 <= hi);
+}
+
+static void test_verdicts(void **state)
+{
+	double a[60], b[60];
+	struct compare_row row;
+
+	(void)state;
+	fill_samples(a, b, 60);
+	assert_int_equal(compare_values(a, 60, b, 60, 0.05, 1, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_SLOWER);
+	assert_float_equal(row.delta, 3, 1e-9);
+	assert_float_equal(row.relative, 3 / row.median_a, 1e-9);
+	assert_true(row.ci_low > 0 && row.mw.p < 0.05);
+	assert_int_equal(compare_values(b, 60, a, 60, 0.05, 1, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_FASTER);
+	assert_int_equal(compare_values(a, 60, a, 60, 0.05, 1, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_SAME);
+	assert_true(row.ci_low <= 0 && row.ci_high >= 0);
+	/* Too few values on one side: no test, no verdict. */
+	assert_int_equal(compare_values(a, 2, b, 60, 0.05, 1, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_UNKNOWN);
+	assert_true(isnan(row.mw.p) && isnan(row.ci_low));
+	assert_string_equal(compare_verdict_name(COMPARE_SLOWER), "slower");
+}
+
+/* ------------------------------------------------------------ files */
+
+static char tmpdir[] = "/tmp/test_compare.XXXXXX";
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void make_run(const char *name, const char *kernel, const char *cmdline,
+		     const char *results, double shift)
+{
+	char dir[512], context[1024], samples[16384];
+	size_t used;
+	const char *names[] = { "kmod/get_user/kapi/8", "kmod/pair/none/0",
+				"syscall/getppid/none/0" };
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(context, sizeof(context),
+		 "key,value\nhost,box\ncpu_model,\"Some CPU, 4 cores\"\n"
+		 "kernel_release,%s\ncmdline,%s\ncounter,kmod-tsc\nvirt,bare\n"
+		 "tsc_hz,2000000000\n", kernel, cmdline);
+	write_file(dir, "context.csv", context);
+	write_file(dir, "results.csv", results);
+	used = (size_t)snprintf(samples, sizeof(samples),
+				"name,repetition,sample,iterations,value,unit\n");
+	for (size_t k = 0; k < 3; k++)
+		for (int i = 0; i < 20; i++)
+			used += (size_t)snprintf(samples + used, sizeof(samples) - used,
+						 "%s,0,%d,100,%.6g,%s\n", names[k], i,
+						 (k == 2 ? 50 : 10) + shift * (k == 0) + 0.01 * i,
+						 k == 2 ? "ns" : "cycles");
+	write_file(dir, "samples.csv", samples);
+}
+
+static int setup_runs(void **state)
+{
+	(void)state;
+	if (!mkdtemp(tmpdir))
+		return -1;
+	make_run("a", "6.1.0-28-amd64", "ro quiet",
+		 "name,suite,op,variant,size,batch,unit,median,median_ns\n"
+		 "kmod/get_user/kapi/8,kmod,get_user,kapi,8,0,cycles,10.1,5.05\n"
+		 "kmod/pair/none/0,kmod,pair,none,0,0,cycles,10.1,5.05\n"
+		 "syscall/getppid/none/0,syscall,getppid,none,0,0,ns,50.1,50.1\n"
+		 "kmod/only_in_a/none/0,kmod,only_in_a,none,0,0,cycles,1,0.5\n",
+		 0);
+	make_run("b", "6.1.0-28-amd64", "ro quiet clearcpuid=smap",
+		 /* a different row order: pairing is by name */
+		 "name,suite,op,variant,size,batch,unit,median,median_ns\n"
+		 "syscall/getppid/none/0,syscall,getppid,none,0,0,ns,50.1,50.1\n"
+		 "kmod/pair/none/0,kmod,pair,none,0,0,cycles,10.1,5.05\n"
+		 "kmod/get_user/kapi/8,kmod,get_user,kapi,8,0,cycles,30.1,15.05\n",
+		 20);
+	make_run("c", "6.12.9-amd64", "ro quiet",
+		 "name,suite,op,variant,size,batch,unit,median\n"
+		 "kmod/pair/none/0,kmod,pair,none,0,0,cycles,10.1\n", 0);
+	return 0;
+}
+
+static int teardown_runs(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) ? -1 : 0;
+}
+
+static void load(const char *name, struct run_dir *run)
+{
+	char path[512], err[512] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	if (rundir_load(path, run, err, sizeof(err)))
+		fail_msg("loading %s: %s", path, err);
+}
+
+static void test_pairing_by_name(void **state)
+{
+	struct run_dir a, b;
+	struct compare_result res;
+	const struct compare_row *gu = NULL;
+
+	(void)state;
+	load("a", &a);
+	load("b", &b);
+	assert_int_equal(a.count, 4);
+	assert_non_null(rundir_find(&a, "kmod/pair/none/0"));
+	assert_int_equal(rundir_find(&a, "kmod/pair/none/0")->count, 20);
+	assert_string_equal(rundir_context(&a, "cpu_model"), "Some CPU, 4 cores");
+	assert_int_equal(compare_runs(&a, &b, 0.05, 1, &res), 0);
+	assert_int_equal(res.count, 3);
+	assert_int_equal(res.only_a_count, 1);
+	assert_string_equal(res.only_a[0], "kmod/only_in_a/none/0");
+	assert_int_equal(res.only_b_count, 0);
+	for (size_t i = 0; i < res.count; i++) {
+		/* every row pairs equal names */
+		assert_string_equal(res.rows[i].a->name, res.rows[i].b->name);
+		if (!strcmp(res.rows[i].a->name, "kmod/get_user/kapi/8"))
+			gu = &res.rows[i];
+	}
+	assert_non_null(gu);
+	assert_string_equal(gu->method, "samples");
+	assert_float_equal(gu->delta, 20, 1e-9);
+	assert_float_equal(gu->delta_ns, 10, 1e-9);	/* 0.5 ns per cycle */
+	assert_int_equal(gu->verdict, COMPARE_SLOWER);
+	assert_int_equal(res.rows[1].verdict, COMPARE_SAME);	/* pair */
+	compare_result_free(&res);
+	rundir_free(&a);
+	rundir_free(&b);
+}
+
+static void test_context_refusal(void **state)
+{
+	struct run_dir a, b, c;
+	struct compare_field_diff *d;
+	size_t n;
+	int blocking_kernel = 0, expected_cmdline = 0;
+
+	(void)state;
+	load("a", &a);
+	load("b", &b);
+	load("c", &c);
+	/* smap vs nosmap boot: cmdline differs by design, no refusal */
+	assert_int_equal(compare_contexts(&a, &b, &d, &n), 0);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(d[i].key, "cmdline"))
+			expected_cmdline = d[i].kind == COMPARE_FIELD_EXPECTED;
+	assert_true(expected_cmdline);
+	free(d);
+	/* another kernel: refused, and the field is named */
+	assert_int_equal(compare_contexts(&a, &c, &d, &n), 1);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(d[i].key, "kernel_release") &&
+		    d[i].kind == COMPARE_FIELD_BLOCKING) {
+			blocking_kernel = 1;
+			assert_string_equal(d[i].a, "6.1.0-28-amd64");
+			assert_string_equal(d[i].b, "6.12.9-amd64");
+		}
+	assert_true(blocking_kernel);
+	free(d);
+	assert_int_equal(compare_field_kind("host"), COMPARE_FIELD_BLOCKING);
+	assert_int_equal(compare_field_kind("microcode"), COMPARE_FIELD_BLOCKING);
+	assert_int_equal(compare_field_kind("counter"), COMPARE_FIELD_BLOCKING);
+	assert_int_equal(compare_field_kind("smap_state"), COMPARE_FIELD_EXPECTED);
+	assert_int_equal(compare_field_kind("governor"), COMPARE_FIELD_INFO);
+	rundir_free(&a);
+	rundir_free(&b);
+	rundir_free(&c);
+}
+
+static const char gbench_json[] =
+	"{\n"
+	"  \"context\": {\"date\": \"2026-01-01T00:00:00Z\", \"host_name\": \"box\",\n"
+	"               \"num_cpus\": 4, \"cpu_scaling_enabled\": false,\n"
+	"               \"note\": \"tab\\there \\u00e9\"},\n"
+	"  \"benchmarks\": [\n"
+	"    {\"name\": \"BM_copy/64\", \"run_name\": \"BM_copy/64\", \"run_type\": \"iteration\",\n"
+	"     \"repetitions\": 3, \"repetition_index\": 0, \"iterations\": 1000,\n"
+	"     \"real_time\": 0.010, \"cpu_time\": 0.010, \"time_unit\": \"us\"},\n"
+	"    {\"name\": \"BM_copy/64\", \"run_name\": \"BM_copy/64\", \"run_type\": \"iteration\",\n"
+	"     \"repetitions\": 3, \"repetition_index\": 1, \"iterations\": 1000,\n"
+	"     \"real_time\": 0.012, \"cpu_time\": 0.012, \"time_unit\": \"us\"},\n"
+	"    {\"name\": \"BM_copy/64\", \"run_name\": \"BM_copy/64\", \"run_type\": \"iteration\",\n"
+	"     \"repetitions\": 3, \"repetition_index\": 2, \"iterations\": 1000,\n"
+	"     \"real_time\": 0.011, \"cpu_time\": 0.011, \"time_unit\": \"us\"},\n"
+	"    {\"name\": \"BM_copy/64_median\", \"run_name\": \"BM_copy/64\",\n"
+	"     \"run_type\": \"aggregate\", \"aggregate_name\": \"median\",\n"
+	"     \"real_time\": 0.011, \"cpu_time\": 0.011, \"time_unit\": \"us\"},\n"
+	"    {\"name\": \"BM_copy/64_mean\", \"run_name\": \"BM_copy/64\",\n"
+	"     \"run_type\": \"aggregate\", \"aggregate_name\": \"mean\",\n"
+	"     \"real_time\": 99, \"cpu_time\": 99, \"time_unit\": \"us\"},\n"
+	"    {\"name\": \"BM_broken\", \"run_type\": \"iteration\", \"error_occurred\": true,\n"
+	"     \"error_message\": \"no device\", \"real_time\": 0, \"time_unit\": \"ns\"},\n"
+	"    {\"name\": \"BM_once\", \"iterations\": 10, \"real_time\": 42,\n"
+	"     \"cpu_time\": 41, \"time_unit\": \"ns\"}\n"
+	"  ]\n"
+	"}\n";
+
+static void test_gbench_json(void **state)
+{
+	char path[512], err[512] = "";
+	struct run_dir run, other;
+	const struct run_bench *b;
+	struct compare_result res;
+
+	(void)state;
+	write_file(tmpdir, "gb.json", gbench_json);
+	snprintf(path, sizeof(path), "%s/gb.json", tmpdir);
+	if (rundir_load(path, &run, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(run.from_json);
+	assert_int_equal(run.count, 2);	/* the failed one is skipped */
+	assert_string_equal(rundir_context(&run, "host"), "box");
+	assert_string_equal(rundir_context(&run, "note"), "tab\there \xc3\xa9");
+	assert_string_equal(rundir_context(&run, "cpu_scaling_enabled"), "false");
+	b = rundir_find(&run, "BM_copy/64");
+	assert_non_null(b);
+	assert_int_equal(b->count, 3);
+	assert_int_equal(b->source, RUN_VALUES_REPETITIONS);
+	assert_string_equal(b->unit, "ns");
+	assert_float_equal(b->median, 11, 1e-9);	/* us -> ns */
+	assert_float_equal(b->values[1], 12, 1e-9);
+	b = rundir_find(&run, "BM_once");
+	assert_non_null(b);
+	assert_int_equal(b->count, 1);
+	assert_float_equal(b->median, 42, 1e-9);
+
+	/* Against itself: repetitions are the values; one value: unknown. */
+	if (rundir_load(path, &other, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(compare_runs(&run, &other, 0.05, 1, &res), 0);
+	assert_int_equal(res.count, 2);
+	assert_string_equal(res.rows[0].method, "repetitions");
+	assert_int_equal(res.rows[0].verdict, COMPARE_SAME);
+	assert_int_equal(res.rows[1].verdict, COMPARE_UNKNOWN);
+	compare_result_free(&res);
+	rundir_free(&other);
+	rundir_free(&run);
+
+	/* A directory holding only results.json loads the same way. */
+	write_file(tmpdir, "results.json", gbench_json);
+	if (rundir_load(tmpdir, &run, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(run.count, 2);
+	rundir_free(&run);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/results.json", tmpdir);
+	unlink(path);
+
+	/* Broken JSON: an error naming the file, not a crash. */
+	write_file(tmpdir, "bad.json", "{\"benchmarks\": [ {\"name\": \"x\", }");
+	snprintf(path, sizeof(path), "%s/bad.json", tmpdir);
+	assert_int_equal(rundir_load(path, &run, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bad.json"));
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mw_exact_separated),
+		cmocka_unit_test(test_mw_exact_overlap),
+		cmocka_unit_test(test_mw_normal_ties),
+		cmocka_unit_test(test_mw_normal_large),
+		cmocka_unit_test(test_mw_all_equal),
+		cmocka_unit_test(test_bootstrap_ci_contains_difference),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_pairing_by_name),
+		cmocka_unit_test(test_context_refusal),
+		cmocka_unit_test(test_gbench_json),
+	};
+
+	return cmocka_run_group_tests(tests, setup_runs, teardown_runs);
+}
