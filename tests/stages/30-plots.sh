@@ -11,6 +11,21 @@ not_ok() { echo "not ok - $*"; fail=1; }
 
 smapbench=${SMAPBENCH:-build/smapbench}
 plots=(ops copy sigframe dist syscall)
+
+# The comparison statistics on known answers (cmocka, mk/compare.mk).
+unit=${BUILD:-build}/tests/unit/test_compare
+if make -s compare-tests >/dev/null 2>&1 && [ -x "$unit" ]; then
+	out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$unit" 2>&1)
+	rc=$?
+	cases=$(grep -cE '^(not )?ok ' <<<"$out")
+	sed -nE 's/^ok [0-9]+ - (.*)/ok - compare: \1/p; s/^not ok [0-9]+ - (.*)/not ok - compare: \1/p' <<<"$out"
+	grep -E '^#' <<<"$out" | head -n 20
+	if [ "$rc" -ne 0 ] || [ "$cases" -eq 0 ]; then
+		not_ok "compare unit tests: status $rc, $cases cases"
+	fi
+else
+	not_ok "compare unit tests do not build (make compare-tests)"
+fi
 if [ ! -x "$smapbench" ]; then
 	not_ok "$smapbench is not built (make smapbench)"
 	exit 1
