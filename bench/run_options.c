@@ -18,7 +18,7 @@ void run_usage(void *file)
 {
 	fprintf(file,
 		"usage: smapbench run [options]\n"
-		"  --suite NAME       syscall, kmod or all (default all)\n"
+		"  --suite NAME       syscall, kmod, bpf or all (default all)\n"
 		"  --filter REGEX     only benchmarks whose name matches (POSIX ERE)\n"
 		"  --min-time S       seconds one sample lasts at least (default 0.01)\n"
 		"  --repetitions N    repetitions, in random order (default 5)\n"
@@ -116,7 +116,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 		case OPT_SUITE:
 			if (!known_suite(optarg)) {
 				snprintf(err, errlen,
-					 "--suite: unknown suite '%s' (syscall, kmod or all)",
+					 "--suite: unknown suite '%s' (syscall, kmod, bpf or all)",
 					 optarg);
 				return EXIT_USAGE;
 			}

@@ -20,11 +20,20 @@ static struct bench_family *const families[] = {
 	&family_syscall_poll,
 	&family_syscall_udp,
 	&family_kmod,
+#ifdef HAVE_BPF_SUITE
+	&family_bpf,
+#endif
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
-const char *const suite_names[] = { "syscall", "kmod", "all", NULL };
+const char *const suite_names[] = {
+	"syscall", "kmod",
+#ifdef HAVE_BPF_SUITE
+	"bpf",
+#endif
+	"all", NULL,
+};
 
 int suite_register_all(struct registry *r)
 {

@@ -40,6 +40,7 @@ extern struct bench_family family_syscall_clock;
 extern struct bench_family family_syscall_poll;
 extern struct bench_family family_syscall_udp;
 extern struct bench_family family_kmod;
+extern struct bench_family family_bpf;	/* when built with HAVE_BPF_SUITE */
 
 /* Every suite name --suite accepts, NULL-terminated ("all" too). */
 extern const char *const suite_names[];

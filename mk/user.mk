@@ -39,9 +39,21 @@ DYNAMIC_LIBS   := $(FEATURE_LIBS) $(if $(HAVE_HWLOC),-lhwloc)
 STATIC_CFLAGS  := $(FEATURE_CFLAGS)
 STATIC_LIBS    := $(FEATURE_LIBS)
 
+# The bpf suite (bench/bpf_suite.c) links the loader library of mk/bpf.mk.
+BPF_SUITE := $(if $(and $(wildcard bench/bpf_suite.c),$(BPF_LIB)),1)
+ifeq ($(BPF_SUITE),1)
+DYNAMIC_CFLAGS += -DHAVE_BPF_SUITE
+STATIC_CFLAGS  += -DHAVE_BPF_SUITE
+DYNAMIC_LIBS   := $(BPF_LIB) $(BPF_LDLIBS) $(DYNAMIC_LIBS)
+STATIC_LIBS    := $(BPF_LIB) $(BPF_LDLIBS) $(STATIC_LIBS)
+endif
+
 HARNESS_SRCS := $(sort $(wildcard harness/*.c))
-BENCH_SRCS   := $(sort $(wildcard bench/*.c))
-UNIT_SRCS    := $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRCS   := $(filter-out $(if $(BPF_SUITE),,bench/bpf_suite.c),\
+	$(sort $(wildcard bench/*.c)))
+# Our tests; other parts keep theirs in tests/unit/ with their own rules.
+UNIT_SRCS    := $(wildcard $(addprefix tests/unit/,test_stats.c test_csv.c \
+	test_json.c test_options.c test_runner.c test_context.c))
 
 user_objs = $(patsubst %.c,$(USER_OUT)/$(1)/%.o,$(2))
 DYNAMIC_OBJS := $(call user_objs,dynamic,$(HARNESS_SRCS) $(BENCH_SRCS))
@@ -57,7 +69,7 @@ all: smapbench smapbench-static $(if $(CMOCKA),unit-tests)
 
 smapbench: $(BUILD)/smapbench
 smapbench-static: $(BUILD)/smapbench-static
-unit-tests: $(UNIT_BINS)
+unit-tests: $(UNIT_BINS) $(BUILD)/tests/json-check
 
 # libperf and the libapi it uses, built inside the extracted tree.
 $(LIBPERF_A): $(LINUX_SOURCE_STAMP)
@@ -86,18 +98,24 @@ $(USER_OUT)/static/%.o: %.c $(REVISION_H) $(if $(HAVE_LIBPERF),$(LIBPERF_A))
 	@echo "  CC      $< (static)"
 	@$(CC) $(USER_CFLAGS) $(STATIC_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/smapbench: $(DYNAMIC_OBJS) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
+$(BUILD)/smapbench: $(DYNAMIC_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
 	@echo "  LD      $@"
 	@$(CC) $(USER_LDFLAGS) -o $@ $(DYNAMIC_OBJS) $(DYNAMIC_LIBS)
 
-$(BUILD)/smapbench-static: $(STATIC_OBJS) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
+$(BUILD)/smapbench-static: $(STATIC_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
 	@echo "  LD      $@"
 	@$(CC) -static $(USER_LDFLAGS) -o $@ $(STATIC_OBJS) $(STATIC_LIBS)
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(TESTED_OBJS) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
+$(BUILD)/tests/unit/%: tests/unit/%.c $(TESTED_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -Ibench -o $@ $< \
 		$(TESTED_OBJS) $(DYNAMIC_LIBS) -lcmocka
+
+# A JSON validator for the test stages.
+$(BUILD)/tests/json-check: tests/unit/json_check.c $(USER_OUT)/dynamic/harness/json.o
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(USER_CFLAGS) -o $@ $^
 
 -include $(DYNAMIC_OBJS:.o=.d) $(STATIC_OBJS:.o=.d)

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_stats.c - statistics against values worked out by hand (and
+ * checked with awk): the classic {2,4,4,4,5,5,7,9} data set has mean 5,
+ * sample standard deviation sqrt(32/7), median 4.5, MAD 0.5, type-7
+ * p5 = 2.7 and p95 = 8.3, and 9 as its one outlier at z > 3.5.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "unit.h"
+
+static const double classic[] = { 9, 4, 2, 5, 4, 7, 4, 5 };
+#define NCLASSIC (sizeof(classic) / sizeof(classic[0]))
+
+static void summary_of_classic_data(void **unused)
+{
+	struct stats_summary s;
+
+	(void)unused;
+	assert_int(stats_summarize(classic, NCLASSIC, 1, &s), 0, "summarize");
+	assert_int(s.n, 8, "n");
+	assert_near(s.mean, 5, 1e-12, "mean");
+	assert_near(s.stddev, sqrt(32.0 / 7.0), 1e-12, "sample stddev");
+	assert_near(s.median, 4.5, 1e-12, "median of an even count");
+	assert_near(s.mad, 0.5, 1e-12, "MAD");
+	assert_near(s.min, 2, 0, "min");
+	assert_near(s.max, 9, 0, "max");
+	assert_near(s.p5, 2.7, 1e-12, "p5 (type 7)");
+	assert_near(s.p95, 8.3, 1e-12, "p95 (type 7)");
+	assert_near(s.cv, sqrt(32.0 / 7.0) / 5, 1e-12, "cv");
+	assert_int(s.outliers, 1, "outliers (only 9 has z > 3.5)");
+	if (!(s.ci_low <= s.median && s.median <= s.ci_high))
+		fail_msg("CI [%g, %g] does not contain the median %g",
+			 s.ci_low, s.ci_high, s.median);
+	if (s.ci_low < s.min || s.ci_high > s.max)
+		fail_msg("CI [%g, %g] outside the data range", s.ci_low, s.ci_high);
+}
+
+static void quantiles_and_edges(void **unused)
+{
+	double one[] = { 42 };
+	double odd[] = { 1, 2, 3, 4, 100 };
+
+	(void)unused;
+	assert_near(stats_median_sorted(one, 1), 42, 0, "median of one");
+	assert_near(stats_quantile_sorted(one, 1, 0.95), 42, 0, "p95 of one");
+	assert_true(isnan(stats_quantile_sorted(one, 0, 0.5)));
+	assert_near(stats_median_sorted(odd, 5), 3, 0, "median of odd count");
+	assert_near(stats_quantile_sorted(odd, 5, 0.25), 2, 1e-12, "p25");
+	assert_near(stats_quantile_sorted(odd, 5, 0.9), 61.6, 1e-9,
+		    "p90 interpolates 4..100 at 0.6");
+	assert_near(stats_quantile_sorted(odd, 5, 0), 1, 0, "q=0 is min");
+	assert_near(stats_quantile_sorted(odd, 5, 1), 100, 0, "q=1 is max");
+	assert_near(stats_median(classic, NCLASSIC), 4.5, 0, "unsorted median");
+	assert_near(stats_stddev(one, 1), 0, 0, "stddev of one sample");
+	assert_int(stats_outliers_sorted(one, 1, 3.5), 0, "no outlier in one");
+}
+
+static void constant_data_has_zero_spread(void **unused)
+{
+	double v[20];
+	struct stats_summary s;
+
+	(void)unused;
+	for (int i = 0; i < 20; i++)
+		v[i] = 7.25;
+	assert_int(stats_summarize(v, 20, 3, &s), 0, "summarize");
+	assert_near(s.mad, 0, 0, "MAD");
+	assert_near(s.stddev, 0, 0, "stddev");
+	assert_int(s.outliers, 0, "outliers with MAD 0");
+	assert_near(s.ci_low, 7.25, 0, "CI low");
+	assert_near(s.ci_high, 7.25, 0, "CI high");
+}
+
+static void ranks_average_ties(void **unused)
+{
+	double v[] = { 30, 10, 20, 20 }, r[4];
+	double ties;
+
+	(void)unused;
+	ties = stats_rank(v, 4, r);
+	assert_near(r[0], 4, 0, "rank of 30");
+	assert_near(r[1], 1, 0, "rank of 10");
+	assert_near(r[2], 2.5, 0, "rank of first 20");
+	assert_near(r[3], 2.5, 0, "rank of second 20");
+	assert_near(ties, 6, 0, "tie correction 2^3 - 2");
+}
+
+static void bootstrap_is_reproducible(void **unused)
+{
+	double v[101], lo1, hi1, lo2, hi2, lo3, hi3;
+
+	(void)unused;
+	for (int i = 0; i <= 100; i++)
+		v[i] = 1000 + (i * 37 % 101);	/* 1000..1100, shuffled */
+	assert_int(stats_bootstrap_median_ci(v, 101, 2000, 0.95, 11, &lo1, &hi1),
+		   0, "bootstrap");
+	stats_bootstrap_median_ci(v, 101, 2000, 0.95, 11, &lo2, &hi2);
+	stats_bootstrap_median_ci(v, 101, 2000, 0.95, 12, &lo3, &hi3);
+	assert_near(lo1, lo2, 0, "same seed, same low bound");
+	assert_near(hi1, hi2, 0, "same seed, same high bound");
+	/* Median 1050; its standard error here is about 12.5 * sqrt(pi/2)/... ~ 6. */
+	if (!(lo1 < 1050 && hi1 > 1050 && lo1 > 1025 && hi1 < 1075))
+		fail_msg("95%% CI [%g, %g] should contain 1050, within +-25", lo1, hi1);
+	if (!(lo3 < 1050 && hi3 > 1050))
+		fail_msg("other seed: CI [%g, %g] should contain 1050", lo3, hi3);
+	assert_int(stats_bootstrap_median_ci(v, 0, 10, 0.95, 1, &lo1, &hi1), -1,
+		   "no data");
+}
+
+static void rng_is_seeded_and_bounded(void **unused)
+{
+	struct stats_rng a, b;
+	size_t idx[50], seen[50] = { 0 };
+
+	(void)unused;
+	stats_rng_seed(&a, 99);
+	stats_rng_seed(&b, 99);
+	for (int i = 0; i < 100; i++)
+		assert_true(stats_rng_next(&a) == stats_rng_next(&b));
+	for (int i = 0; i < 10000; i++) {
+		assert_true(stats_rng_below(&a, 7) < 7);
+		double d = stats_rng_double(&a);
+
+		assert_true(d >= 0 && d < 1);
+	}
+	for (size_t i = 0; i < 50; i++)
+		idx[i] = i;
+	stats_shuffle(&a, idx, 50);
+	for (size_t i = 0; i < 50; i++)
+		seen[idx[i]]++;
+	for (size_t i = 0; i < 50; i++)
+		assert_int(seen[i], 1, "shuffle is a permutation");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(summary_of_classic_data),
+		cmocka_unit_test(quantiles_and_edges),
+		cmocka_unit_test(constant_data_has_zero_spread),
+		cmocka_unit_test(ranks_average_ties),
+		cmocka_unit_test(bootstrap_is_reproducible),
+		cmocka_unit_test(rng_is_seeded_and_bounded),
+	};
+
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}

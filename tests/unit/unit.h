@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* unit.h - cmocka plus assertions that say what was expected. */
+#ifndef SMAPBENCH_UNIT_H
+#define SMAPBENCH_UNIT_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define assert_near(actual, expected, tolerance, what) do {		\
+	double a_ = (actual), e_ = (expected);				\
+	if (!(fabs(a_ - e_) <= (tolerance)))				\
+		fail_msg("%s: expected %.9g, got %.9g (tolerance %g)",	\
+			 what, e_, a_, (double)(tolerance));		\
+} while (0)
+
+#define assert_str(actual, expected, what) do {				\
+	const char *a_ = (actual), *e_ = (expected);			\
+	if (!a_ || strcmp(a_, e_))					\
+		fail_msg("%s: expected \"%s\", got \"%s\"", what, e_,	\
+			 a_ ? a_ : "(null)");				\
+} while (0)
+
+#define assert_int(actual, expected, what) do {				\
+	long long a_ = (long long)(actual), e_ = (long long)(expected);	\
+	if (a_ != e_)							\
+		fail_msg("%s: expected %lld, got %lld", what, e_, a_);	\
+} while (0)
+
+#endif /* SMAPBENCH_UNIT_H */
