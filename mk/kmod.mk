@@ -73,10 +73,10 @@ kmod-for:
 	fi
 	$(call kmod_build,$(call kmod_kdir_of,$(KVER)),$(KMOD_OUT),$(KMOD_FLAGS))
 
-kmod-checkpatch: $(LINUX_SOURCE_STAMP)
+kmod-checkpatch: kmod-doctools
 	$(CHECKPATCH) --no-tree --show-types -f kmod/*.c kmod/*.h kmod/uapi/*.h
 
-kmod-lint: kmod-checkpatch
+kmod-lint: kmod-checkpatch kmod-kerneldoc
 ifneq ($(KMOD_KDIR),)
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-w1,W=1)
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-sparse,C=2)
@@ -89,3 +89,19 @@ kmod-selftest: $(BUILD)/tests/kmod_selftest
 $(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c kmod/uapi/smapbench.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lpthread
+
+# checkpatch.pl and kernel-doc from Debian's linux-source-6.1. kernel-doc
+# joined LINUX_SOURCE_PARTS after some trees were extracted: fetch it alone
+# where it is missing rather than unpacking everything again.
+KERNEL_DOC := $(LINUX_SOURCE_DIR)/scripts/kernel-doc
+$(KERNEL_DOC): | $(LINUX_SOURCE_STAMP)
+	@tar -xJf $(LINUX_SOURCE_TARBALL) -C $(LINUX_SOURCE_DIR) \
+		--strip-components=1 linux-source-6.1/scripts/kernel-doc
+	@touch $@
+
+.PHONY: kmod-doctools kmod-kerneldoc
+kmod-doctools: $(LINUX_SOURCE_STAMP) $(KERNEL_DOC)
+
+kmod-kerneldoc: kmod-doctools
+	perl $(KERNEL_DOC) -none -Werror kmod/uapi/smapbench.h kmod/smapbench_ops.h \
+		kmod/smapbench_main.c

@@ -3,7 +3,7 @@
 # Extracting only these takes ~10 s instead of a full unpack.
 
 LINUX_SOURCE_STAMP := $(LINUX_SOURCE_DIR)/.extracted
-LINUX_SOURCE_PARTS := scripts/checkpatch.pl scripts/spelling.txt \
+LINUX_SOURCE_PARTS := scripts/checkpatch.pl scripts/spelling.txt scripts/kernel-doc \
 	scripts/const_structs.checkpatch \
 	'tools/lib/perf/*' 'tools/lib/api/*' 'tools/include/*' \
 	'tools/build/*' 'tools/scripts/*' 'tools/arch/x86/*' \
