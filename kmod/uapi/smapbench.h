@@ -45,7 +45,7 @@
  *	where no PMU is usable. Touches no user memory.
  * @SMAPBENCH_OP_PAIR: STAC immediately followed by CLAC.
  * @SMAPBENCH_OP_STAC: STAC alone (AC is cleared once after the loop).
- * @SMAPBENCH_OP_CLAC: CLAC alone.
+ * @SMAPBENCH_OP_CLAC: CLAC alone (with AC already clear).
  * @SMAPBENCH_OP_POPF_AC: set EFLAGS.AC through PUSHF/OR/POPF, the
  *	instruction sequence SMAP would need without STAC, then clear it
  *	the same way.
@@ -55,12 +55,29 @@
  * @SMAPBENCH_OP_COPY_FROM_USER: copy @size bytes (1..64 KiB) from user.
  * @SMAPBENCH_OP_CLEAR_USER: zero @size bytes of user memory.
  * @SMAPBENCH_OP_STRNCPY_FROM_USER: copy a NUL-terminated user string of
- *	@size - 1 characters (the module writes the string first).
- * @SMAPBENCH_OP_FUTEX: atomic compare-and-exchange on a user u32, as
- *	the futex fast path does.
+ *	@size - 1 characters (the module writes the string first). kapi
+ *	only: its cost is the kernel's word-at-a-time loop, not the brackets.
+ * @SMAPBENCH_OP_FUTEX: atomic compare-and-exchange (lock cmpxchg) on a
+ *	user u32, as the futex fast path does; kapi is
+ *	futex_atomic_cmpxchg_inatomic(). The buffer must be 4-byte aligned.
  * @SMAPBENCH_OP_SIGFRAME: write the 25 fields of an x86-64 rt signal
- *	frame (struct ucontext + siginfo essentials) one by one.
+ *	frame (return address, ucontext header and stack, saved registers)
+ *	one by one into a SMAPBENCH_SIGFRAME_BYTES frame; kapi is 25
+ *	put_user() calls, batched one user_access_begin() block per frame.
  * @SMAPBENCH_OP_COUNT: number of ops; not an op.
+ *
+ * Each iteration of calib, pair, stac, clac and popf_ac is one pass of an
+ * asm loop whose dec/jnz is counted too (it cancels in differences).
+ * Valid combinations with enum smapbench_variant:
+ *
+ *  - calib, pair, stac, clac, popf_ac: SMAPBENCH_VARIANT_NONE only.
+ *  - strncpy_from_user: SMAPBENCH_VARIANT_KAPI only.
+ *  - every other op: kapi, inline, batched, nopad and masked.
+ *
+ * Any other pair is -EINVAL on every machine. A valid pair this machine
+ * cannot run is -EOPNOTSUPP: pair, stac, clac, inline and nopad execute
+ * raw STAC/CLAC, which raise #UD without SMAP in CPUID; masked needs a
+ * kernel with masked_user_access_begin(). popf_ac runs everywhere.
  */
 enum smapbench_op {
 	SMAPBENCH_OP_CALIB = 0,
@@ -85,12 +102,18 @@ enum smapbench_op {
  *	copy_to_user(), ...) as this boot patched it: STAC/CLAC on a SMAP
  *	boot, NOPs when SMAP is off. The cross-boot comparison.
  * @SMAPBENCH_VARIANT_INLINE: raw STAC and CLAC around every access,
- *	whatever the boot patched in. Needs SMAP in CPUID.
+ *	whatever the boot patched in. Needs SMAP in CPUID. Accesses are
+ *	unsafe_get_user()/unsafe_put_user(), rep movsb for copies, rep
+ *	stosb for clear_user, lock cmpxchg for futex.
  * @SMAPBENCH_VARIANT_BATCHED: one user_access_begin()/user_access_end()
- *	block around @batch accesses.
+ *	block around @batch accesses (the inline accesses, without the
+ *	per-access brackets). user_access_begin() includes the kernel's
+ *	speculation barrier, as in real use.
  * @SMAPBENCH_VARIANT_NOPAD: the inline code with a 3-byte NOP in place
  *	of each STAC and CLAC, inside one outer raw STAC/CLAC per sample:
  *	inline - nopad is the instructions' own cost. Needs SMAP in CPUID.
+ *	The outer pair (once per sample, not per iteration) is inside the
+ *	timed region.
  * @SMAPBENCH_VARIANT_MASKED: masked_user_access_begin() blocks of
  *	@batch accesses, on kernels that have it (6.12 and later).
  * @SMAPBENCH_VARIANT_NONE: for ops that have no access to bracket
@@ -124,6 +147,9 @@ enum smapbench_variant {
  * @flags: SMAPBENCH_INFO_* bits. The three SMAP bits differ on purpose:
  *	clearcpuid=smap clears the feature bit and CR4.SMAP but not CPUID,
  *	a CPU model without SMAP clears all three.
+ *	SMAPBENCH_INFO_PMU_CYCLES: a pinned kernel core-cycle counter could
+ *	be created and read on the CPU that answered (RUN decides again
+ *	on its own CPU and reports it with SMAPBENCH_RUN_CYCLES).
  * @tsc_khz: the kernel's calibrated TSC frequency, in kHz.
  * @ops_mask: bit (1 << op) set for every enum smapbench_op built in.
  * @variants_mask: bit (1 << variant) set for every variant built in.
@@ -169,28 +195,50 @@ struct smapbench_sample {
  * @op: (in) enum smapbench_op.
  * @variant: (in) enum smapbench_variant.
  * @size: (in) bytes per access: 1, 2, 4 or 8 for get_user/put_user,
- *	1..SMAPBENCH_MAX_SIZE for copies, clear_user and strncpy; 4 for
- *	futex; 0 for ops that touch no user memory.
+ *	1..SMAPBENCH_MAX_SIZE for copies, clear_user and strncpy; 4 (or 0)
+ *	for futex; 0 (or SMAPBENCH_SIGFRAME_BYTES) for sigframe; 0 for ops
+ *	that touch no user memory. Anything else is -EINVAL.
  * @batch: (in) accesses per STAC/CLAC pair for batched and masked,
- *	1..SMAPBENCH_MAX_BATCH; 0 otherwise. One iteration is then one
- *	block of @batch accesses.
+ *	1..SMAPBENCH_MAX_BATCH; must be 0 otherwise (else -EINVAL). One
+ *	iteration is then one block of @batch accesses to consecutive
+ *	@size-byte slots; every iteration reuses the same slots.
  * @iterations: (in) loop iterations per sample, 1..MAX_ITERATIONS.
  * @samples: (in) samples to take and return, 1..MAX_SAMPLES. One extra
  *	warm-up sample is taken first and discarded.
- * @buffer: (in) user buffer the accesses target; must hold @size
- *	(times @batch for batched and masked) bytes, at most
- *	SMAPBENCH_MAX_BUFFER. The module writes to it and faults it in.
- * @buffer_len: (in) length of @buffer in bytes.
- * @samples_ptr: (in) user array of @samples struct smapbench_sample.
+ * @buffer: (in) user buffer the accesses target. It must be writable
+ *	even for reads: before timing, the module writes every byte it will
+ *	touch (zeroes, or the string for strncpy), so the pages are present
+ *	when the loops run with page faults disabled. Ignored (with
+ *	@buffer_len) by ops that touch no user memory.
+ * @buffer_len: (in) length of @buffer in bytes: at least @size (times
+ *	@batch for batched and masked), at most SMAPBENCH_MAX_BUFFER, else
+ *	-EINVAL. The whole range must be user addresses, and the touched
+ *	part mapped and writable, else -EFAULT.
+ * @samples_ptr: (in) user array of @samples struct smapbench_sample,
+ *	written once at the end; a bad pointer is -EFAULT before any timing.
  * @iterations_done: (out) iterations actually run per sample; less than
  *	@iterations when a sample would have kept interrupts off longer
  *	than SMAPBENCH_SAMPLE_BUDGET_NS (then SMAPBENCH_RUN_CLAMPED is set).
  * @result_flags: (out) SMAPBENCH_RUN_* bits.
  * @timer_overhead_tsc: (out) median TSC ticks of an empty timed region
- *	(two rdtsc_ordered() and the perf read); reported, not subtracted.
+ *	(two rdtsc_ordered() and, with a PMU, two rdpmc of the module's
+ *	pinned cycle counter); reported, not subtracted. Each sample also
+ *	includes one indirect call of the loop.
  * @timer_overhead_cycles: (out) the same in core cycles, 0 without PMU.
- * @cpu: (out) CPU the samples were taken on.
- * @reserved: (in) zero.
+ * @cpu: (out) CPU the samples were taken on; the run stays there.
+ * @reserved: (in) zero, else -EINVAL; zero on output.
+ *
+ * Each sample is one window with preemption, interrupts and page faults
+ * disabled: clocks read, @iterations_done iterations, clocks read. The
+ * count is sized first by a doubling probe and checked by warm-up
+ * windows, all discarded. Between samples interrupts are on, the task
+ * may be rescheduled and a fatal signal ends the run (-EINTR).
+ *
+ * Errors: -EINVAL for a malformed request (checked first, the same on
+ * every machine), -EOPNOTSUPP for a valid one this CPU or kernel cannot
+ * run, -EFAULT for bad addresses, -ENOMEM, -EINTR. The samples array is
+ * zeroed before timing; samples and (out) fields are filled only on
+ * success.
  */
 struct smapbench_run {
 	__u32 op;
