@@ -41,6 +41,18 @@ const char *fmt_ci(char *buf, size_t len, double low, double high);
 
 /* ------------------------------------------------------ derived tables */
 
+/* A benchmark by its fields (names differ in what they leave out). */
+struct bench_key {
+	const char *suite, *op, *variant;
+	unsigned long size, batch;
+};
+
+/* The benchmarks a reader looks at first; ends with a NULL suite. */
+extern const struct bench_key headline_benchmarks[];
+int bench_is(const struct run_bench *b, const struct bench_key *k);
+const struct run_bench *bench_match(const struct run_dir *run,
+				    const struct bench_key *k);
+
 /* inline - nopad: one STAC/CLAC pair per access, within one boot. */
 struct derived_pair {
 	const char *op;
@@ -51,7 +63,7 @@ struct derived_pair {
 
 /* One pair per access (kapi) against one pair per block of batch. */
 struct derived_batch {
-	const char *op;
+	const char *op, *variant;	/* batched or masked */
 	unsigned long size, batch;
 	double single;		/* kapi cost per access */
 	double batched;		/* batched cost per access */

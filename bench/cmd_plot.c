@@ -285,6 +285,7 @@ static int gnuplot_run(struct plotter *p, const char *script, const char *name,
 struct bar_cluster {
 	char label[96];
 	const struct run_bench *bench[MAX_SERIES];
+	double scale[MAX_SERIES];	/* unit conversion; 0 means 1 */
 };
 
 static int bars_write(struct plotter *p, const char *name,
@@ -306,9 +307,11 @@ static int bars_write(struct plotter *p, const char *name,
 		for (size_t s = 0; s < nseries; s++) {
 			const struct run_bench *b = c[i].bench[s];
 
-			put_value(f, b ? b->median : NAN);
-			put_value(f, b ? b->ci_low : NAN);
-			put_value(f, b ? b->ci_high : NAN);
+			double k = c[i].scale[s] ? c[i].scale[s] : 1;
+
+			put_value(f, b ? k * b->median : NAN);
+			put_value(f, b ? k * b->ci_low : NAN);
+			put_value(f, b ? k * b->ci_high : NAN);
 		}
 		fputc('\n', f);
 	}
@@ -461,6 +464,7 @@ static int plot_sigframe(struct plotter *p)
 static int plot_syscall(struct plotter *p)
 {
 	struct bar_cluster c[64];
+	int in_ns = 1;
 	size_t n = 0;
 	const char *titles[MAX_SERIES];
 	char ylabel[64];
@@ -474,16 +478,27 @@ static int plot_syscall(struct plotter *p)
 
 			if (strcmp(b->suite, "syscall"))
 				continue;
-			short_label(label, sizeof(label), b, 1);
+			double ns = rundir_ns_per_unit(p->runs[r], b);
+
+			/* the name without "syscall/": sizes as the run named them */
+			snprintf(label, sizeof(label), "%s", b->name + strlen(b->suite) + 1);
 			k = cluster_index(c, &n, 64, label);
-			if (k >= 0)
-				c[k].bench[r] = b;
+			if (k < 0)
+				continue;
+			c[k].bench[r] = b;
+			/* nanoseconds when the run says how to convert */
+			c[k].scale[r] = isfinite(ns) ? ns : 1;
+			in_ns &= isfinite(ns);
 		}
 	}
+	if (!in_ns)	/* one unit for all bars */
+		for (size_t i = 0; i < n; i++)
+			for (size_t r = 0; r < MAX_SERIES; r++)
+				c[i].scale[r] = 1;
 	if (!n)
 		return 0;
 	snprintf(ylabel, sizeof(ylabel), "%s per call (log scale)",
-		 unit_of(p->runs, p->nruns, "syscall"));
+		 in_ns ? "ns" : unit_of(p->runs, p->nruns, "syscall"));
 	return bars_write(p, "syscall", c, n, titles, p->nruns,
 			  "Syscall suite: paths with STAC/CLAC inside (median, 95% CI)",
 			  ylabel, 1);
@@ -684,23 +699,21 @@ fail:
 
 static int plot_dist(struct plotter *p)
 {
-	static const char *const headline[] = {
-		"kmod/pair/none/0", "kmod/get_user/kapi/8", "kmod/put_user/kapi/8",
-		"kmod/copy_to_user/kapi/64", "kmod/futex/kapi/4",
-		"kmod/sigframe/kapi/0", "syscall/getppid/none/0",
-		"syscall/read/pipe/4096", "syscall/signal/roundtrip/0",
-	};
 	char names[1024] = "", units[512] = "", titles[128] = "", set[4096] = "";
 	size_t nb = 0;
 	FILE *f = NULL;
 
-	for (size_t h = 0; h < sizeof(headline) / sizeof(*headline); h++) {
+	/* at most 9 panels (3 x 3): the headline list minus its last */
+	for (size_t h = 0; headline_benchmarks[h].suite && nb < 9; h++) {
 		const struct run_bench *b[MAX_RUNS] = { 0 };
+		const char *name = NULL;
 		int any = 0;
 
 		for (size_t r = 0; r < p->nruns; r++) {
-			b[r] = rundir_find(p->runs[r], headline[h]);
+			b[r] = bench_match(p->runs[r], &headline_benchmarks[h]);
 			any |= b[r] && b[r]->count > 0;
+			if (b[r] && !name)
+				name = b[r]->name;
 		}
 		if (!any)
 			continue;
@@ -711,7 +724,7 @@ static int plot_dist(struct plotter *p)
 				fprintf(f, "%zu %.6g\n", r + 1, b[r]->values[k]);
 		fputs("\n\n", f);
 		snprintf(names + strlen(names), sizeof(names) - strlen(names),
-			 "%s%s", nb ? " " : "", headline[h]);
+			 "%s%s", nb ? " " : "", name);
 		for (size_t r = 0; r < p->nruns; r++)
 			if (b[r]) {
 				snprintf(units + strlen(units),

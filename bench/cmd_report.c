@@ -26,14 +26,6 @@ static const char *const context_keys[] = {
 	"smapbench_version", "git_revision", "warnings",
 };
 
-static const char *const headline_names[] = {
-	"kmod/pair/none/0", "kmod/get_user/kapi/8", "kmod/put_user/kapi/8",
-	"kmod/copy_to_user/kapi/64", "kmod/futex/kapi/4",
-	"kmod/sigframe/kapi/0", "kmod/sigframe/batched/0/25",
-	"syscall/getppid/none/0", "syscall/signal/roundtrip/0",
-	"syscall/read/pipe/4096",
-};
-
 /* Markdown cells must not contain '|' or newlines. */
 static void md_cell(char *buf, size_t len, const char *text)
 {
@@ -105,8 +97,8 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 	atable_init(&t, 5, "lrrlr");
 	atable_add(&t, (const char *const[]){ "benchmark", "median", "95% CI",
 		   "unit", "ns" });
-	for (size_t i = 0; i < sizeof(headline_names) / sizeof(*headline_names); i++) {
-		const struct run_bench *b = rundir_find(run, headline_names[i]);
+	for (size_t i = 0; headline_benchmarks[i].suite; i++) {
+		const struct run_bench *b = bench_match(run, &headline_benchmarks[i]);
 		char m[32], ci[80], ns[32];
 
 		if (!b)
@@ -133,12 +125,12 @@ static void write_headline_two(FILE *f, const struct compare_result *res)
 	atable_init(&t, 7, "lrrrrrl");
 	atable_add(&t, (const char *const[]){ "benchmark", "A", "B", "B-A",
 		   "B-A %", "95% CI of B-A", "verdict" });
-	for (size_t i = 0; i < sizeof(headline_names) / sizeof(*headline_names); i++)
+	for (size_t i = 0; headline_benchmarks[i].suite; i++)
 		for (size_t k = 0; k < res->count; k++) {
 			const struct compare_row *r = &res->rows[k];
 			char ma[32], mb[32], d[48], rel[32], ci[80];
 
-			if (strcmp(r->a->name, headline_names[i]))
+			if (!bench_is(r->a, &headline_benchmarks[i]))
 				continue;
 			snprintf(rel, sizeof(rel), isnan(r->relative) ? "-" : "%+.1f%%",
 				 100 * r->relative);

@@ -210,20 +210,44 @@ void remove_tree(const char *dir)
 
 /* ------------------------------------------------------ derived tables */
 
-/* Name with the variant component replaced ("kmod/op/inline/8" -> nopad). */
+const struct bench_key headline_benchmarks[] = {
+	{ "kmod", "pair", "none", 0, 0 },
+	{ "kmod", "get_user", "kapi", 8, 0 },
+	{ "kmod", "put_user", "kapi", 8, 0 },
+	{ "kmod", "copy_to_user", "kapi", 64, 0 },
+	{ "kmod", "futex", "kapi", 4, 0 },
+	{ "kmod", "sigframe", "kapi", 0, 0 },
+	{ "syscall", "getppid", "none", 0, 0 },
+	{ "syscall", "signal", "roundtrip", 0, 0 },
+	{ "syscall", "write_read", "pipe", 4096, 0 },
+	{ "kmod", "sigframe", "batched", 0, SIGFRAME_FIELDS },
+	{ NULL, NULL, NULL, 0, 0 },
+};
+
+int bench_is(const struct run_bench *b, const struct bench_key *k)
+{
+	return !strcmp(b->suite, k->suite) && !strcmp(b->op, k->op) &&
+	       !strcmp(b->variant, k->variant) && b->size == k->size &&
+	       b->batch == k->batch;
+}
+
+const struct run_bench *bench_match(const struct run_dir *run,
+				    const struct bench_key *k)
+{
+	for (size_t i = 0; i < run->count; i++)
+		if (bench_is(&run->bench[i], k))
+			return &run->bench[i];
+	return NULL;
+}
+
+/* The benchmark of the same op and size in another variant. */
 static const struct run_bench *sibling(const struct run_dir *run,
 				       const struct run_bench *b,
 				       const char *variant, unsigned long batch)
 {
-	char name[256];
+	const struct bench_key k = { b->suite, b->op, variant, b->size, batch };
 
-	if (batch)
-		snprintf(name, sizeof(name), "%s/%s/%s/%lu/%lu", b->suite,
-			 b->op, variant, b->size, batch);
-	else
-		snprintf(name, sizeof(name), "%s/%s/%s/%lu", b->suite, b->op,
-			 variant, b->size);
-	return rundir_find(run, name);
+	return bench_match(run, &k);
 }
 
 static int usable(const struct run_bench *b)
@@ -271,6 +295,7 @@ static int add_batch(struct derived *d, const struct run_bench *batched,
 	d->batches = nb;
 	b = &d->batches[d->batch_count++];
 	b->op = batched->op;
+	b->variant = batched->variant;
 	b->size = batched->size;
 	b->batch = batched->batch;
 	b->single = single->median / per_single;
@@ -475,7 +500,7 @@ static void group_batches(struct derived_batch *b, size_t n)
 
 int derived_compute(const struct run_dir *run, struct derived *d)
 {
-	const struct run_bench *pair = rundir_find(run, "kmod/pair/none/0");
+	const struct run_bench *pair = bench_match(run, &headline_benchmarks[0]);
 	const char *crossover_ops[16];
 	size_t ncross = 0;
 
@@ -505,7 +530,8 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		if (!strcmp(b->variant, "inline") && !b->batch &&
 		    (s = sibling(run, b, "nopad", 0)) && add_pair(d, b, s))
 			goto fail;
-		if (!strcmp(b->variant, "batched") && b->batch &&
+		if ((!strcmp(b->variant, "batched") || !strcmp(b->variant, "masked")) &&
+		    b->batch &&
 		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s))
 			goto fail;
 		if (!strcmp(b->variant, "inline") && !b->batch && b->size &&
@@ -600,8 +626,8 @@ void derived_print(FILE *f, const struct run_dir *run,
 	}
 	if (d->batch_count) {
 		heading(f, markdown, "Per-access pair (kapi) against one pair per batch of K, cost per access");
-		atable_init(&t, 7, "lrrrrrr");
-		atable_add(&t, (const char *const[]){ "op", "size", "K",
+		atable_init(&t, 8, "llrrrrrr");
+		atable_add(&t, (const char *const[]){ "op", "variant", "size", "K",
 			   "per access", "batched", "saving", "95% CI" });
 		for (size_t i = 0; i < d->batch_count; i++) {
 			const struct derived_batch *x = &d->batches[i];
@@ -609,7 +635,7 @@ void derived_print(FILE *f, const struct run_dir *run,
 
 			snprintf(sz, sizeof(sz), "%lu", x->size);
 			snprintf(k, sizeof(k), "%lu", x->batch);
-			atable_add(&t, (const char *const[]){ x->op, sz, k,
+			atable_add(&t, (const char *const[]){ x->op, x->variant, sz, k,
 				   fmt_num(a, sizeof(a), x->single),
 				   fmt_num(b, sizeof(b), x->batched),
 				   fmt_num(c, sizeof(c), x->saving),
