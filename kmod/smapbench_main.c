@@ -34,6 +34,7 @@
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
 #include <asm/cpufeature.h>
+#include <asm/irqflags.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/special_insns.h>
@@ -199,6 +200,9 @@ static int timed(struct run_state *st, u32 n, struct smapbench_sample *out)
 	clock_start(&st->clock, &t0);
 	ret = st->loop(&st->ctx, n);
 	clock_stop(&st->clock, &t1);
+	/* Every loop must leave AC clear, fault paths included: check it. */
+	if (WARN_ON_ONCE(native_save_fl() & X86_EFLAGS_AC))
+		ret = -EIO;
 	pagefault_enable();
 	local_irq_restore(flags);
 	preempt_enable();
