@@ -746,6 +746,8 @@ static int plot_dist(struct plotter *p)
 	gp_str(set, sizeof(set), "names", names);
 	gp_str(set, sizeof(set), "units", units);
 	gp_str(set, sizeof(set), "titles", titles);
+	/* about 280 pixels per row of three panels */
+	gp_num(set, sizeof(set), "height", 240 + 280 * (double)((nb + 2) / 3));
 	gp_num(set, sizeof(set), "nseries", (double)p->nruns);
 	return gnuplot_run(p, "dist.gp", "dist", set);
 }

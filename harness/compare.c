@@ -319,7 +319,9 @@ static const char *const blocking_fields[] = {
 /* Differ between two boots of one machine by design; prefixes end in _. */
 static const char *const expected_fields[] = {
 	"date", "cmdline", "smap_", "kmod_smap_", "warnings", "tsc_hz",
-	"kmod_tsc_khz", "git_revision", "load_avg",
+	"tsc_hz_hint", "counter_hz", "kmod_tsc_khz", "git_revision", "load_avg",
+	/* clearcpuid=smap drops the smap flag; the clock is re-measured */
+	"cpu_flags", "cpu_mhz",
 };
 
 enum compare_field_kind compare_field_kind(const char *key)
