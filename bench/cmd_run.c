@@ -184,6 +184,8 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	registry_keep_suite(&reg, opt.suite);
+	if (opt.quick)
+		registry_drop_extended(&reg);
 	if (opt.filter &&
 	    registry_keep_matching(&reg, opt.filter, err, sizeof(err))) {
 		fprintf(stderr, "smapbench run: %s\n", err);
@@ -272,6 +274,7 @@ int cmd_run(int argc, char **argv)
 	context_set(&ctx, "repetitions", "%u", opt.repetitions);
 	context_set(&ctx, "samples_per_repetition", "%u", opt.samples);
 	context_set(&ctx, "seed", "%llu", (unsigned long long)opt.seed);
+	context_set(&ctx, "quick", "%d", opt.quick);
 	context_set(&ctx, "bootstrap_resamples", "%d", STATS_BOOTSTRAP_RESAMPLES);
 	suite_context(&ctx, opt.suite);
 	if (!context_get(&ctx, "warnings"))

@@ -29,6 +29,8 @@ void run_usage(void *file)
 		"  --cpu N            pin to CPU N (default: first thread of the last core)\n"
 		"  --out DIR          where the run directory goes (default ./data)\n"
 		"  --seed N           seed for order shuffling and bootstrap\n"
+		"  --quick            a short run: --min-time 0.002 --repetitions 3\n"
+		"                     --samples 5 unless given, and fewer sizes\n"
 		"  --list             list the benchmarks and whether they can run\n"
 		"  --help             this text\n"
 		"The run directory's path is the last line printed on stdout.\n");
@@ -82,7 +84,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 {
 	enum { OPT_SUITE = 256, OPT_FILTER, OPT_MIN_TIME, OPT_REPETITIONS,
 	       OPT_SAMPLES, OPT_COUNTER, OPT_CPU, OPT_OUT, OPT_LIST,
-	       OPT_HELP, OPT_SEED };
+	       OPT_HELP, OPT_SEED, OPT_QUICK };
 	static const struct option longopts[] = {
 		{ "suite", required_argument, NULL, OPT_SUITE },
 		{ "filter", required_argument, NULL, OPT_FILTER },
@@ -95,10 +97,12 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long n;
 	int c;
+	int given_min_time = 0, given_repetitions = 0, given_samples = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->suite = "all";
@@ -126,6 +130,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 			o->filter = optarg;
 			break;
 		case OPT_MIN_TIME:
+			given_min_time = 1;
 			if (parse_double(optarg, 1e-6, 60, &o->min_time)) {
 				snprintf(err, errlen,
 					 "--min-time: '%s' is not a number of seconds in [0.000001, 60]",
@@ -141,6 +146,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 				return EXIT_USAGE;
 			}
 			o->repetitions = (unsigned)n;
+			given_repetitions = 1;
 			break;
 		case OPT_SAMPLES:
 			if (parse_unsigned(optarg, 1, 65536, &n)) {
@@ -150,6 +156,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 				return EXIT_USAGE;
 			}
 			o->samples = (unsigned)n;
+			given_samples = 1;
 			break;
 		case OPT_COUNTER:
 			if (!known_counter(optarg)) {
@@ -178,6 +185,9 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 		case OPT_LIST:
 			o->list = 1;
 			break;
+		case OPT_QUICK:
+			o->quick = 1;
+			break;
 		case 'h':
 		case OPT_HELP:
 			o->help = 1;
@@ -203,6 +213,14 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
+	}
+	if (o->quick) {
+		if (!given_min_time)
+			o->min_time = 0.002;
+		if (!given_repetitions)
+			o->repetitions = 3;
+		if (!given_samples)
+			o->samples = 5;
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@ struct run_options {
 	int cpu;		/* -1: choose */
 	const char *out;	/* parent of the run directory */
 	int list;
+	int quick;	/* shorter samples, fewer repetitions and sizes */
 	int help;
 	uint64_t seed;
 };

@@ -392,7 +392,21 @@ static void collect_virt(struct context *c)
 	if (context_read_file("/sys/class/dmi/id/sys_vendor", dmi, sizeof(dmi)))
 		dmi[0] = '\0';
 	kind = context_virt_kind(hv, vendor, dmi);
+	/*
+	 * A launcher may say on the command line what it started us under
+	 * (SMAPBENCH_VIRT=tcg|kvm): used when CPUID does not tell, e.g. TCG
+	 * without the hypervisor bit.
+	 */
+	const char *cmdline = context_get(c, "cmdline");
+	char hint[32] = "";
+
+	if (cmdline && context_cmdline_param(cmdline, "SMAPBENCH_VIRT", hint,
+					     sizeof(hint)) &&
+	    (!strcmp(hint, "tcg") || !strcmp(hint, "kvm")) &&
+	    (!strcmp(kind, "bare") || !strcmp(kind, "other")))
+		kind = !strcmp(hint, "tcg") ? "tcg" : "kvm";
 	context_set(c, "virt", "%s", kind);
+	context_set(c, "virt_hint", "%s", hint);
 	context_set(c, "virt_vendor", "%s", vendor);
 	context_set(c, "dmi_sys_vendor", "%s", dmi[0] ? dmi : "unknown");
 	if (!strcmp(kind, "tcg"))

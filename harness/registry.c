@@ -80,3 +80,13 @@ void registry_free(struct registry *r)
 	free(r->items);
 	memset(r, 0, sizeof(*r));
 }
+
+void registry_drop_extended(struct registry *r)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < r->count; i++)
+		if (!r->items[i]->extended)
+			r->items[kept++] = r->items[i];
+	r->count = kept;
+}

@@ -58,6 +58,7 @@ struct benchmark {
 
 	uint64_t max_iterations;	/* per sample; 0: no limit */
 	double max_sample_seconds;	/* per sample; 0: no limit */
+	int extended;			/* left out of --quick runs */
 };
 
 struct registry {
@@ -68,6 +69,8 @@ struct registry {
 int registry_add(struct registry *r, const struct benchmark *b);
 int registry_add_table(struct registry *r, const struct benchmark *table,
 		       size_t n);
+/* Drop the benchmarks marked extended (a --quick run). */
+void registry_drop_extended(struct registry *r);
 /* Keep the benchmarks of one suite ("all" keeps everything). */
 void registry_keep_suite(struct registry *r, const char *suite);
 /*

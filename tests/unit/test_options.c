@@ -59,6 +59,13 @@ static void good_input(void **unused)
 	assert_int(parse(&o, err, sizeof(err), "--counter", "kmod-pmu", "--list",
 			 NULL), 0, err);
 	assert_int(o.list, 1, "list");
+	assert_int(parse(&o, err, sizeof(err), "--quick", NULL), 0, err);
+	assert_near(o.min_time, 0.002, 0, "--quick min-time");
+	assert_int(o.repetitions, 3, "--quick repetitions");
+	assert_int(o.samples, 5, "--quick samples");
+	assert_int(parse(&o, err, sizeof(err), "--repetitions", "9", "--quick",
+			 NULL), 0, err);
+	assert_int(o.repetitions, 9, "explicit --repetitions wins over --quick");
 }
 
 static void bad_input_is_usage_error(void **unused)
