@@ -30,11 +30,15 @@ extern char **environ;
 #define MAX_SERIES	4
 
 const char *const plot_names[] = {
-	"ops", "copy", "sigframe", "dist", "syscall", NULL,
+	"delta-kmod", "delta-syscall", "ops", "copy", "sigframe", "dist", "syscall", NULL,
 };
 
 const char *plot_caption(const char *name)
 {
+	if (!strcmp(name, "delta-kmod"))
+		return "kmod suite: difference between the runs, in percent of A";
+	if (!strcmp(name, "delta-syscall"))
+		return "Syscall suite: difference between the runs, in percent of A";
 	if (!strcmp(name, "ops"))
 		return "Cost per operation with 95% CI error bars";
 	if (!strcmp(name, "copy"))
@@ -752,6 +756,74 @@ static int plot_dist(struct plotter *p)
 	return gnuplot_run(p, "dist.gp", "dist", set);
 }
 
+/*
+ * Two runs: (B - A) / A in percent with the bootstrap CI, per benchmark
+ * of one suite (kmod: the kernel API and the bare instructions).
+ */
+static int plot_delta(struct plotter *p, const char *suite, const char *name)
+{
+	const struct run_dir *a = p->runs[0], *b = p->runs[1];
+	char set[2048] = "", title[256], ylabel[96];
+	size_t n = 0;
+	FILE *f;
+
+	if (p->nruns != 2)
+		return 0;
+	f = open_dat(p, name);
+	if (!f)
+		return -1;
+	fprintf(f, "label \"%s vs %s\" low high\n", run_title(p->runs, 2, 1),
+		run_title(p->runs, 2, 0));
+	for (size_t i = 0; i < a->count; i++) {
+		const struct run_bench *x = &a->bench[i], *y;
+		double rel, lo = NAN, hi = NAN;
+
+		/* what changes between boots: the kernel API, syscalls */
+		if (strcmp(x->suite, suite) || (!strcmp(suite, "kmod") &&
+		    (x->batch || !strcmp(x->op, "calib") ||
+		     (strcmp(x->variant, "kapi") && strcmp(x->variant, "none")))))
+			continue;
+		y = rundir_find(b, x->name);
+		if (!y || strcmp(x->unit, y->unit) || !(x->median > 0))
+			continue;
+		rel = 100 * (y->median - x->median) / x->median;
+		if (x->count >= COMPARE_MIN_VALUES && y->count >= COMPARE_MIN_VALUES) {
+			if (compare_bootstrap_diff(x->values, x->count, 1, y->values,
+						   y->count, 1, STATS_BOOTSTRAP_RESAMPLES,
+						   0.95, COMPARE_DEFAULT_SEED, &lo, &hi)) {
+				fclose(f);
+				return -1;
+			}
+			lo = 100 * lo / x->median;
+			hi = 100 * hi / x->median;
+		}
+		fprintf(f, "\"%s\"", x->name + strlen(x->suite) + 1);
+		put_value(f, rel);
+		put_value(f, lo);
+		put_value(f, hi);
+		fputc('\n', f);
+		n++;
+	}
+	if (close_dat(f, name))
+		return -1;
+	if (!n)
+		return 0;
+	snprintf(title, sizeof(title),
+		 "%s against %s: difference of medians, %s (95%% CI)",
+		 run_title(p->runs, 2, 1), run_title(p->runs, 2, 0),
+		 strcmp(suite, "kmod") ? "syscall suite" : "kmod suite, kernel API");
+	snprintf(ylabel, sizeof(ylabel), "(%s - %s) / %s, percent",
+		 run_title(p->runs, 2, 1), run_title(p->runs, 2, 0),
+		 run_title(p->runs, 2, 0));
+	gp_str(set, sizeof(set), "title", title);
+	gp_str(set, sizeof(set), "ylabel", ylabel);
+	gp_num(set, sizeof(set), "nseries", 1);
+	gp_num(set, sizeof(set), "signed", 1);
+	gp_num(set, sizeof(set), "rotate", 1);
+	gp_num(set, sizeof(set), "width", n > 30 ? 1600 : 1200);
+	return gnuplot_run(p, "bars.gp", name, set);
+}
+
 /* ------------------------------------------------------------ driver */
 
 int plots_render(const struct run_dir *const *runs, size_t nruns,
@@ -800,7 +872,8 @@ int plots_render(const struct run_dir *const *runs, size_t nruns,
 		return 1;
 	}
 	if (plot_ops(&p) || plot_copy(&p) || plot_sigframe(&p) ||
-	    plot_dist(&p) || plot_syscall(&p))
+	    plot_dist(&p) || plot_syscall(&p) || plot_delta(&p, "kmod", "delta-kmod") ||
+	    plot_delta(&p, "syscall", "delta-syscall"))
 		goto out;
 	if (!p.rendered) {
 		fprintf(stderr, "smapbench: nothing to plot in %s (no kmod or syscall results)\n",

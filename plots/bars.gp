@@ -8,7 +8,7 @@
 # spaces ("label smap lo hi nosmap lo hi"), then one row per cluster,
 # "label v1 lo1 hi1 v2 lo2 hi2 ...", whitespace separated, NaN where a
 # series has no value. Optional: logy=1 for a logarithmic value axis,
-# rotate=1 to turn long labels.
+# rotate=1 to turn long labels, signed=1 for values of both signs.
 
 load plotsdir."/common.gp"
 if (!exists("logy")) logy = 0
@@ -23,8 +23,11 @@ set boxwidth 0.9
 set bars front
 set xtics scale 0
 if (rotate) { set xtics rotate by 35 right font ",10"; set bmargin 9 }
+if (!exists("signed")) signed = 0
 if (logy) { set logscale y; set yrange [*:*] } else { set yrange [0:*] }
-set offsets 0, 0, graph 0.08, 0
+# values of both signs (differences): free range, a line at zero
+if (signed) { set yrange [*:*]; set xzeroaxis lt 1 lc rgb "#555555" }
+set offsets 0, 0, graph 0.08, graph (signed ? 0.08 : 0)
 
 plot for [i=1:nseries] datafile using (column(3*i-1)):(column(3*i)):(column(3*i+1)):xtic(1) \
 	title columnheader(3*i-1) lc rgb colours[i]

@@ -53,15 +53,17 @@ check_svg() {
 	grep -q '<svg' "$f" && tail -c 200 "$f" | grep -q '</svg>' &&
 		[ "$(grep -c '<path' "$f")" -gt 10 ]
 }
-check_plots() { # dir what
-	local dir=$1 what=$2 p bad=""
-	for p in "${plots[@]}"; do
+check_plots() { # dir what [extra plot names]
+	local dir=$1 what=$2 p bad="" names
+	shift 2
+	names=("${plots[@]}" "$@")
+	for p in "${names[@]}"; do
 		check_png "$dir/plots/$p.png" || bad="$bad $p.png"
 		check_svg "$dir/plots/$p.svg" || bad="$bad $p.svg"
 		[ -s "$dir/plots/$p.dat" ] || bad="$bad $p.dat"
 	done
 	if [ -z "$bad" ]; then
-		ok "$what: ${#plots[@]} plots, valid PNG and SVG"
+		ok "$what: ${#names[@]} plots, valid PNG and SVG"
 	else
 		not_ok "$what: missing or invalid:$bad"
 	fi
@@ -97,7 +99,7 @@ done
 cmp=$tmp/compare
 if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&1); then
 	ok "compare of the fixture runs"
-	check_plots "$cmp" "compare plots"
+	check_plots "$cmp" "compare plots" delta-kmod delta-syscall
 	header=$(head -n 1 "$cmp/compare.csv")
 	rows=$(($(wc -l <"$cmp/compare.csv") - 1))
 	want=$(($(wc -l <"$tmp/run-smap/results.csv") - 1))
@@ -136,7 +138,7 @@ if "$smapbench" report "$tmp/run-nosmap" "$tmp/run-smap" --out "$tmp/cmp-report"
 	[ -s "$tmp/cmp-report/report.md" ]; then
 	ok "report of a comparison"
 	check_links "$tmp/cmp-report/report.md" "comparison report.md"
-	check_plots "$tmp/cmp-report" "comparison report"
+	check_plots "$tmp/cmp-report" "comparison report" delta-kmod delta-syscall
 else
 	not_ok "report of a comparison failed"
 fi
