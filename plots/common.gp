@@ -35,5 +35,5 @@ array colours[6] = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3
 
 if (strlen(watermark) > 0) {
 	set label 99 watermark at screen 0.5, 0.5 center rotate by 25 front \
-		font ",40" textcolor rgb "#a0cc0000"
+		font ",40" textcolor rgb "#b0cc0000"
 }

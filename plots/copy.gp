@@ -41,6 +41,7 @@ do for [j=1:nops] {
 	set ylabel ylabel
 	plot for [i=1:nseries] datafile index ((j-1)*nseries + i-1) using 1:2:3:4 \
 		with yerrorlines lw 1.5 pt 7 ps 0.7 lc rgb colours[i] title word(titles, i)
+	unset label 99	# the watermark once, not once per panel
 }
 if (npct > 0) {
 	do for [j=1:nops] {

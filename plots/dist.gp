@@ -34,5 +34,6 @@ do for [b=1:nbench] {
 	set ylabel (words(units) >= b ? word(units, b)." per operation" : "")
 	plot for [i=1:nseries] datafile index (b-1) \
 		using (i):(column(1) == i ? column(2) : NaN) lc rgb colours[i]
+	unset label 99	# the watermark once, not once per panel
 }
 unset multiplot
