@@ -103,11 +103,11 @@ static int split_name(struct run_bench *b)
 	for (char *t = strtok_r(copy, "/", &save); t && n < 5;
 	     t = strtok_r(NULL, "/", &save))
 		part[n++] = t;
-	if (n >= 3 && (!strcmp(part[0], "kmod") || !strcmp(part[0], "syscall") ||
+	if (n >= 2 && (!strcmp(part[0], "kmod") || !strcmp(part[0], "syscall") ||
 		       !strcmp(part[0], "bpf"))) {
 		b->suite = strdup(part[0]);
 		b->op = strdup(part[1]);
-		b->variant = strdup(part[2]);
+		b->variant = strdup(n >= 3 ? part[2] : "none");
 		b->size = n >= 4 ? parse_ulong(part[3]) : 0;
 		b->batch = n >= 5 ? parse_ulong(part[4]) : 0;
 	} else {
@@ -661,6 +661,40 @@ static double jget_number(const struct jvalue *obj, const char *key)
 	return v && v->type == J_NUMBER ? v->number : NAN;
 }
 
+static int replace(char **field, const char *value)
+{
+	char *copy;
+
+	if (!value)
+		return 0;
+	copy = strdup(value);
+	if (!copy)
+		return -1;
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+/*
+ * smapbench's own JSON carries suite, op, variant, size and batch with
+ * every entry: better than guessing them from a name that leaves out
+ * what is 0 or "none".
+ */
+static int json_fields(struct run_bench *b, const struct jvalue *e)
+{
+	double size = jget_number(e, "size"), batch = jget_number(e, "batch");
+
+	if (replace(&b->suite, jget_string(e, "suite")) ||
+	    replace(&b->op, jget_string(e, "op")) ||
+	    replace(&b->variant, jget_string(e, "variant")))
+		return -1;
+	if (isfinite(size) && size >= 0)
+		b->size = (unsigned long)size;
+	if (isfinite(batch) && batch >= 0)
+		b->batch = (unsigned long)batch;
+	return 0;
+}
+
 static char *read_file(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
@@ -810,7 +844,7 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 				b->counter = strdup("gbench");
 				b->flags = strdup("");
 				if (!b->name || !b->unit || !b->counter ||
-				    !b->flags || split_name(b))
+				    !b->flags || split_name(b) || json_fields(b, e))
 					goto oom;
 				b->median = NAN;
 				b->source = RUN_VALUES_REPETITIONS;

@@ -344,7 +344,11 @@ static const char gbench_json[] =
 	"    {\"name\": \"BM_broken\", \"run_type\": \"iteration\", \"error_occurred\": true,\n"
 	"     \"error_message\": \"no device\", \"real_time\": 0, \"time_unit\": \"ns\"},\n"
 	"    {\"name\": \"BM_once\", \"iterations\": 10, \"real_time\": 42,\n"
-	"     \"cpu_time\": 41, \"time_unit\": \"ns\"}\n"
+	"     \"cpu_time\": 41, \"time_unit\": \"ns\"},\n"
+	/* smapbench's JSON: the fields say what the name leaves out */
+	"    {\"name\": \"kmod/sigframe/batched/25\", \"run_type\": \"iteration\",\n"
+	"     \"real_time\": 50, \"time_unit\": \"ns\", \"suite\": \"kmod\",\n"
+	"     \"op\": \"sigframe\", \"variant\": \"batched\", \"size\": 0, \"batch\": 25}\n"
 	"  ]\n"
 	"}\n";
 
@@ -361,7 +365,7 @@ static void test_gbench_json(void **state)
 	if (rundir_load(path, &run, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_true(run.from_json);
-	assert_int_equal(run.count, 2);	/* the failed one is skipped */
+	assert_int_equal(run.count, 3);	/* the failed one is skipped */
 	assert_string_equal(rundir_context(&run, "host"), "box");
 	assert_string_equal(rundir_context(&run, "note"), "tab\there \xc3\xa9");
 	assert_string_equal(rundir_context(&run, "cpu_scaling_enabled"), "false");
@@ -376,12 +380,18 @@ static void test_gbench_json(void **state)
 	assert_non_null(b);
 	assert_int_equal(b->count, 1);
 	assert_float_equal(b->median, 42, 1e-9);
+	b = rundir_find(&run, "kmod/sigframe/batched/25");
+	assert_non_null(b);
+	assert_string_equal(b->suite, "kmod");
+	assert_string_equal(b->variant, "batched");
+	assert_int_equal(b->size, 0);
+	assert_int_equal(b->batch, 25);
 
 	/* Against itself: repetitions are the values; one value: unknown. */
 	if (rundir_load(path, &other, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(compare_runs(&run, &other, 0.05, 1, &res), 0);
-	assert_int_equal(res.count, 2);
+	assert_int_equal(res.count, 3);
 	assert_string_equal(res.rows[0].method, "repetitions");
 	assert_int_equal(res.rows[0].verdict, COMPARE_SAME);
 	assert_int_equal(res.rows[1].verdict, COMPARE_UNKNOWN);
@@ -393,7 +403,7 @@ static void test_gbench_json(void **state)
 	write_file(tmpdir, "results.json", gbench_json);
 	if (rundir_load(tmpdir, &run, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(run.count, 2);
+	assert_int_equal(run.count, 3);
 	rundir_free(&run);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/results.json", tmpdir);
