@@ -78,6 +78,7 @@ kmod-checkpatch: kmod-doctools
 
 kmod-lint: kmod-checkpatch kmod-kerneldoc
 ifneq ($(KMOD_KDIR),)
+	@rm -rf $(KMOD_BUILD)/lint-w1
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-w1,W=1)
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-sparse,C=2)
 else

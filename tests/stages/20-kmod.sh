@@ -121,6 +121,15 @@ else
 	not_ok "uapi header does not compile standalone with -std=c11 -Wall -Wextra -Werror"
 fi
 
+# Without any headers `make` must explain what to install, not fail.
+log=$(make --no-print-directory -s module KDIR=/nonexistent KMOD_DEB61= 2>&1)
+if [ $? -eq 0 ] && echo "$log" | grep -q "apt-get install linux-headers"; then
+	ok "make module without kernel headers says what to install and succeeds"
+else
+	echo "$log" | show
+	not_ok "make module without kernel headers fails or gives no hint"
+fi
+
 log=$(make --no-print-directory -s kmod-selftest 2>&1)
 if [ $? -eq 0 ] && [ -x "$BUILD/tests/kmod_selftest" ] &&
 	file "$BUILD/tests/kmod_selftest" | grep -q 'statically linked'; then
