@@ -711,11 +711,12 @@ static int plot_dist(struct plotter *p)
 	for (size_t h = 0; headline_benchmarks[h].suite && nb < 9; h++) {
 		const struct run_bench *b[MAX_RUNS] = { 0 };
 		const char *name = NULL;
-		int any = 0;
+		int any = 1;
 
+		/* every run needs samples: gnuplot cannot draw an empty box */
 		for (size_t r = 0; r < p->nruns; r++) {
 			b[r] = bench_match(p->runs[r], &headline_benchmarks[h]);
-			any |= b[r] && b[r]->count > 0;
+			any &= b[r] && b[r]->count > 0;
 			if (b[r] && !name)
 				name = b[r]->name;
 		}
