@@ -131,6 +131,28 @@ static void emit_file(void (*emit)(void *, const char *, const char *),
 		emit(arg, key, "unknown");
 }
 
+/* The active lockdown mode: the bracketed word of securityfs's file. */
+static void lockdown(void (*emit)(void *, const char *, const char *),
+		     void *arg)
+{
+	char line[128], *open_bracket, *close_bracket;
+
+	if (read_line("/sys/kernel/security/lockdown", line, sizeof(line)) != 0) {
+		emit(arg, "bpf_lockdown",
+		     "unknown (no /sys/kernel/security/lockdown: securityfs "
+		     "not mounted or no lockdown LSM)");
+		return;
+	}
+	open_bracket = strchr(line, '[');
+	close_bracket = open_bracket ? strchr(open_bracket, ']') : NULL;
+	if (open_bracket && close_bracket) {
+		*close_bracket = '\0';
+		emit(arg, "bpf_lockdown", open_bracket + 1);
+	} else {
+		emit(arg, "bpf_lockdown", line);
+	}
+}
+
 void bpfbench_context(void (*emit)(void *arg, const char *key,
 				   const char *value), void *arg)
 {
@@ -148,7 +170,7 @@ void bpfbench_context(void (*emit)(void *arg, const char *key,
 	emit_file(emit, arg, "bpf_jit_harden", "/proc/sys/net/core/bpf_jit_harden");
 	emit_file(emit, arg, "bpf_unprivileged_disabled",
 		  "/proc/sys/kernel/unprivileged_bpf_disabled");
-	emit_file(emit, arg, "bpf_lockdown", "/sys/kernel/security/lockdown");
+	lockdown(emit, arg);
 
 	/* Built in (the symbol exists) and not turned off on the command line. */
 	read_line("/proc/cmdline", cmdline, sizeof(cmdline));
