@@ -95,9 +95,30 @@ fi
 [ "$(id -u)" -eq 0 ] || die "run me as root (sudo ./$prog): loading the module, pinning and installing packages need it"
 
 cd "$here" || die "cannot enter $here"
+made=()
+[ -d "$out" ] || made+=("$out")
 mkdir -p "$out" 2>/dev/null || die "cannot create output directory '$out'"
 [ -w "$out" ] || die "output directory '$out' is not writable"
 out=$(cd "$out" && pwd)
+[ ${#made[@]} -eq 0 ] || made=("$out")
+
+module_loaded=0
+unload_module() {
+	if [ "$module_loaded" -eq 1 ]; then
+		rmmod smapbench 2>/dev/null || warn "could not unload smapbench.ko (rmmod smapbench)"
+		module_loaded=0
+	fi
+}
+# Under sudo, hand what this run created back to the caller, so that a
+# later `make` or `rm` in their checkout works without root.
+give_back() {
+	if [ -n "${SUDO_UID:-}" ] && [ "$SUDO_UID" != 0 ]; then
+		chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$here/build" "${made[@]}" 2>/dev/null
+	fi
+}
+trap 'unload_module; give_back' EXIT
+trap 'unload_module; give_back; exit 130' INT
+trap 'unload_module; give_back; exit 143' TERM
 
 # ---------------------------------------------------------------- set-up
 if [ "$install" -eq 1 ]; then
@@ -127,6 +148,8 @@ if [ "$vm" -eq 1 ]; then
 	say "VM mode: booting QEMU with SMAP on, clearcpuid=smap and a CPU without SMAP"
 	runs=$("$here/vm/run-vm.sh" "${args[@]}" | tee /dev/stderr | sed -n 's/^run directory: //p')
 	[ -n "$runs" ] || die "VM mode produced no run directory (see the messages above)"
+	# shellcheck disable=SC2206
+	made+=($runs)
 	smap_run=$(grep -- '-smap$' <<<"$runs" | head -n 1)
 	nosmap_run=$(grep -- '-nosmap$' <<<"$runs" | head -n 1)
 	for r in $runs; do
@@ -189,17 +212,6 @@ if has_flag hypervisor; then
 fi
 
 # ---------------------------------------------------------------- module
-module_reason=""
-module_loaded=0
-unload_module() {
-	if [ "$module_loaded" -eq 1 ]; then
-		rmmod smapbench 2>/dev/null || warn "could not unload smapbench.ko (rmmod smapbench)"
-		module_loaded=0
-	fi
-}
-trap 'unload_module' EXIT
-trap 'unload_module; exit 130' INT
-trap 'unload_module; exit 143' TERM
 
 want_kmod=1
 case "$suite" in syscall | bpf) want_kmod=0 ;; esac
@@ -253,6 +265,7 @@ rm -f "$run_log"
 unload_module
 [ "$rc" -eq 0 ] || die "smapbench run failed with status $rc; no run directory was kept"
 [ -n "$run_dir" ] && [ -d "$run_dir" ] || die "smapbench reported no run directory"
+made+=("$run_dir")
 
 # ---------------------------------------------------------------- outputs
 "$smapbench" plot "$run_dir" || warn "plotting failed; the CSV files are complete"
@@ -261,12 +274,18 @@ unload_module
 echo
 say "run directory: $run_dir"
 if [ -f "$run_dir/results.csv" ]; then
-	say "headline (median per operation; full table in results.csv):"
+	say "headline (median per operation, 95% CI; every row: results.csv, report.md):"
+	# Values are in the row's unit; median_ns converts the median, and
+	# the same factor converts the interval.
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$col["name"] ~ /^(kmod\/(pair|get_user\/(kapi|inline|nopad)\/8|copy_to_user\/kapi\/4096|sigframe)|syscall\/(getppid|read\/pipe\/64|futex\/wake|signal))/ {
-			printf "  %-40s %10s %s  (95%% CI %s..%s)\n", $col["name"],
-				$col["median"], $col["unit"], $col["ci_low"], $col["ci_high"]
-		}' "$run_dir/results.csv" | head -n 16
+		$col["name"] ~ /^kmod\/(pair|get_user\/(kapi|inline|nopad)\/8|copy_to_user\/kapi\/4096|sigframe\/(kapi|batched))/ ||
+		$col["name"] ~ /^bpf\/.*overhead.*\/8$/ ||
+		$col["name"] ~ /^syscall\/(getppid|write_read\/pipe\/64|futex\/wake|signal\/roundtrip)$/ {
+			f = ($col["median"] > 0) ? $col["median_ns"] / $col["median"] : 0
+			printf "  %-36s %9.1f ns  [%.1f .. %.1f]  %s\n", $col["name"],
+				$col["median_ns"], $col["ci_low"] * f, $col["ci_high"] * f,
+				$col["flags"]
+		}' "$run_dir/results.csv" | head -n 20
 fi
 [ -d "$run_dir/plots" ] && say "plots: $run_dir/plots/"
 [ "$state" = smap ] && say "next: reboot with '$off_param', run again, then: build/smapbench compare <nosmap-run> $run_dir"
