@@ -30,7 +30,8 @@ extern char **environ;
 #define MAX_SERIES	4
 
 const char *const plot_names[] = {
-	"delta-kmod", "delta-syscall", "ops", "copy", "sigframe", "dist", "syscall", NULL,
+	"delta-kmod", "delta-syscall", "ops", "copy", "batch", "sigframe", "dist",
+	"syscall", NULL,
 };
 
 const char *plot_caption(const char *name)
@@ -43,6 +44,8 @@ const char *plot_caption(const char *name)
 		return "Cost per operation with 95% CI error bars";
 	if (!strcmp(name, "copy"))
 		return "copy_to_user / copy_from_user against copy size";
+	if (!strcmp(name, "batch"))
+		return "Cost per access: one pair per access (kapi) against one per K";
 	if (!strcmp(name, "sigframe"))
 		return "Signal frame: a pair per field against one pair per frame";
 	if (!strcmp(name, "dist"))
@@ -593,6 +596,134 @@ static const struct run_bench *at_size(const struct run_bench *const *s,
 	return NULL;
 }
 
+/* Benchmarks of op, variant and size, ascending in batch (K >= 1). */
+static size_t batch_sweep(const struct run_dir *run, const char *op,
+			  unsigned long size, const struct run_bench **out,
+			  size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->count && n < max; i++) {
+		const struct run_bench *b = &run->bench[i];
+		size_t k;
+
+		if (strcmp(b->suite, "kmod") || strcmp(b->op, op) ||
+		    strcmp(b->variant, "batched") || !b->batch || b->size != size)
+			continue;
+		for (k = n++; k > 0 && out[k - 1]->batch > b->batch; k--)
+			out[k] = out[k - 1];
+		out[k] = b;
+	}
+	return n;
+}
+
+/*
+ * Cost per access against K, the accesses per STAC/CLAC pair: the batched
+ * block divided by K, and the kernel API (a pair per access) as a dashed
+ * reference level. One panel per op that has at least two K.
+ */
+static int plot_batch(struct plotter *p)
+{
+	const char *ops[4];
+	unsigned long sizes[4];
+	size_t nops = 0;
+	char opsw[128] = "", titles[256] = "", styles[32] = "", colourof[32] = "";
+	char set[2048] = "", ylabel[64];
+	FILE *f;
+
+	/* ops with a batched sweep in the first run, at their largest size */
+	for (size_t i = 0; i < p->runs[0]->count && nops < 4; i++) {
+		const struct run_bench *b = &p->runs[0]->bench[i], *s[64];
+		size_t k;
+
+		if (strcmp(b->suite, "kmod") || strcmp(b->variant, "batched") ||
+		    !strcmp(b->op, "sigframe"))
+			continue;
+		for (k = 0; k < nops && strcmp(ops[k], b->op); k++)
+			;
+		if (k < nops) {
+			if (b->size > sizes[k])
+				sizes[k] = b->size;
+			continue;
+		}
+		if (batch_sweep(p->runs[0], b->op, b->size, s, 64) < 2)
+			continue;
+		ops[nops] = b->op;
+		sizes[nops++] = b->size;
+	}
+	if (!nops)
+		return 0;
+	f = open_dat(p, "batch");
+	if (!f)
+		return -1;
+	for (size_t j = 0; j < nops; j++) {
+		snprintf(opsw + strlen(opsw), sizeof(opsw) - strlen(opsw),
+			 "%s%s/%lu", j ? " " : "", ops[j], sizes[j]);
+		/* batched series of every run, then the kapi references */
+		for (int ref = 0; ref < 2; ref++)
+			for (size_t r = 0; r < p->nruns; r++) {
+				const struct run_bench *s[64];
+				const struct bench_key key = { "kmod", ops[j], "kapi",
+							       sizes[j], 0 };
+				const struct run_bench *kapi = bench_match(p->runs[r], &key);
+				size_t n = batch_sweep(p->runs[r], ops[j], sizes[j], s, 64);
+				size_t rows = 0;
+
+				for (size_t k = 0; k < n; k++) {
+					const struct run_bench *b = ref ? kapi : s[k];
+					double per = ref ? 1 : (double)s[k]->batch;
+
+					if (!b)
+						continue;
+					fprintf(f, "%lu", s[k]->batch);
+					put_value(f, b->median / per);
+					put_value(f, b->ci_low / per);
+					put_value(f, b->ci_high / per);
+					fputc('\n', f);
+					rows++;
+				}
+				if (!rows)
+					fputs("1 NaN NaN NaN\n", f);
+				fputs("\n\n", f);
+			}
+	}
+	if (close_dat(f, "batch"))
+		return -1;
+	for (int ref = 0; ref < 2; ref++)
+		for (size_t r = 0; r < p->nruns; r++) {
+			size_t used = strlen(titles);
+
+			if (p->nruns == 1)
+				snprintf(titles + used, sizeof(titles) - used, "%s",
+					 ref ? " kapi" : "batched");
+			else
+				snprintf(titles + used, sizeof(titles) - used,
+					 "%s%s:%s", used ? " " : "",
+					 run_title(p->runs, p->nruns, r),
+					 ref ? "kapi" : "batched");
+			snprintf(styles + strlen(styles), sizeof(styles) - strlen(styles),
+				 "%s%s", strlen(styles) ? " " : "", ref ? "d" : "l");
+			snprintf(colourof + strlen(colourof),
+				 sizeof(colourof) - strlen(colourof), "%s%zu",
+				 strlen(colourof) ? " " : "",
+				 p->nruns == 1 ? (size_t)ref + 1 : r + 1);
+		}
+	snprintf(ylabel, sizeof(ylabel), "%s per access",
+		 unit_of(p->runs, p->nruns, "kmod"));
+	gp_str(set, sizeof(set), "title",
+	       "Cost per access against accesses per STAC/CLAC pair (median, 95% CI)");
+	gp_str(set, sizeof(set), "ops", opsw);
+	gp_str(set, sizeof(set), "titles", titles);
+	gp_str(set, sizeof(set), "styles", styles);
+	gp_str(set, sizeof(set), "colourof", colourof);
+	gp_str(set, sizeof(set), "xlabel", "K, accesses per STAC/CLAC pair");
+	gp_str(set, sizeof(set), "ylabel", ylabel);
+	gp_str(set, sizeof(set), "keypos", "top right");
+	gp_num(set, sizeof(set), "nseries", 2.0 * (double)p->nruns);
+	gp_num(set, sizeof(set), "height", 560);
+	return gnuplot_run(p, "sweep.gp", "batch", set);
+}
+
 static int plot_copy(struct plotter *p)
 {
 	static const char *const ops_all[] = { "copy_to_user", "copy_from_user" };
@@ -694,7 +825,7 @@ static int plot_copy(struct plotter *p)
 		snprintf(path, sizeof(path), "%s/copy-share.dat", p->tmp);
 		gp_str(set, sizeof(set), "pctfile", path);
 	}
-	return gnuplot_run(p, "copy.gp", "copy", set);
+	return gnuplot_run(p, "sweep.gp", "copy", set);
 fail:
 	fclose(f);
 	fclose(g);
@@ -873,7 +1004,8 @@ int plots_render(const struct run_dir *const *runs, size_t nruns,
 		return 1;
 	}
 	if (plot_ops(&p) || plot_copy(&p) || plot_sigframe(&p) ||
-	    plot_dist(&p) || plot_syscall(&p) || plot_delta(&p, "kmod", "delta-kmod") ||
+	    plot_batch(&p) || plot_dist(&p) || plot_syscall(&p) ||
+	    plot_delta(&p, "kmod", "delta-kmod") ||
 	    plot_delta(&p, "syscall", "delta-syscall"))
 		goto out;
 	if (!p.rendered) {

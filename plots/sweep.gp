@@ -1,18 +1,25 @@
-# copy.gp - copy_to_user / copy_from_user cost against copy size.
+# sweep.gp - cost against a swept parameter, one panel per op, log-log:
+# copy size for copy_to_user / copy_from_user, accesses per STAC/CLAC pair
+# (K) for the batched variants.
 #
-# Top row: cost per copy, log-log, one line per series (variants of one
-# run, or the same variant on two boots), error bars = 95% CI of the median.
-# Bottom row: a share of the copy in percent (the STAC/CLAC pair's cost,
-# or the difference between the boots), with the 1% line.
+# Top row: one line per series (variants of one run, or the same variant
+# on two boots), error bars = 95% CI of the median. Optional bottom row: a
+# share in percent (the STAC/CLAC pair's share of a copy, or the
+# difference between the boots), with the 1% line.
 #
 # Variables (-e): plotsdir, out, term, title, context, watermark as in
 # common.gp, and
-#   datafile  blocks separated by two blank lines, "size median lo hi" rows;
+#   datafile  blocks separated by two blank lines, "x median lo hi" rows;
 #             block (op-1)*nseries + (series-1)
 #   nseries, titles    series count and their names (one word each)
 #   ops       the op names, one word each (panel titles)
+#   xlabel    the swept parameter (default "bytes per copy")
 #   ylabel    unit of the top row, e.g. "cycles per copy"
-#   pctfile   same layout with "size percent lo hi", npct series per op
+#   styles    optional, one word per series: "l" line with points (default),
+#             "d" dashed line without points (a reference level)
+#   colourof  optional, one colour index per series (default: its number)
+#   keypos    where the key goes (default "top left")
+#   pctfile   same layout with "x percent lo hi", npct series per op
 #   npct, pcttitles    (npct=0: no bottom row)
 #   pctlabel  what the bottom row shows (panel title suffix)
 #   pctlog    1 for a logarithmic percent axis (all values positive)
@@ -25,14 +32,23 @@ if (!exists("npct")) npct = 0
 if (!exists("pctlog")) pctlog = 1
 if (!exists("pctlabel")) pctlabel = "pair cost as a share of the copy"
 if (!exists("ylabel")) ylabel = "cycles per copy"
+if (!exists("xlabel")) xlabel = "bytes per copy"
+if (!exists("styles")) styles = ""
+if (!exists("colourof")) colourof = ""
+# series i: dashed reference without points?  its colour (colourof: indexes)
+dashed(i) = words(styles) >= i && word(styles, i) eq "d"
+# (dt takes a function call, not a parenthesised expression)
+dashtype(i) = dashed(i) ? 2 : 1
+colour(i) = colours[words(colourof) >= i ? int(word(colourof, i)) : i]
 nops = words(ops)
 
 set logscale x 2
 set format x "%.0f"
-set xlabel "bytes per copy"
+set xlabel xlabel
 # keep the end points (and their error bars) off the border
 set offsets graph 0.03, graph 0.03, 0, 0
-set key top left
+if (!exists("keypos")) keypos = "top left"
+eval "set key ".keypos
 unset title
 set multiplot layout (npct > 0 ? 2 : 1), nops title title."\n".context font ",12"
 do for [j=1:nops] {
@@ -40,7 +56,8 @@ do for [j=1:nops] {
 	set logscale y
 	set ylabel ylabel
 	plot for [i=1:nseries] datafile index ((j-1)*nseries + i-1) using 1:2:3:4 \
-		with yerrorlines lw 1.5 pt 7 ps 0.7 lc rgb colours[i] title word(titles, i)
+		with yerrorlines lw 1.5 pt 7 ps (dashed(i) ? 0 : 0.7) dt dashtype(i) \
+		lc rgb colour(i) title word(titles, i)
 	unset label 99	# the watermark once, not once per panel
 }
 if (npct > 0) {

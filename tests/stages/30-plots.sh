@@ -10,7 +10,7 @@ ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; fail=1; }
 
 smapbench=${SMAPBENCH:-build/smapbench}
-plots=(ops copy sigframe dist syscall)
+plots=(ops copy batch sigframe dist syscall)
 
 # The comparison statistics on known answers (cmocka, mk/compare.mk).
 unit=${BUILD:-build}/tests/unit/test_compare
