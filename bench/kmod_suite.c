@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ static struct {
 	struct smapbench_info info;
 	const char *counter;		/* requested, or NULL */
 	double cycles_per_tick;		/* from calib, 0 until known */
+	double tsc_hz;			/* to convert ticks to ns */
 } dev = { .path = SMAPBENCH_DEVICE, .fd = -1 };
 
 static struct benchmark table[KMOD_MAX_BENCHMARKS];
@@ -163,7 +165,8 @@ static int kmod_valid(const struct benchmark *b, char *why, size_t whylen)
 	if ((a->op == SMAPBENCH_OP_PAIR || a->op == SMAPBENCH_OP_STAC ||
 	     a->op == SMAPBENCH_OP_CLAC) &&
 	    !(info->flags & SMAPBENCH_INFO_SMAP_CPUID)) {
-		snprintf(why, whylen, "STAC/CLAC need SMAP in CPUID");
+		snprintf(why, whylen,
+			 "STAC/CLAC need SMAP in CPUID (they would raise #UD on this CPU model)");
 		return -1;
 	}
 	if (a->variant == SMAPBENCH_VARIANT_MASKED &&
@@ -309,7 +312,7 @@ static int kmod_measure(void *state, uint64_t iterations, size_t n,
 static void kmod_timer(void *state, struct bench_timer *t)
 {
 	struct kmod_state *s = state;
-	double tsc_hz = (double)dev.info.tsc_khz * 1e3;
+	double tsc_hz = dev.tsc_hz > 0 ? dev.tsc_hz : (double)dev.info.tsc_khz * 1e3;
 
 	t->counter = s->use_pmu ? "kmod-pmu" : "kmod-tsc";
 	t->unit = s->use_pmu ? "cycles" : "ticks";
@@ -461,6 +464,20 @@ static void kmod_context(struct context *c)
 		    !!(i->flags & SMAPBENCH_INFO_MASKED_UACCESS));
 	context_set(c, "kmod_tsc_khz", "%llu", (unsigned long long)i->tsc_khz);
 	context_set(c, "kmod_release", "%.*s", (int)sizeof(i->release), i->release);
+	/*
+	 * The module reads the same TSC we measured against
+	 * CLOCK_MONOTONIC_RAW. The kernel's tsc_khz can be far off where
+	 * its calibration failed (seen under TCG) and the kernel then keeps
+	 * time with another clock: trust the measurement, say when they differ.
+	 */
+	const char *measured = context_get(c, "tsc_hz");
+	double kernel_hz = (double)i->tsc_khz * 1e3;
+
+	dev.tsc_hz = measured ? atof(measured) : 0;
+	if (dev.tsc_hz > 0 && kernel_hz > 0 &&
+	    fabs(dev.tsc_hz - kernel_hz) > 0.01 * dev.tsc_hz)
+		context_warn(c, "the kernel's tsc_khz (%llu) differs from the measured TSC frequency (%.0f Hz) by more than 1%%: ticks are converted with the measured one",
+			     (unsigned long long)i->tsc_khz, dev.tsc_hz);
 	if (calibrate(&per_tick, &per_tick_pmu, &run, why, sizeof(why)) == 0) {
 		context_set(c, "kmod_timer_overhead_tsc", "%llu",
 			    (unsigned long long)run.timer_overhead_tsc);

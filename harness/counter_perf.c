@@ -137,9 +137,18 @@ static int perf_open(struct counter *c, char *why, size_t whylen)
 		goto fail;
 	}
 	page = perf_evsel__mmap_base(evsel, 0, 0);
-	if (!page || !page->cap_user_rdpmc || !page->index) {
+	if (!page || !page->cap_user_rdpmc) {
 		snprintf(why, whylen,
 			 "RDPMC not allowed in user space (/sys/bus/event_source/devices/cpu/rdpmc)");
+		goto fail;
+	}
+	/* The counter must run: two reads around some work must differ. */
+	uint64_t first = perf_read();
+
+	for (volatile int spin = 0; spin < 10000; spin++)
+		;
+	if (perf_read() <= first) {
+		snprintf(why, whylen, "the cycle counter does not advance");
 		goto fail;
 	}
 	c->hz = counter_measure_hz(c, 60);
