@@ -382,10 +382,14 @@ static int take_samples(struct run_state *st)
 	r->result_flags = 0;
 	if (done < r->iterations)
 		r->result_flags |= SMAPBENCH_RUN_CLAMPED;
-	if (st->clock.cycles)
+	if (st->clock.cycles) {
 		r->result_flags |= SMAPBENCH_RUN_CYCLES;
-	else
+	} else {
+		/* The counter went away mid-run: no sample has valid cycles. */
 		r->timer_overhead_cycles = 0;
+		for (i = 0; i < r->samples; i++)
+			st->samples[i].cycles = 0;
+	}
 	clock_close(&st->clock);
 	migrate_enable();
 	return ret;

@@ -236,9 +236,10 @@ struct smapbench_sample {
  *
  * Errors: -EINVAL for a malformed request (checked first, the same on
  * every machine), -EOPNOTSUPP for a valid one this CPU or kernel cannot
- * run, -EFAULT for bad addresses, -ENOMEM, -EINTR. The samples array is
- * zeroed before timing; samples and (out) fields are filled only on
- * success.
+ * run, -EFAULT for bad addresses, -ENOMEM, -EINTR; -EIO only for a module
+ * bug (a loop left EFLAGS.AC set, also logged as a kernel WARNING). The
+ * samples array is zeroed before timing; samples and (out) fields are
+ * filled only on success.
  */
 struct smapbench_run {
 	__u32 op;
