@@ -307,9 +307,15 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
+	char executable[4096];
+	ssize_t len = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
+
+	executable[len > 0 ? len : 0] = '\0';
+	if (len <= 0)
+		snprintf(executable, sizeof(executable), "smapbench");
 	struct report rep = {
 		.results = &results, .context = &ctx, .run_flags = flags,
-		.executable = argv[0], .repetitions = opt.repetitions,
+		.executable = executable, .repetitions = opt.repetitions,
 	};
 
 	if (write_file(&dir, "results.csv", report_results_csv, &rep, err, sizeof(err)) ||

@@ -64,12 +64,13 @@ UNIT_BINS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
 REVISION_H := $(BUILD)/include/smapbench_revision.h
 
-.PHONY: smapbench smapbench-static unit-tests libperf FORCE
-all: smapbench smapbench-static $(if $(CMOCKA),unit-tests)
+.PHONY: smapbench smapbench-static unit-tests json-check libperf FORCE
+all: smapbench smapbench-static json-check $(if $(CMOCKA),unit-tests)
 
 smapbench: $(BUILD)/smapbench
 smapbench-static: $(BUILD)/smapbench-static
-unit-tests: $(UNIT_BINS) $(BUILD)/tests/json-check
+unit-tests: $(UNIT_BINS)
+json-check: $(BUILD)/tests/json-check
 
 # libperf and the libapi it uses, built inside the extracted tree.
 $(LIBPERF_A): $(LINUX_SOURCE_STAMP)

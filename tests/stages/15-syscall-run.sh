@@ -21,7 +21,7 @@ expect() { # expect DESCRIPTION COMMAND...: ok when the command succeeds
 	if "$@"; then ok "$what"; else fail "$what"; fi
 }
 
-if ! make -s smapbench unit-tests >/dev/null 2>&1 || [ ! -x "$bin" ]; then
+if ! make -s smapbench json-check >/dev/null 2>&1 || [ ! -x "$bin" ]; then
 	fail "build smapbench (make smapbench)"
 	exit 1
 fi
