@@ -30,14 +30,17 @@ extern char **environ;
 #define MAX_SERIES	4
 
 const char *const plot_names[] = {
-	"delta-kmod", "delta-syscall", "ops", "copy", "batch", "sigframe", "dist",
-	"syscall", NULL,
+	"delta-kmod", "delta-syscall", "delta-bpf", "ops", "copy", "batch",
+	"sigframe", "dist",
+	"syscall", "bpf", NULL,
 };
 
 const char *plot_caption(const char *name)
 {
 	if (!strcmp(name, "delta-kmod"))
 		return "kmod suite: difference between the runs, in percent of A";
+	if (!strcmp(name, "delta-bpf"))
+		return "bpf suite: difference of the user - kernel overhead, in percent of A";
 	if (!strcmp(name, "delta-syscall"))
 		return "Syscall suite: difference between the runs, in percent of A";
 	if (!strcmp(name, "ops"))
@@ -46,6 +49,8 @@ const char *plot_caption(const char *name)
 		return "copy_to_user / copy_from_user against copy size";
 	if (!strcmp(name, "batch"))
 		return "Cost per access: one pair per access (kapi) against one per K";
+	if (!strcmp(name, "bpf"))
+		return "bpf suite: user against kernel reads in ring 0";
 	if (!strcmp(name, "sigframe"))
 		return "Signal frame: a pair per field against one pair per frame";
 	if (!strcmp(name, "dist"))
@@ -295,6 +300,36 @@ struct bar_cluster {
 	double scale[MAX_SERIES];	/* unit conversion; 0 means 1 */
 };
 
+/*
+ * Room for labels turned by 35 degrees and right-aligned at their tic:
+ * below (sin 35 of the longest, in character heights of about two
+ * widths) and to the left, where the first labels reach past the axis
+ * (cos 35 of their length, less their distance from it).
+ */
+static void label_margins(char *set, size_t len, const char *const *labels,
+			  size_t n, double width_px)
+{
+	double across = width_px / 7.5, bottom = 9, left = 10, column;
+	size_t longest = 0;
+
+	if (!n)
+		return;
+	column = (across - left - 4) / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double reach = 0.75 * (double)strlen(labels[i]) -
+			       ((double)i + 0.5) * column;
+
+		if (strlen(labels[i]) > longest)
+			longest = strlen(labels[i]);
+		if (reach + 2 > left)
+			left = reach + 2;
+	}
+	if (2 + 0.3 * (double)longest > bottom)
+		bottom = 2 + 0.3 * (double)longest;
+	gp_num(set, len, "bmargin_chars", bottom);
+	gp_num(set, len, "lmargin_chars", left);
+}
+
 static int bars_write(struct plotter *p, const char *name,
 		      const struct bar_cluster *c, size_t n,
 		      const char *const *titles, size_t nseries,
@@ -329,6 +364,13 @@ static int bars_write(struct plotter *p, const char *name,
 	gp_num(set, sizeof(set), "nseries", (double)nseries);
 	gp_num(set, sizeof(set), "logy", logy);
 	gp_num(set, sizeof(set), "rotate", n > 6);
+	if (n > 6) {
+		const char *labels[64];
+
+		for (size_t i = 0; i < n && i < 64; i++)
+			labels[i] = c[i].label;
+		label_margins(set, sizeof(set), labels, n < 64 ? n : 64, 1200);
+	}
 	return gnuplot_run(p, "bars.gp", name, set);
 }
 
@@ -511,8 +553,8 @@ static int plot_syscall(struct plotter *p)
 			  ylabel, 1);
 }
 
-/* Sizes of one op/variant in a run, ascending. */
-static size_t sweep(const struct run_dir *run, const char *op,
+/* Sizes of one suite/op/variant in a run, ascending (size 0 left out). */
+static size_t sweep(const struct run_dir *run, const char *suite, const char *op,
 		    const char *variant, const struct run_bench **out,
 		    size_t max)
 {
@@ -522,7 +564,7 @@ static size_t sweep(const struct run_dir *run, const char *op,
 		const struct run_bench *b = &run->bench[i];
 		size_t k;
 
-		if (strcmp(b->suite, "kmod") || strcmp(b->op, op) ||
+		if (strcmp(b->suite, suite) || strcmp(b->op, op) ||
 		    strcmp(b->variant, variant) || b->batch || !b->size)
 			continue;
 		for (k = n++; k > 0 && out[k - 1]->size > b->size; k--)
@@ -724,6 +766,82 @@ static int plot_batch(struct plotter *p)
 	return gnuplot_run(p, "sweep.gp", "batch", set);
 }
 
+/*
+ * bpf suite: ns per access against size, one panel per mode (syscall,
+ * raw_tp, raw_tp_ipi). One run: every op, the derived overhead
+ * (user_read - kernel_memmove) dashed. Two runs: user_read and overhead
+ * of each run.
+ */
+static int plot_bpf(struct plotter *p)
+{
+	static const char *const ops_one[] = {
+		"user_read", "kernel_memmove", "kernel_read", "user_read_str",
+		"kernel_read_str", "copy_from_user", "overhead",
+	};
+	static const char *const ops_two[] = { "overhead", "user_read" };
+	const char *modes[4];
+	size_t nmodes = 0, nseries = 0;
+	char modesw[64] = "", titles[256] = "", styles[64] = "",
+	     colourof[64] = "", set[2048] = "";
+	FILE *f;
+
+	for (size_t i = 0; i < p->runs[0]->count && nmodes < 4; i++) {
+		const struct run_bench *b = &p->runs[0]->bench[i];
+		size_t k;
+
+		if (strcmp(b->suite, "bpf") || !b->size)
+			continue;
+		for (k = 0; k < nmodes && strcmp(modes[k], b->variant); k++)
+			;
+		if (k == nmodes)
+			modes[nmodes++] = b->variant;
+	}
+	if (!nmodes)
+		return 0;
+	f = open_dat(p, "bpf");
+	if (!f)
+		return -1;
+	for (size_t j = 0; j < nmodes; j++) {
+		snprintf(modesw + strlen(modesw), sizeof(modesw) - strlen(modesw),
+			 "%s%s", j ? " " : "", modes[j]);
+		for (size_t o = 0; o < (p->nruns == 1 ? 7 : 2); o++)
+			for (size_t r = 0; r < p->nruns; r++) {
+				const char *op = p->nruns == 1 ? ops_one[o] : ops_two[o];
+				const struct run_bench *s[64];
+				size_t n = sweep(p->runs[r], "bpf", op, modes[j], s, 64);
+
+				sweep_block(f, (const struct run_bench *const *)s, n);
+				if (j)
+					continue;
+				snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles),
+					 "%s%s%s%s", nseries ? " " : "",
+					 p->nruns == 1 ? "" : run_title(p->runs, 2, r),
+					 p->nruns == 1 ? "" : ":", op);
+				snprintf(styles + strlen(styles), sizeof(styles) - strlen(styles),
+					 "%s%s", nseries ? " " : "",
+					 !strcmp(op, "overhead") == (p->nruns == 1) ? "d" : "l");
+				snprintf(colourof + strlen(colourof),
+					 sizeof(colourof) - strlen(colourof), "%s%zu",
+					 nseries ? " " : "",
+					 p->nruns == 1 ? (o == 6 ? 8 : o + 1) : r + 1);
+				nseries++;
+			}
+	}
+	if (close_dat(f, "bpf"))
+		return -1;
+	gp_str(set, sizeof(set), "title",
+	       "bpf suite: user against kernel reads in ring 0, per access (median, 95% CI)");
+	gp_str(set, sizeof(set), "ops", modesw);
+	gp_str(set, sizeof(set), "titles", titles);
+	gp_str(set, sizeof(set), "styles", styles);
+	gp_str(set, sizeof(set), "colourof", colourof);
+	gp_str(set, sizeof(set), "xlabel", "bytes per access");
+	gp_str(set, sizeof(set), "ylabel", "ns per access (log scale)");
+	gp_num(set, sizeof(set), "nseries", (double)nseries);
+	gp_num(set, sizeof(set), "height", 620);
+	return gnuplot_run(p, "sweep.gp", "bpf", set);
+}
+
 static int plot_copy(struct plotter *p)
 {
 	static const char *const ops_all[] = { "copy_to_user", "copy_from_user" };
@@ -739,8 +857,8 @@ static int plot_copy(struct plotter *p)
 		const struct run_bench *s[64];
 
 		for (size_t r = 0; r < p->nruns; r++)
-			if (sweep(p->runs[r], ops_all[j], "kapi", s, 64) +
-			    sweep(p->runs[r], ops_all[j], "inline", s, 64) >= 2) {
+			if (sweep(p->runs[r], "kmod", ops_all[j], "kapi", s, 64) +
+			    sweep(p->runs[r], "kmod", ops_all[j], "inline", s, 64) >= 2) {
 				ops[nops++] = ops_all[j];
 				break;
 			}
@@ -765,7 +883,8 @@ static int plot_copy(struct plotter *p)
 			 j ? " " : "", ops[j]);
 		for (size_t r = 0; r < p->nruns; r++)
 			for (size_t v = 0; v < 3; v++)
-				n[r][v] = sweep(p->runs[r], ops[j], variants[v], s[r][v], 64);
+				n[r][v] = sweep(p->runs[r], "kmod", ops[j], variants[v],
+						 s[r][v], 64);
 		if (p->nruns == 1) {
 			const struct run_bench *in[64], *nop[64];
 
@@ -897,6 +1016,7 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 	const struct run_dir *a = p->runs[0], *b = p->runs[1];
 	char set[2048] = "", title[256], ylabel[96];
 	size_t n = 0;
+	const char *labels[256];
 	FILE *f;
 
 	if (p->nruns != 2)
@@ -915,6 +1035,9 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 		    (x->batch || !strcmp(x->op, "calib") ||
 		     (strcmp(x->variant, "kapi") && strcmp(x->variant, "none")))))
 			continue;
+		/* bpf: only the derived user - kernel rows, the SMAP-related ones */
+		if (!strcmp(suite, "bpf") && !strstr(x->op, "overhead"))
+			continue;
 		y = rundir_find(b, x->name);
 		if (!y || strcmp(x->unit, y->unit) || !(x->median > 0))
 			continue;
@@ -930,6 +1053,8 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 			hi = 100 * hi / x->median;
 		}
 		fprintf(f, "\"%s\"", x->name + strlen(x->suite) + 1);
+		if (n < 256)
+			labels[n] = x->name + strlen(x->suite) + 1;
 		put_value(f, rel);
 		put_value(f, lo);
 		put_value(f, hi);
@@ -943,7 +1068,8 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 	snprintf(title, sizeof(title),
 		 "%s against %s: difference of medians, %s (95%% CI)",
 		 run_title(p->runs, 2, 1), run_title(p->runs, 2, 0),
-		 strcmp(suite, "kmod") ? "syscall suite" : "kmod suite, kernel API");
+		 !strcmp(suite, "kmod") ? "kmod suite, kernel API" :
+		 !strcmp(suite, "bpf") ? "bpf suite, user - kernel overhead" : "syscall suite");
 	snprintf(ylabel, sizeof(ylabel), "(%s - %s) / %s, percent",
 		 run_title(p->runs, 2, 1), run_title(p->runs, 2, 0),
 		 run_title(p->runs, 2, 0));
@@ -953,6 +1079,8 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 	gp_num(set, sizeof(set), "signed", 1);
 	gp_num(set, sizeof(set), "rotate", 1);
 	gp_num(set, sizeof(set), "width", n > 30 ? 1600 : 1200);
+	label_margins(set, sizeof(set), labels, n < 256 ? n : 256,
+		      n > 30 ? 1600 : 1200);
 	return gnuplot_run(p, "bars.gp", name, set);
 }
 
@@ -1004,9 +1132,10 @@ int plots_render(const struct run_dir *const *runs, size_t nruns,
 		return 1;
 	}
 	if (plot_ops(&p) || plot_copy(&p) || plot_sigframe(&p) ||
-	    plot_batch(&p) || plot_dist(&p) || plot_syscall(&p) ||
+	    plot_batch(&p) || plot_dist(&p) || plot_syscall(&p) || plot_bpf(&p) ||
 	    plot_delta(&p, "kmod", "delta-kmod") ||
-	    plot_delta(&p, "syscall", "delta-syscall"))
+	    plot_delta(&p, "syscall", "delta-syscall") ||
+	    plot_delta(&p, "bpf", "delta-bpf"))
 		goto out;
 	if (!p.rendered) {
 		fprintf(stderr, "smapbench: nothing to plot in %s (no kmod or syscall results)\n",

@@ -22,7 +22,9 @@ set style fill solid 0.85 border -1
 set boxwidth 0.9
 set bars front
 set xtics scale 0
-if (rotate) { set xtics rotate by 35 right font ",10"; set bmargin 9 }
+# long turned labels need room below and, for the first ones, to the left
+if (rotate) { set xtics rotate by 35 right font ",10"; set bmargin (exists("bmargin_chars") ? bmargin_chars : 9) }
+if (exists("lmargin_chars")) { set lmargin lmargin_chars }
 if (!exists("signed")) signed = 0
 if (logy) { set logscale y; set yrange [*:*] } else { set yrange [0:*] }
 # values of both signs (differences): free range, a line at zero

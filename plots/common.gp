@@ -31,7 +31,7 @@ set tics nomirror
 set key top left reverse Left noautotitle samplen 2
 
 # Colours per series, in order: first run / variant, second, ...
-array colours[6] = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377"]
+array colours[8] = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000"]
 
 if (strlen(watermark) > 0) {
 	set label 99 watermark at screen 0.5, 0.5 center rotate by 25 front \

@@ -10,7 +10,7 @@ ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; fail=1; }
 
 smapbench=${SMAPBENCH:-build/smapbench}
-plots=(ops copy batch sigframe dist syscall)
+plots=(ops copy batch sigframe dist syscall bpf)
 
 # The comparison statistics on known answers (cmocka, mk/compare.mk).
 unit=${BUILD:-build}/tests/unit/test_compare
@@ -99,7 +99,7 @@ done
 cmp=$tmp/compare
 if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&1); then
 	ok "compare of the fixture runs"
-	check_plots "$cmp" "compare plots" delta-kmod delta-syscall
+	check_plots "$cmp" "compare plots" delta-kmod delta-syscall delta-bpf
 	header=$(head -n 1 "$cmp/compare.csv")
 	rows=$(($(wc -l <"$cmp/compare.csv") - 1))
 	want=$(($(wc -l <"$tmp/run-smap/results.csv") - 1))
@@ -138,7 +138,7 @@ if "$smapbench" report "$tmp/run-nosmap" "$tmp/run-smap" --out "$tmp/cmp-report"
 	[ -s "$tmp/cmp-report/report.md" ]; then
 	ok "report of a comparison"
 	check_links "$tmp/cmp-report/report.md" "comparison report.md"
-	check_plots "$tmp/cmp-report" "comparison report" delta-kmod delta-syscall
+	check_plots "$tmp/cmp-report" "comparison report" delta-kmod delta-syscall delta-bpf
 else
 	not_ok "report of a comparison failed"
 fi
