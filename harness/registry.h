@@ -23,6 +23,7 @@ struct bench_sample {
 };
 
 #define BENCH_SAMPLE_CLAMPED	(1U << 0) /* fewer iterations than asked */
+#define BENCH_SAMPLE_PREEMPTED	(1U << 1) /* the thread was switched out */
 
 /* The unit a self-timed benchmark reports in. */
 struct bench_timer {

@@ -19,7 +19,10 @@ void report_row_flags(const struct report *r, const struct result *res,
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
 					 used ? ";" : "", r->run_flags);
 	if ((res->flags & RESULT_NOISY) && used < len)
-		snprintf(buf + used, len - used, "%snoisy", used ? ";" : "");
+		used += (size_t)snprintf(buf + used, len - used, "%snoisy",
+					 used ? ";" : "");
+	if ((res->flags & RESULT_PREEMPTED) && used < len)
+		snprintf(buf + used, len - used, "%spreempted", used ? ";" : "");
 }
 
 int report_results_csv(FILE *f, const struct report *r)

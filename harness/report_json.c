@@ -160,6 +160,7 @@ static void write_aggregate(struct json_writer *w, const struct report *r,
 		json_kv_double(w, "ci_low_ns", to_ns(res, res->stats.ci_low));
 		json_kv_double(w, "ci_high_ns", to_ns(res, res->stats.ci_high));
 		json_kv_int(w, "outliers", (long long)res->stats.outliers);
+		json_kv_int(w, "preempted_samples", (long long)res->preempted);
 	}
 	extras(w, r, res);
 	json_end_object(w);

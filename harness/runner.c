@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void runner_defaults(struct runner_options *o)
 {
@@ -52,9 +53,20 @@ int runner_sample(const struct benchmark *b, void *state,
 		*seconds = t.hz > 0 ? (double)sample->value / t.hz : 0;
 		return 0;
 	}
+	/*
+	 * Involuntary context switches around the sample (outside the
+	 * timed region) tell a preempted sample from a slow one.
+	 */
+	struct rusage before, after;
+
+	getrusage(RUSAGE_THREAD, &before);
 	uint64_t t0 = o->counter->begin();
 	int rc = b->run(state, iterations);
 	uint64_t t1 = o->counter->end();
+
+	getrusage(RUSAGE_THREAD, &after);
+	if (after.ru_nivcsw != before.ru_nivcsw)
+		sample->flags |= BENCH_SAMPLE_PREEMPTED;
 
 	if (rc) {
 		snprintf(why, whylen, "failed: %s", strerror(-rc));
@@ -137,6 +149,8 @@ static int take_samples(const struct benchmark *b, void *state,
 		rs->value = (double)s[i].value / (double)rs->iterations;
 		if (s[i].flags & BENCH_SAMPLE_CLAMPED)
 			res->flags |= RESULT_CLAMPED;
+		if (s[i].flags & BENCH_SAMPLE_PREEMPTED)
+			res->preempted++;
 	}
 	free(s);
 	return 0;
@@ -161,6 +175,8 @@ static void finish(struct result *res, uint64_t seed)
 	res->median_ns = res->hz > 0 ? res->stats.median * 1e9 / res->hz : NAN;
 	if (res->stats.cv > RESULT_NOISY_CV)
 		res->flags |= RESULT_NOISY;
+	if ((double)res->preempted > RESULT_PREEMPTED_SHARE * (double)res->nsamples)
+		res->flags |= RESULT_PREEMPTED;
 }
 
 static void skip(struct result *res, const char *why)

@@ -50,7 +50,9 @@ struct result_sample {
 
 #define RESULT_CLAMPED	(1U << 0) /* a sample could not reach min_time */
 #define RESULT_NOISY	(1U << 1) /* cv above RESULT_NOISY_CV */
+#define RESULT_PREEMPTED (1U << 2) /* > RESULT_PREEMPTED_SHARE of samples were */
 #define RESULT_NOISY_CV	0.1
+#define RESULT_PREEMPTED_SHARE 0.1
 
 struct result {
 	const struct benchmark *bench;
@@ -65,6 +67,7 @@ struct result {
 	struct stats_summary stats;
 	double median_ns;		/* NAN when hz is unknown */
 	unsigned flags;			/* RESULT_* */
+	size_t preempted;		/* kept samples with a context switch */
 };
 
 struct run_results {
