@@ -86,7 +86,7 @@ static void write_plots(FILE *f, const char *dir)
 	}
 	if (!any)
 		fprintf(f, "No plots yet: run `smapbench plot` on the run "
-			"(needs gnuplot), then `smapbench report` again.\n");
+			"(needs gnuplot), then `smapbench report` again.\n\n");
 }
 
 static void write_headline_one(FILE *f, const struct run_dir *run)

@@ -221,6 +221,7 @@ const struct bench_key headline_benchmarks[] = {
 	{ "syscall", "signal", "roundtrip", 0, 0 },
 	{ "syscall", "write_read", "pipe", 4096, 0 },
 	{ "kmod", "sigframe", "batched", 0, SIGFRAME_FIELDS },
+	{ "bpf", "overhead", "syscall", 64, 0 },
 	{ NULL, NULL, NULL, 0, 0 },
 };
 
