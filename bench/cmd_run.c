@@ -72,10 +72,13 @@ static void list_benchmarks(const struct registry *r)
 		const struct benchmark *b = r->items[i];
 		char why[256] = "";
 
+		const char *family = r->families[i] ? r->families[i] : "-";
+
 		if (b->valid && b->valid(b, why, sizeof(why)))
-			printf("%-44s skip: %s\n", b->name, why);
+			printf("%-44s %-8s skip: %s\n", b->name, family, why);
 		else
-			printf("%-44s %s\n", b->name, b->summary ? b->summary : "");
+			printf("%-44s %-8s %s\n", b->name, family,
+			       b->summary ? b->summary : "");
 	}
 }
 

@@ -42,7 +42,7 @@ int suite_register_all(struct registry *r)
 
 		if (f->init && f->init(f))
 			return -1;
-		if (registry_add_table(r, f->table, f->count))
+		if (registry_add_family(r, f->name, f->table, f->count))
 			return -1;
 	}
 	return 0;

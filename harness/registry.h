@@ -64,12 +64,16 @@ struct benchmark {
 
 struct registry {
 	const struct benchmark **items;
+	const char **families;	/* family of items[i], NULL if none */
 	size_t count, capacity;
 };
 
 int registry_add(struct registry *r, const struct benchmark *b);
 int registry_add_table(struct registry *r, const struct benchmark *table,
 		       size_t n);
+/* The same, naming the family the benchmarks belong to. */
+int registry_add_family(struct registry *r, const char *family,
+			const struct benchmark *table, size_t n);
 /* Drop the benchmarks marked extended (a --quick run). */
 void registry_drop_extended(struct registry *r);
 /* Keep the benchmarks of one suite ("all" keeps everything). */
