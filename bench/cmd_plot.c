@@ -1013,7 +1013,7 @@ static int plot_dist(struct plotter *p)
  */
 static int plot_delta(struct plotter *p, const char *suite, const char *name)
 {
-	const struct run_dir *a = p->runs[0], *b = p->runs[1];
+	const struct run_dir *a, *b;
 	char set[2048] = "", title[256], ylabel[96];
 	size_t n = 0;
 	const char *labels[256];
@@ -1021,6 +1021,8 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 
 	if (p->nruns != 2)
 		return 0;
+	a = p->runs[0];
+	b = p->runs[1];
 	f = open_dat(p, name);
 	if (!f)
 		return -1;
