@@ -32,6 +32,7 @@
 
 #include <cmocka.h>
 
+#include "analysis.h"
 #include "compare.h"
 #include "rundir.h"
 
@@ -417,6 +418,76 @@ static void test_gbench_json(void **state)
 	unlink(path);
 }
 
+/*
+ * The within-boot tables on constructed values: nopad(size) = size
+ * ticks and inline = nopad + 10, so the pair costs 10 and its share of a
+ * copy, 10 / size, is a power law that the log-log interpolation follows
+ * exactly: under 1% from 1000 bytes on. get_user: kapi 30 per access,
+ * a block of 4 costs 40, so batching saves 30 - 40/4 = 20 per access.
+ */
+static void test_derived_tables(void **state)
+{
+	static const unsigned long sizes[] = { 256, 512, 1024, 2048 };
+	char dir[512], results[4096], samples[32768];
+	size_t r = 0, s = 0;
+	struct run_dir run;
+	struct derived d;
+	char err[512];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/derived", tmpdir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	r += (size_t)snprintf(results + r, sizeof(results) - r,
+			      "name,suite,op,variant,size,batch,unit,median\n");
+	s += (size_t)snprintf(samples + s, sizeof(samples) - s,
+			      "name,repetition,sample,iterations,value,unit\n");
+	for (size_t i = 0; i < 4; i++)
+		for (int inl = 0; inl < 2; inl++) {
+			double v = (double)sizes[i] + (inl ? 10 : 0);
+			const char *variant = inl ? "inline" : "nopad";
+
+			r += (size_t)snprintf(results + r, sizeof(results) - r,
+					      "kmod/copy_to_user/%s/%lu,kmod,copy_to_user,%s,%lu,0,ticks,%g\n",
+					      variant, sizes[i], variant, sizes[i], v);
+			for (int k = 0; k < 5; k++)
+				s += (size_t)snprintf(samples + s, sizeof(samples) - s,
+						      "kmod/copy_to_user/%s/%lu,0,%d,1,%g,ticks\n",
+						      variant, sizes[i], k, v);
+		}
+	r += (size_t)snprintf(results + r, sizeof(results) - r,
+			      "kmod/get_user/kapi/8,kmod,get_user,kapi,8,0,ticks,30\n"
+			      "kmod/get_user/batched/8/4,kmod,get_user,batched,8,4,ticks,40\n");
+	for (int k = 0; k < 5; k++)
+		s += (size_t)snprintf(samples + s, sizeof(samples) - s,
+				      "kmod/get_user/kapi/8,0,%d,1,30,ticks\n"
+				      "kmod/get_user/batched/8/4,0,%d,1,40,ticks\n", k, k);
+	write_file(dir, "results.csv", results);
+	write_file(dir, "samples.csv", samples);
+	if (rundir_load(dir, &run, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(derived_compute(&run, &d), 0);
+
+	assert_int_equal(d.pair_count, 4);
+	for (size_t i = 0; i < d.pair_count; i++) {
+		assert_float_equal(d.pairs[i].cost, 10, 1e-9);
+		assert_float_equal(d.pairs[i].low, 10, 1e-9);
+		assert_float_equal(d.pairs[i].high, 10, 1e-9);
+	}
+	assert_int_equal(d.batch_count, 1);
+	assert_int_equal(d.batches[0].batch, 4);
+	assert_float_equal(d.batches[0].single, 30, 1e-9);
+	assert_float_equal(d.batches[0].batched, 10, 1e-9);
+	assert_float_equal(d.batches[0].saving, 20, 1e-9);
+	assert_int_equal(d.crossover_count, 1);
+	assert_string_equal(d.crossovers[0].op, "copy_to_user");
+	assert_float_equal(d.crossovers[0].size, 1000, 1e-6);
+	assert_float_equal(d.crossovers[0].low, 1000, 1e-6);
+	assert_float_equal(d.crossovers[0].high, 1000, 1e-6);
+	assert_float_equal(d.crossovers[0].share_at_max, 10.0 / 2048, 1e-12);
+	derived_free(&d);
+	rundir_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_pairing_by_name),
 		cmocka_unit_test(test_context_refusal),
 		cmocka_unit_test(test_gbench_json),
+		cmocka_unit_test(test_derived_tables),
 	};
 
 	return cmocka_run_group_tests(tests, setup_runs, teardown_runs);
