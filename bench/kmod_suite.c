@@ -347,7 +347,7 @@ static void add(struct bench_family *f, unsigned op, unsigned variant,
 		.timer = kmod_timer,
 		.max_iterations = SMAPBENCH_MAX_ITERATIONS,
 		/* Stay inside the module's interrupts-off budget. */
-		.max_sample_seconds = SMAPBENCH_SAMPLE_BUDGET_NS * 0.8e-9,
+		.max_sample_seconds = SMAPBENCH_SAMPLE_BUDGET_NS * 0.5e-9,
 		/* --quick keeps 1, 64, 4096, 65536 B and blocks of 1 and 16. */
 		.extended = size == 8 && op >= SMAPBENCH_OP_COPY_TO_USER ?
 				1 : size == 512 || batch == 4 || batch == 25,
