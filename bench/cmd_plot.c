@@ -67,11 +67,45 @@ static const char *ctx(const struct run_dir *run, const char *key)
 	return rundir_context_or(run, key, "?");
 }
 
+/*
+ * The counters the run's results came from, "+"-joined in order of first
+ * use (kmod-tsc+rdtscp+bpf-ktime): the context's counter key names only
+ * the user-space one.
+ */
+static void counters_of(char *buf, size_t len, const struct run_dir *run)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < run->count; i++) {
+		const char *c = run->bench[i].counter;
+		size_t clen = strlen(c);
+		const char *at = buf;
+		int seen = 0;
+
+		if (!*c)
+			continue;
+		while ((at = strstr(at, c))) {
+			if ((at == buf || at[-1] == '+') &&
+			    (at[clen] == '\0' || at[clen] == '+')) {
+				seen = 1;
+				break;
+			}
+			at += clen;
+		}
+		if (!seen && strlen(buf) + clen + 2 < len)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 *buf ? "+" : "", c);
+	}
+	if (!*buf)
+		snprintf(buf, len, "%s", ctx(run, "counter"));
+}
+
 void context_line(char *buf, size_t len, const struct run_dir *run)
 {
+	char counters[128];
+
+	counters_of(counters, sizeof(counters), run);
 	snprintf(buf, len, "%s · %s · %s · %s", ctx(run, "cpu_model"),
-		 ctx(run, "kernel_release"), ctx(run, "counter"),
-		 ctx(run, "virt"));
+		 ctx(run, "kernel_release"), counters, ctx(run, "virt"));
 }
 
 static void context_line2(char *buf, size_t len, const struct run_dir *a,
@@ -80,11 +114,15 @@ static void context_line2(char *buf, size_t len, const struct run_dir *a,
 	static const char *const keys[] = {
 		"cpu_model", "kernel_release", "counter", "virt",
 	};
+	char ca[128], cb[128];
 	size_t used = 0;
 
+	counters_of(ca, sizeof(ca), a);
+	counters_of(cb, sizeof(cb), b);
 	buf[0] = '\0';
 	for (size_t i = 0; i < 4 && used < len; i++) {
-		const char *x = ctx(a, keys[i]), *y = ctx(b, keys[i]);
+		const char *x = i == 2 ? ca : ctx(a, keys[i]);
+		const char *y = i == 2 ? cb : ctx(b, keys[i]);
 
 		used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s",
 					 i ? " · " : "", x,
@@ -1065,8 +1103,13 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 	}
 	if (close_dat(f, name))
 		return -1;
-	if (!n)
+	if (!n) {	/* nothing of this suite: no plot, no empty input */
+		char path[PATH_MAX + 64];
+
+		snprintf(path, sizeof(path), "%s/%s.dat", p->tmp, name);
+		unlink(path);
 		return 0;
+	}
 	snprintf(title, sizeof(title),
 		 "%s against %s: difference of medians, %s (95%% CI)",
 		 run_title(p->runs, 2, 1), run_title(p->runs, 2, 0),
