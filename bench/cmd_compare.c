@@ -107,6 +107,18 @@ void compare_print(FILE *f, const struct run_dir *a, const struct run_dir *b,
 		fprintf(f, "%s%zu benchmarks have fewer than %d values on a side: "
 			"CI and U test unavailable, verdict \"unknown\".\n",
 			markdown ? "\n" : "", untested, COMPARE_MIN_VALUES);
+	for (size_t i = 0, differ = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+
+		if (!strcmp(r->a->counter, r->b->counter))
+			continue;
+		if (!differ++)
+			fprintf(f, "%sTimed with different counters (first: %s, "
+				"A %s, B %s): compared in %s, a difference of "
+				"counters is part of each delta.\n",
+				markdown ? "\n" : "", r->a->name, r->a->counter,
+				r->b->counter, r->unit);
+	}
 	if (res->only_a_count || res->only_b_count)
 		fprintf(f, "%sNot compared: %zu benchmarks only in A, %zu only in B "
 			"(or in units that do not convert).\n", markdown ? "\n" : "",

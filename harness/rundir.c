@@ -676,9 +676,9 @@ static int replace(char **field, const char *value)
 }
 
 /*
- * smapbench's own JSON carries suite, op, variant, size and batch with
- * every entry: better than guessing them from a name that leaves out
- * what is 0 or "none".
+ * smapbench's own JSON carries suite, op, variant, size, batch and
+ * counter with every entry: better than guessing them from a name that
+ * leaves out what is 0 or "none".
  */
 static int json_fields(struct run_bench *b, const struct jvalue *e)
 {
@@ -686,7 +686,8 @@ static int json_fields(struct run_bench *b, const struct jvalue *e)
 
 	if (replace(&b->suite, jget_string(e, "suite")) ||
 	    replace(&b->op, jget_string(e, "op")) ||
-	    replace(&b->variant, jget_string(e, "variant")))
+	    replace(&b->variant, jget_string(e, "variant")) ||
+	    replace(&b->counter, jget_string(e, "counter")))
 		return -1;
 	if (isfinite(size) && size >= 0)
 		b->size = (unsigned long)size;
