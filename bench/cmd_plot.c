@@ -804,6 +804,17 @@ static int plot_batch(struct plotter *p)
 	return gnuplot_run(p, "sweep.gp", "batch", set);
 }
 
+/* Whether any run has a benchmark of this suite and op. */
+static int has_op(const struct plotter *p, const char *suite, const char *op)
+{
+	for (size_t r = 0; r < p->nruns; r++)
+		for (size_t i = 0; i < p->runs[r]->count; i++)
+			if (!strcmp(p->runs[r]->bench[i].suite, suite) &&
+			    !strcmp(p->runs[r]->bench[i].op, op))
+				return 1;
+	return 0;
+}
+
 /*
  * bpf suite: ns per access against size, one panel per mode (syscall,
  * raw_tp, raw_tp_ipi). One run: every op, the derived overhead
@@ -842,9 +853,12 @@ static int plot_bpf(struct plotter *p)
 	for (size_t j = 0; j < nmodes; j++) {
 		snprintf(modesw + strlen(modesw), sizeof(modesw) - strlen(modesw),
 			 "%s%s", j ? " " : "", modes[j]);
-		for (size_t o = 0; o < (p->nruns == 1 ? 7 : 2); o++)
+		for (size_t o = 0; o < (p->nruns == 1 ? 7 : 2); o++) {
+			const char *op = p->nruns == 1 ? ops_one[o] : ops_two[o];
+
+			if (!has_op(p, "bpf", op))
+				continue;
 			for (size_t r = 0; r < p->nruns; r++) {
-				const char *op = p->nruns == 1 ? ops_one[o] : ops_two[o];
 				const struct run_bench *s[64];
 				size_t n = sweep(p->runs[r], "bpf", op, modes[j], s, 64);
 
@@ -864,6 +878,7 @@ static int plot_bpf(struct plotter *p)
 					 p->nruns == 1 ? (o == 6 ? 8 : o + 1) : r + 1);
 				nseries++;
 			}
+		}
 	}
 	if (close_dat(f, "bpf"))
 		return -1;
