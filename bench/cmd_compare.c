@@ -286,7 +286,8 @@ int compare_pipeline(int argc, char **argv, int with_report)
 			errno = 0;
 			alpha = strtod(optarg, &end);
 			if (errno || *end || end == optarg || !(alpha > 0 && alpha < 0.5)) {
-				fprintf(stderr, "smapbench %s: --alpha '%s' is not a number in (0, 0.5)\n",
+				fprintf(stderr, "smapbench %s: --alpha '%s' is not a "
+					"number in (0, 0.5)\n",
 					name, optarg);
 				return EXIT_USAGE;
 			}
@@ -363,7 +364,8 @@ int compare_pipeline(int argc, char **argv, int with_report)
 		free(parent);
 	}
 	if (!mkdtemp(tmp)) {
-		fprintf(stderr, "smapbench %s: cannot create a temporary directory next to %s: %s\n",
+		fprintf(stderr, "smapbench %s: cannot create a temporary "
+			"directory next to %s: %s\n",
 			name, dir, strerror(errno));
 		goto out_res;
 	}

@@ -607,7 +607,8 @@ void derived_print(FILE *f, const struct run_dir *run,
 			fmt_ci(e, sizeof(e), d->pair_low, d->pair_high));
 
 	if (d->pair_count) {
-		heading(f, markdown, "Cost of one STAC/CLAC pair per access (inline - nopad; sigframe: per field)");
+		heading(f, markdown, "Cost of one STAC/CLAC pair per access "
+			"(inline - nopad; sigframe: per field)");
 		atable_init(&t, 6, "lrrrrr");
 		atable_add(&t, (const char *const[]){ "op", "size", "inline",
 			   "nopad", "pair cost", "95% CI" });
@@ -626,7 +627,8 @@ void derived_print(FILE *f, const struct run_dir *run,
 		atable_free(&t);
 	}
 	if (d->batch_count) {
-		heading(f, markdown, "Per-access pair (kapi) against one pair per batch of K, cost per access");
+		heading(f, markdown, "Per-access pair (kapi) against one pair "
+			"per batch of K, cost per access");
 		atable_init(&t, 8, "llrrrrrr");
 		atable_add(&t, (const char *const[]){ "op", "variant", "size", "K",
 			   "per access", "batched", "saving", "95% CI" });
