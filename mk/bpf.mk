@@ -45,7 +45,7 @@ endif
 BPF_LIB := $(BPF_BUILD)/libbpfbench.a
 
 bpf_stub_reason := missing at build time: $(bpf_missing); install them \
-	with 'scripts/deps.sh install run' and rebuild
+	(scripts/deps.sh install run) and rebuild
 
 BPF_PROG_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BPF_BUILD) -I$(CURDIR)
