@@ -531,7 +531,7 @@ static int plot_sigframe(struct plotter *p)
 			else if (!strcmp(b->variant, "inline"))
 				snprintf(label, sizeof(label), "inline (per field)");
 			else if (!strcmp(b->variant, "nopad"))
-				snprintf(label, sizeof(label), "nopad (no pair)");
+				snprintf(label, sizeof(label), "nopad (NOPs per field)");
 			else
 				snprintf(label, sizeof(label), "%s", b->variant);
 			k = cluster_index(c, &n, 8, label);
