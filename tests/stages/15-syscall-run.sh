@@ -41,7 +41,8 @@ case $(basename "${dir:-x}") in
 	ok "run directory is named <host>-<YYYYmmdd-HHMMSS>-<smap|nosmap>" ;;
 *) fail "run directory name $(basename "${dir:-x}")" ;;
 esac
-expect "no .tmp- directory is left" test -z "$(ls -A "$out" | grep '^\.tmp-')"
+leftover=$(find "$out" -maxdepth 1 -name ".tmp-*")
+expect "no .tmp- directory is left" test -z "$leftover"
 
 results_header="name,suite,op,variant,size,batch,unit,iterations,samples,median,min,mean,stddev,mad,p5,p95,cv,ci_low,ci_high,outliers,median_ns,counter,flags"
 samples_header="name,repetition,sample,iterations,value,unit"
@@ -122,7 +123,6 @@ usage "invalid --filter regex" run --filter '('
 usage "--filter matching nothing" run --filter '^nothing-matches$'
 usage "--cpu not available" run --cpu 4000
 usage "stray argument" run extra
-nothing=$tmp/nothing
 "$bin" run --suite syscall --filter getppid --out /proc/smapbench-test \
 	>"$tmp/p.out" 2>"$tmp/p.err"
 rc=$?
@@ -134,7 +134,6 @@ quiet() { "$@" >/dev/null 2>&1; }
 expect "--help exits 0" quiet "$bin" --help
 expect "--version prints a version" grep -q 'smapbench [0-9]' <("$bin" --version)
 expect "run --list exits 0" quiet "$bin" run --list --suite syscall
-[ -d "$nothing" ] && fail "nothing should have been created at $nothing"
 
 # --- kmod suite without the module -------------------------------------------
 if [ -e /dev/smapbench ]; then
