@@ -214,7 +214,14 @@ static int check_environment(const char *btf_path, struct bpfbench_error *err)
 static int check_kernel_features(struct bpfbench *b,
 				 struct bpfbench_error *err)
 {
-	if (libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_SYSCALL, NULL) <= 0)
+	int ret;
+
+	errno = 0;
+	ret = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_SYSCALL, NULL);
+	/* The probe says "no" for a refused load too: tell the two apart. */
+	if (ret <= 0 && (errno == EPERM || errno == EACCES))
+		return permission_denied(err, errno, "loading a probe program");
+	if (ret <= 0)
 		return fail(err, BPFBENCH_TOO_OLD, EOPNOTSUPP,
 			    "kernel too old: no BPF_PROG_TYPE_SYSCALL programs "
 			    "(Linux 5.14 or later)");
