@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "report.h"
 #include "unit.h"
 
 static const char *const tricky[] = {
@@ -136,6 +137,25 @@ static void table_by_column_name(void **unused)
 		fail_msg("error should say it cannot open: %s", err);
 }
 
+static void row_flags_join_in_order(void **unused)
+{
+	static const struct benchmark b = { .name = "x" };
+	struct result res = { .bench = &b };
+	struct report rep = { .run_flags = "tcg;unpinned" };
+	char buf[128];
+
+	(void)unused;
+	report_row_flags(&rep, &res, buf, sizeof(buf));
+	assert_str(buf, "tcg;unpinned", "run flags only");
+	res.flags = RESULT_CLAMPED | RESULT_NOISY | RESULT_PREEMPTED;
+	report_row_flags(&rep, &res, buf, sizeof(buf));
+	assert_str(buf, "clamped;tcg;unpinned;noisy;preempted", "all flags");
+	rep.run_flags = "";
+	res.flags = RESULT_NOISY;
+	report_row_flags(&rep, &res, buf, sizeof(buf));
+	assert_str(buf, "noisy", "one flag, no separator");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +163,7 @@ int main(void)
 		cmocka_unit_test(quoting_is_minimal),
 		cmocka_unit_test(reads_crlf_and_rejects_garbage),
 		cmocka_unit_test(table_by_column_name),
+		cmocka_unit_test(row_flags_join_in_order),
 	};
 
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
