@@ -8,6 +8,7 @@
  * the table. The usual order is A = the SMAP-off boot, B = the SMAP
  * boot: then every delta is what SMAP costs.
  */
+#include "run_dir.h"
 #include "analysis.h"
 
 #include <errno.h>
@@ -409,6 +410,7 @@ int compare_pipeline(int argc, char **argv, int with_report)
 			name, dir, strerror(errno));
 		goto out_res;
 	}
+	run_dir_publish_mode(tmp, 1);
 	if (write_compare_csv(tmp, &res)) {
 		fprintf(stderr, "smapbench %s: cannot write %s/compare.csv: %s\n",
 			name, tmp, strerror(errno));

@@ -8,6 +8,7 @@
  * and terminal with -e settings. Everything is built in a temporary
  * directory next to the target and renamed to plots/ when complete.
  */
+#include "run_dir.h"
 #include "analysis.h"
 
 #include <errno.h>
@@ -1191,6 +1192,7 @@ int plots_render(const struct run_dir *const *runs, size_t nruns,
 			dir, strerror(errno));
 		return 1;
 	}
+	run_dir_publish_mode(p.tmp, 1);
 	if (plot_ops(&p) || plot_copy(&p) || plot_sigframe(&p) ||
 	    plot_batch(&p) || plot_dist(&p) || plot_syscall(&p) || plot_bpf(&p) ||
 	    plot_delta(&p, "kmod", "delta-kmod") ||

@@ -8,6 +8,7 @@
  * them. Two runs: the comparison directory of `smapbench compare` (made
  * afresh, plots included) with report.md in it.
  */
+#include "run_dir.h"
 #include "analysis.h"
 
 #include <errno.h>
@@ -211,6 +212,7 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		}
 		return -1;
 	}
+	run_dir_publish_mode(tmp, 0);
 	for (size_t r = 0; r < nruns; r++)
 		if (!strcmp(rundir_context_or(runs[r], "smap_state", ""), "smap"))
 			smap = runs[r];

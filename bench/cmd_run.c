@@ -129,7 +129,7 @@ void bench_collect_context(struct context *c)
 	context_set(c, "tsc_hz_hint_source", "%s", hint_source);
 }
 
-static int write_file(struct run_dir *d, const char *name,
+static int write_file(struct run_dir_writer *d, const char *name,
 		      int (*fn)(FILE *, const struct report *),
 		      const struct report *rep, char *err, size_t errlen)
 {
@@ -145,7 +145,7 @@ static int write_file(struct run_dir *d, const char *name,
 	return run_dir_close(f, name, err, errlen);
 }
 
-static int interrupted(struct run_dir *d)
+static int interrupted(struct run_dir_writer *d)
 {
 	int sig = stop_signal;
 
@@ -163,7 +163,7 @@ int cmd_run(int argc, char **argv)
 	struct run_results results = { 0 };
 	struct context ctx = { 0 };
 	struct pin_result pin;
-	struct run_dir dir = { 0 };
+	struct run_dir_writer dir = { 0 };
 	struct progress progress = { 0 };
 	struct counter *counter = NULL;
 	char err[512], fallback[1024], name[512], flags[64] = "";

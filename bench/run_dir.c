@@ -34,7 +34,7 @@ static int mkdir_parents(const char *path)
 	return 0;
 }
 
-int run_dir_create(struct run_dir *d, const char *parent, char *err,
+int run_dir_create(struct run_dir_writer *d, const char *parent, char *err,
 		   size_t errlen)
 {
 	struct stat st;
@@ -60,7 +60,7 @@ int run_dir_create(struct run_dir *d, const char *parent, char *err,
 	return 0;
 }
 
-FILE *run_dir_open(struct run_dir *d, const char *name, char *err,
+FILE *run_dir_open(struct run_dir_writer *d, const char *name, char *err,
 		   size_t errlen)
 {
 	char path[4400];
@@ -85,9 +85,18 @@ int run_dir_close(FILE *f, const char *name, char *err, size_t errlen)
 	return 0;
 }
 
-int run_dir_commit(struct run_dir *d, const char *name, char *err,
+void run_dir_publish_mode(const char *path, int is_dir)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	chmod(path, (is_dir ? 0777 : 0666) & ~mask);
+}
+
+int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
 		   size_t errlen)
 {
+	run_dir_publish_mode(d->tmp, 1);
 	for (int n = 1; n < 100; n++) {
 		if (n == 1)
 			snprintf(d->final, sizeof(d->final), "%s/%s", d->parent,
@@ -124,7 +133,7 @@ int run_dir_remove_tree(const char *path)
 	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-void run_dir_abort(struct run_dir *d)
+void run_dir_abort(struct run_dir_writer *d)
 {
 	if (d->tmp[0])
 		run_dir_remove_tree(d->tmp);
