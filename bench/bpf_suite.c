@@ -18,11 +18,14 @@
  *   empty            the loop alone (size 0)
  *   overhead         user_read - kernel_memmove, paired per sample
  *   copy_from_user_overhead  copy_from_user - kernel_memmove (syscall)
+ *   calib            BPFBENCH_CALIB_ADDS dependent adds - empty (size 0):
+ *                    ns per 1024 core cycles, to turn ns into cycles
  *
  * A sample is the elapsed bpf_ktime_get_ns() of its accesses, in ns.
- * In the raw_tp modes a sample is cut into program runs of at most
- * BPF_RUN_BUDGET_NS each (preemption or interrupts are off for a whole
- * run); the sample is the sum of its runs. Failed accesses are never
+ * A sample is cut into program runs of at most BPF_RUN_BUDGET_NS each
+ * (preemption or interrupts are off for a whole raw_tp run, and a long
+ * sleepable run would hog its CPU on a kernel without preemption); the
+ * sample is the sum of its runs. Failed accesses are never
  * averaged in: a sample with any fault fails the benchmark, saying how
  * many and why.
  *
@@ -45,6 +48,13 @@
 /* Longest run with preemption or interrupts off, as the module's. */
 #define BPF_RUN_BUDGET_NS	800000ULL
 #define BPF_CALIBRATION_ITERATIONS 64
+/*
+ * The harness sizes a sample on its value, which for a difference row is
+ * the difference: where it is near 0 the iterations would grow without
+ * end. A difference sample (both loops) is cut at this length instead,
+ * and marked clamped.
+ */
+#define BPF_DIFFERENCE_SAMPLE_NS 250000000ULL
 /*
  * In raw_tp_ipi, a run whose interrupt landed on another task (ours was
  * preempted) fails every user access at nmi_uaccess_okay(): such a run
@@ -69,6 +79,7 @@ struct bpf_state {
 	const struct bpf_arg *arg;
 	uint32_t size;
 	uint64_t run_iterations;	/* most iterations per program run */
+	uint64_t sample_iterations;	/* difference rows: most per sample */
 	unsigned long ipi_repeats;	/* runs repeated, see BPF_IPI_REPEATS */
 	unsigned long negative;		/* difference samples clamped to 0 */
 };
@@ -185,7 +196,9 @@ static int bpf_setup(const struct benchmark *b, void **state, char *why,
 {
 	const struct bpf_arg *a = b->arg;
 	struct bpf_state *s = calloc(1, sizeof(*s));
-	uint64_t slowest = 1;
+	enum bpfbench_op ops[2] = { a->op, a->base };
+	unsigned nops = a->row == BPF_ROW_DIFFERENCE ? 2 : 1;
+	uint64_t slowest = 1, both = 0;
 
 	if (!s) {
 		snprintf(why, whylen, "out of memory");
@@ -193,31 +206,30 @@ static int bpf_setup(const struct benchmark *b, void **state, char *why,
 	}
 	s->arg = a;
 	s->size = b->size;
-	s->run_iterations = BPFBENCH_MAX_ITERATIONS;
-	if (a->mode != BPFBENCH_MODE_SYSCALL) {
-		/* Size the runs from the slower loop's cost per access. */
-		enum bpfbench_op ops[2] = { a->op, a->base };
-		unsigned nops = a->row == BPF_ROW_DIFFERENCE ? 2 : 1;
+	/* Size the runs and the samples from each loop's cost per access. */
+	s->run_iterations = BPF_CALIBRATION_ITERATIONS;
+	for (unsigned i = 0; i < nops; i++) {
+		struct bpfbench_sample t;
 
-		s->run_iterations = BPF_CALIBRATION_ITERATIONS;
-		for (unsigned i = 0; i < nops; i++) {
-			struct bpfbench_sample t;
-
-			if (timed(s, ops[i], BPF_CALIBRATION_ITERATIONS, &t, why,
-				  whylen)) {
-				free(s);
-				return -1;
-			}
-			if (t.elapsed_ns > slowest)
-				slowest = t.elapsed_ns;
+		if (timed(s, ops[i], BPF_CALIBRATION_ITERATIONS, &t, why,
+			  whylen)) {
+			free(s);
+			return -1;
 		}
-		s->run_iterations = BPF_RUN_BUDGET_NS *
-				    BPF_CALIBRATION_ITERATIONS / slowest;
-		if (s->run_iterations < 1)
-			s->run_iterations = 1;
-		if (s->run_iterations > BPFBENCH_MAX_ITERATIONS)
-			s->run_iterations = BPFBENCH_MAX_ITERATIONS;
+		if (t.elapsed_ns > slowest)
+			slowest = t.elapsed_ns;
+		both += t.elapsed_ns;
 	}
+	s->run_iterations = BPF_RUN_BUDGET_NS * BPF_CALIBRATION_ITERATIONS /
+			    slowest;
+	if (s->run_iterations < 1)
+		s->run_iterations = 1;
+	if (s->run_iterations > BPFBENCH_MAX_ITERATIONS)
+		s->run_iterations = BPFBENCH_MAX_ITERATIONS;
+	if (a->row == BPF_ROW_DIFFERENCE)
+		s->sample_iterations = BPF_DIFFERENCE_SAMPLE_NS *
+				       BPF_CALIBRATION_ITERATIONS /
+				       (both ? both : 1) + 1;
 	*state = s;
 	return 0;
 }
@@ -262,6 +274,7 @@ static int bpf_measure(void *state, uint64_t iterations, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		struct bpfbench_sample op, base;
+		uint64_t count;
 
 		memset(&out[i], 0, sizeof(out[i]));
 		if (a->row == BPF_ROW_PLAIN) {
@@ -271,14 +284,19 @@ static int bpf_measure(void *state, uint64_t iterations, size_t n,
 			out[i].iterations = op.iterations;
 			continue;
 		}
+		count = iterations;
+		if (s->sample_iterations && count > s->sample_iterations) {
+			count = s->sample_iterations;
+			out[i].flags = BENCH_SAMPLE_CLAMPED;
+		}
 		/* Alternate the order so that neither loop always goes first. */
 		if (i % 2 == 0 &&
-		    (timed(s, a->op, iterations, &op, why, whylen) ||
-		     timed(s, a->base, iterations, &base, why, whylen)))
+		    (timed(s, a->op, count, &op, why, whylen) ||
+		     timed(s, a->base, count, &base, why, whylen)))
 			return -1;
 		if (i % 2 == 1 &&
-		    (timed(s, a->base, iterations, &base, why, whylen) ||
-		     timed(s, a->op, iterations, &op, why, whylen)))
+		    (timed(s, a->base, count, &base, why, whylen) ||
+		     timed(s, a->op, count, &op, why, whylen)))
 			return -1;
 		if (op.elapsed_ns >= base.elapsed_ns) {
 			out[i].value = op.elapsed_ns - base.elapsed_ns;
@@ -321,6 +339,7 @@ static void add(struct bench_family *f, enum bpf_row row,
 	args[i] = (struct bpf_arg){ row, mode, op, base };
 	if (row == BPF_ROW_DIFFERENCE)
 		op_name = op == BPFBENCH_OP_USER_READ ? "overhead" :
+			  op == BPFBENCH_OP_CALIB ? "calib" :
 			  "copy_from_user_overhead";
 	if (size)
 		snprintf(names[i], sizeof(names[i]), "bpf/%s/%s/%u", op_name,
@@ -332,9 +351,10 @@ static void add(struct bench_family *f, enum bpf_row row,
 		.name = names[i], .suite = "bpf", .op = op_name,
 		.variant = bpfbench_mode_name(mode), .size = size,
 		.arg = &args[i],
-		.summary = row == BPF_ROW_DIFFERENCE ?
-			   "user-access path minus the same kernel copy, per access" :
-			   summaries[op],
+		.summary = row != BPF_ROW_DIFFERENCE ? summaries[op] :
+			   op == BPFBENCH_OP_CALIB ?
+			   "ns per 1024 dependent adds (core cycles), loop excluded" :
+			   "user-access path minus the same kernel copy, per access",
 		.valid = bpf_valid, .setup = bpf_setup,
 		.teardown = bpf_teardown, .measure = bpf_measure,
 		.timer = bpf_timer,
@@ -349,9 +369,13 @@ static int bpf_init(struct bench_family *f)
 	f->count = 0;
 	for (int mode = 0; mode < BPFBENCH_MODE_COUNT; mode++) {
 		add(f, BPF_ROW_PLAIN, mode, BPFBENCH_OP_EMPTY, 0, 0);
+		add(f, BPF_ROW_DIFFERENCE, mode, BPFBENCH_OP_CALIB,
+		    BPFBENCH_OP_EMPTY, 0);
 		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 			for (int op = BPFBENCH_OP_USER_READ;
 			     op < BPFBENCH_OP_COUNT; op++) {
+				if (op == BPFBENCH_OP_CALIB)
+					continue;
 				if (op == BPFBENCH_OP_COPY_FROM_USER &&
 				    mode != BPFBENCH_MODE_SYSCALL)
 					continue;

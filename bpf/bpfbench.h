@@ -18,6 +18,12 @@
 #define BPFBENCH_BUFFER_SIZE	(2 * BPFBENCH_MAX_SIZE)
 /* bpf_loop() refuses more than 1 << 23 iterations. */
 #define BPFBENCH_MAX_ITERATIONS	(1U << 23)
+/*
+ * Register adds per iteration of the calib op: a dependent chain, one
+ * core cycle per add on every x86 core, so (calib - empty) gives the
+ * core's cycle time where BPF has no cycle counter.
+ */
+#define BPFBENCH_CALIB_ADDS	1024
 
 /*
  * What one iteration of the timed loop does. Sources are a user buffer
@@ -32,6 +38,7 @@ enum bpfbench_op {
 	BPFBENCH_OP_USER_READ_STR = 4,	/* bpf_probe_read_user_str() */
 	BPFBENCH_OP_KERNEL_READ_STR = 5, /* bpf_probe_read_kernel_str() */
 	BPFBENCH_OP_COPY_FROM_USER = 6,	/* bpf_copy_from_user(), sleepable */
+	BPFBENCH_OP_CALIB = 7,		/* BPFBENCH_CALIB_ADDS dependent adds */
 	BPFBENCH_OP_COUNT
 };
 

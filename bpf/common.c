@@ -29,6 +29,7 @@ const char *bpfbench_op_name(enum bpfbench_op op)
 		[BPFBENCH_OP_USER_READ_STR] = "user_read_str",
 		[BPFBENCH_OP_KERNEL_READ_STR] = "kernel_read_str",
 		[BPFBENCH_OP_COPY_FROM_USER] = "copy_from_user",
+		[BPFBENCH_OP_CALIB] = "calib",
 	};
 
 	return (unsigned)op < BPFBENCH_OP_COUNT ? names[op] : "?";

@@ -44,6 +44,7 @@ struct loop_state {
 	struct bpf_dynptr *source;
 	__u64 faults;
 	__s64 first_error;
+	__u64 sink;		/* keeps the calib chain's result */
 };
 
 static __always_inline void count_fault(struct loop_state *state, long ret)
@@ -124,6 +125,17 @@ static long loop_kernel_read_str(__u64 index, struct loop_state *state)
 	return 0;
 }
 
+static long loop_calib(__u64 index, struct loop_state *state)
+{
+	__u64 chain = index;
+
+#pragma unroll
+	for (int i = 0; i < BPFBENCH_CALIB_ADDS; i++)
+		asm volatile("%[chain] += 1" : [chain] "+r"(chain));
+	state->sink = chain;
+	return 0;
+}
+
 static long loop_copy_from_user(__u64 index, struct loop_state *state)
 {
 	__u64 size = state->size;
@@ -158,6 +170,7 @@ TIMED_LOOP(loop_kernel_memmove)
 TIMED_LOOP(loop_user_read_str)
 TIMED_LOOP(loop_kernel_read_str)
 TIMED_LOOP(loop_copy_from_user)
+TIMED_LOOP(loop_calib)
 
 /*
  * One sample. Everything between the two clock reads is the loop: no
@@ -223,6 +236,9 @@ static __always_inline int time_loop(const struct bpfbench_args *args,
 			return 0;
 		}
 		done = run_loop_copy_from_user(iterations, &state);
+		break;
+	case BPFBENCH_OP_CALIB:
+		done = run_loop_calib(iterations, &state);
 		break;
 	default:
 		result.status = -EINVAL;
