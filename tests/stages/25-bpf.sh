@@ -42,8 +42,8 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# Reads every op's 8-byte case and the empty loop in all three modes.
-filter='^bpf/((empty)|(user_read|kernel_read|kernel_memmove|overhead|copy_from_user)/[a-z_]+/8)'
+# Every op's 8-byte case, the empty loop and calib in all three modes.
+filter='^bpf/((empty|calib)|(user_read|kernel_read|kernel_memmove|overhead|copy_from_user)/[a-z_]+/8)'
 run_log=$out/run.log
 if "$smapbench" run --suite bpf --filter "$filter/?" --repetitions 2 \
 	--samples 5 --min-time 0.002 --out "$out" >"$run_log" 2>&1; then
@@ -65,7 +65,7 @@ if [ "$rows" -gt 0 ]; then
 	ok "results.csv has $rows bpf rows"
 	for name in bpf/user_read/raw_tp/8 bpf/kernel_memmove/raw_tp/8 \
 		bpf/overhead/raw_tp/8 bpf/overhead/syscall/8 \
-		bpf/copy_from_user/syscall/8; do
+		bpf/copy_from_user/syscall/8 bpf/calib/raw_tp; do
 		row=$(grep "^$name," "$dir/results.csv")
 		if [ -z "$row" ]; then
 			not_ok "$name missing from results.csv"
