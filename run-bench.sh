@@ -247,13 +247,9 @@ fi
 
 # ---------------------------------------------------------------- run
 args=(run --out "$out")
-if [ -n "$suite" ]; then
-	args+=(--suite "$suite")
-elif [ "$module_loaded" -eq 1 ]; then
-	args+=(--suite all)
-else
-	args+=(--suite syscall)
-fi
+# Without the module, "all" still runs syscall and bpf, and the run
+# records why kmod was skipped (skipped.csv).
+args+=(--suite "${suite:-all}")
 [ -n "$cpu" ] && args+=(--cpu "$cpu")
 [ "$quick" -eq 1 ] && args+=(--min-time 0.01 --repetitions 3)
 say "running: $smapbench ${args[*]}"
