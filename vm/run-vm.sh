@@ -243,6 +243,17 @@ kernel_cmdline() {
 	echo "$cmdline SMAPBENCH_VIRT=$accel"
 }
 
+# Arguments of a short "smapbench run": --quick when the program has it,
+# else what run-bench.sh --quick passes (short samples, few repetitions).
+quick_run_args() {
+	local smapbench=${SMAPBENCH_STATIC:-$build/smapbench-static}
+	if "$smapbench" run --help 2>&1 | grep -q -- '--quick'; then
+		echo "--quick"
+	else
+		echo "--min-time ${1:-0.01} --repetitions ${2:-3}"
+	fi
+}
+
 # write_job DIR EXPECT STEPS BENCH_ARGS
 write_job() {
 	mkdir -p "$1/share"
@@ -522,13 +533,15 @@ run_check() {
 		done < <(matrix_lines "$release")
 	done
 
+	local check_args
+	check_args=$(quick_run_args 0.002 1)
 	# Up to --jobs boots at once; verdicts afterwards, in matrix order.
 	local b boot smap cpu append expect steps dir running=0
 	for b in "${boots[@]}"; do
 		read -r release image initramfs boot smap cpu append expect steps <<<"$b"
 		dir=$work/$release/$boot
 		mkdir -p "$dir"
-		write_job "$dir" "$expect" "$steps" "--suite kmod --quick"
+		write_job "$dir" "$expect" "$steps" "--suite kmod $check_args"
 		vm_note "booting $release $boot"
 		boot_vm "$dir" "$image" "$initramfs" "$cpu" \
 			"$(kernel_cmdline "$append" "$steps")" "$boot_timeout" &
@@ -560,7 +573,7 @@ run_bench() {
 	mkdir -p "$out" || vm_die "cannot create $out"
 	stamp=$(date -u +%Y%m%d-%H%M%S)
 	args="--suite $suite"
-	[ "$quick" -eq 1 ] && args="$args --quick"
+	[ "$quick" -eq 1 ] && args="$args $(quick_run_args)"
 	# Two cores for the guest unless told otherwise: the harness pins to
 	# one and keeps the other for the rest of the system.
 	export VM_SMP=${VM_SMP:-2}
