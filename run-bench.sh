@@ -151,13 +151,14 @@ if [ "$vm" -eq 1 ]; then
 	# shellcheck disable=SC2206
 	made+=($runs)
 	smap_run=$(grep -- '-smap$' <<<"$runs" | head -n 1)
-	nosmap_run=$(grep -- '-nosmap$' <<<"$runs" | head -n 1)
+	# clearcpuid=smap is the boot comparable to a host's SMAP-off boot.
+	nosmap_run=$(grep -- '-clearcpuid-nosmap$' <<<"$runs" | head -n 1)
 	for r in $runs; do
 		"$smapbench" plot "$r" >/dev/null 2>&1 || warn "plotting $r failed"
 		"$smapbench" report "$r" >/dev/null 2>&1 || true
 	done
 	if [ -n "$smap_run" ] && [ -n "$nosmap_run" ]; then
-		"$smapbench" compare --force "$nosmap_run" "$smap_run" ||
+		"$smapbench" compare "$nosmap_run" "$smap_run" ||
 			warn "comparison failed"
 	fi
 	say "run directories:"
