@@ -209,7 +209,7 @@ build_guest_files() {
 # timed out) and DIR/seconds (wall time of the boot).
 boot_vm() {
 	local dir=$1 image=$2 initramfs=$3 cpu=$4 append=$5 limit=$6
-	local start end rc smp=${VM_SMP:-1}
+	local start end rc smp=${VM_SMP:-2}
 	echo "$append" >"$dir/cmdline"
 	start=$(date +%s.%N)
 	# timeout -k: a QEMU that ignores SIGTERM is killed 5 s later.
@@ -574,9 +574,6 @@ run_bench() {
 	stamp=$(date -u +%Y%m%d-%H%M%S)
 	args="--suite $suite"
 	[ "$quick" -eq 1 ] && args="$args $(quick_run_args)"
-	# Two cores for the guest unless told otherwise: the harness pins to
-	# one and keeps the other for the rest of the system.
-	export VM_SMP=${VM_SMP:-2}
 	# clearcpuid before cpu-off: run-bench.sh compares against the first
 	# SMAP-off run it is given, and clearcpuid differs from SMAP on only in
 	# the patched STAC/CLAC.
