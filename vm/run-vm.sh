@@ -17,7 +17,7 @@
 #                     (default: /lib/modules/<release>)
 #   --out DIR         bench: where run directories go (default: data/)
 #   --quick           bench: a short subset (smapbench run --quick)
-#   --suite NAME      bench: kmod, syscall or all (default: all)
+#   --suite NAME      bench: kmod, syscall, bpf or all (default: all)
 #   --accel A         auto (default), kvm or tcg
 #   --jobs N          check: boots run at once (default 2)
 #   --boots LIST      check: only these boots of vm/matrix (comma separated)
@@ -60,7 +60,7 @@ while [ $# -gt 0 ]; do
 	--modules-dir) moddir=${2:?--modules-dir needs a directory}; shift ;;
 	--out) out=${2:?--out needs a directory}; shift ;;
 	--quick) quick=1 ;;
-	--suite) suite=${2:?--suite needs kmod, syscall or all}; shift ;;
+	--suite) suite=${2:?--suite needs kmod, syscall, bpf or all}; shift ;;
 	--accel) accel=${2:?--accel needs auto, kvm or tcg}; shift ;;
 	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
 	--boots) only=${2:?--boots needs a list of boot names}; shift ;;
@@ -71,7 +71,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case $accel in auto | kvm | tcg) ;; *) vm_die "--accel must be auto, kvm or tcg" ;; esac
-case $suite in kmod | syscall | all) ;; *) vm_die "--suite must be kmod, syscall or all" ;; esac
+case $suite in kmod | syscall | bpf | all) ;; *) vm_die "--suite must be kmod, syscall, bpf or all" ;; esac
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || vm_die "--jobs must be a positive number"
 if [ -n "$headers" ] && [ -z "$kernel" ]; then
 	vm_die "--headers needs --kernel: the headers must match the kernel booted"
