@@ -375,19 +375,33 @@ static int bars_write(struct plotter *p, const char *name,
 		      const char *title, const char *ylabel, int logy)
 {
 	char set[2048] = "";
-	FILE *f = open_dat(p, name);
+	size_t used[MAX_SERIES], nused = 0;
+	FILE *f;
 
+	/*
+	 * A series with no value in any cluster (inline and nopad on a CPU
+	 * without SMAP) is left out: gnuplot refuses an all-NaN column.
+	 */
+	for (size_t s = 0; s < nseries; s++)
+		for (size_t i = 0; i < n; i++)
+			if (c[i].bench[s]) {
+				used[nused++] = s;
+				break;
+			}
+	if (!nused)
+		return 0;
+	f = open_dat(p, name);
 	if (!f)
 		return -1;
 	fputs("label", f);
-	for (size_t s = 0; s < nseries; s++)
-		fprintf(f, " \"%s\" low high", titles[s]);
+	for (size_t u = 0; u < nused; u++)
+		fprintf(f, " \"%s\" low high", titles[used[u]]);
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "\"%s\"", c[i].label);
-		for (size_t s = 0; s < nseries; s++) {
+		for (size_t u = 0; u < nused; u++) {
+			size_t s = used[u];
 			const struct run_bench *b = c[i].bench[s];
-
 			double k = c[i].scale[s] ? c[i].scale[s] : 1;
 
 			put_value(f, b ? k * b->median : NAN);
@@ -400,7 +414,7 @@ static int bars_write(struct plotter *p, const char *name,
 		return -1;
 	gp_str(set, sizeof(set), "title", title);
 	gp_str(set, sizeof(set), "ylabel", ylabel);
-	gp_num(set, sizeof(set), "nseries", (double)nseries);
+	gp_num(set, sizeof(set), "nseries", (double)nused);
 	gp_num(set, sizeof(set), "logy", logy);
 	gp_num(set, sizeof(set), "rotate", n > 6);
 	if (n > 6) {

@@ -96,6 +96,24 @@ for run in run-smap run-nosmap; do
 	fi
 done
 
+# A CPU without SMAP has no inline or nopad rows (they #UD): a run with
+# whole series missing must still plot.
+cp -r tests/fixtures/run-smap "$tmp/run-cpu-off"
+rm -rf "$tmp/run-cpu-off/plots"
+for f in results.csv samples.csv; do
+	awk -F, 'NR == 1 || $1 !~ /\/(inline|nopad)(\/|$)/' \
+		"$tmp/run-cpu-off/$f" >"$tmp/run-cpu-off/$f.new" &&
+		mv "$tmp/run-cpu-off/$f.new" "$tmp/run-cpu-off/$f"
+done
+if ! grep -q '/inline/' "$tmp/run-cpu-off/results.csv" &&
+	out=$("$smapbench" plot "$tmp/run-cpu-off" 2>&1); then
+	check_plots "$tmp/run-cpu-off" "plot of a run without inline and nopad rows"
+else
+	echo "$out" | head -n 5 | sed 's/^/# /'
+	not_ok "plot of a run without inline and nopad rows failed"
+fi
+
+
 cmp=$tmp/compare
 if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&1); then
 	ok "compare of the fixture runs"
