@@ -155,14 +155,23 @@ if [ "$vm" -eq 1 ]; then
 	nosmap_run=$(grep -- '-clearcpuid-nosmap$' <<<"$runs" | head -n 1)
 	for r in $runs; do
 		"$smapbench" plot "$r" >/dev/null 2>&1 || warn "plotting $r failed"
-		"$smapbench" report "$r" >/dev/null 2>&1 || true
+		"$smapbench" report "$r" >/dev/null 2>&1 || warn "report.md for $r failed"
 	done
-	if [ -n "$smap_run" ] && [ -n "$nosmap_run" ]; then
-		"$smapbench" compare "$nosmap_run" "$smap_run" ||
-			warn "comparison failed"
-	fi
 	say "run directories:"
 	printf '  %s\n' $runs
+	if [ -n "$smap_run" ] && [ -n "$nosmap_run" ]; then
+		# report A B = compare A B (compare.csv, plots) + report.md
+		if cmp_out=$("$smapbench" report "$nosmap_run" "$smap_run" 2>&1); then
+			cmp_dir=$(sed -n 's/^written: \(.*\)\/compare.csv, .*/\1/p' <<<"$cmp_out" | tail -n 1)
+			[ -n "$cmp_dir" ] && made+=("$cmp_dir")
+			say "SMAP on versus clearcpuid=smap: ${cmp_dir:-see above}"
+			[ -f "$cmp_dir/report.md" ] &&
+				sed -n '/^## Headline/,/^## [^H]/p' "$cmp_dir/report.md" | sed '$d'
+		else
+			printf '%s\n' "$cmp_out" >&2
+			warn "the comparison failed"
+		fi
+	fi
 	exit 0
 fi
 
