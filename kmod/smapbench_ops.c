@@ -521,207 +521,64 @@ static __always_inline int run_sized(struct smapbench_ctx *ctx, u32 n,
 
 /*
  * One function per op x variant, each a specialised copy of run_loop(),
- * reached through the table below.
+ * reached through the table below: e.g. get_user_inline().
  */
-static int get_user_kapi(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_KAPI);
-}
-
-static int get_user_inline(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_INLINE);
-}
-
-static int get_user_batched(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_BATCHED);
-}
-
-static int get_user_nopad(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_NOPAD);
+#define DEFINE_LOOP(name, OP, variant, VARIANT)				\
+static int name##_##variant(struct smapbench_ctx *ctx, u32 n)		\
+{									\
+	return run_sized(ctx, n, SMAPBENCH_OP_##OP,			\
+			 SMAPBENCH_VARIANT_##VARIANT);			\
 }
 
 #if SMAPBENCH_HAVE_MASKED
-static int get_user_masked(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_MASKED);
-}
+#define DEFINE_MASKED_LOOP(name, OP)	DEFINE_LOOP(name, OP, masked, MASKED)
+#else
+#define DEFINE_MASKED_LOOP(name, OP)
 #endif
 
-static int put_user_kapi(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_PUT_USER, SMAPBENCH_VARIANT_KAPI);
-}
+DEFINE_LOOP(get_user, GET_USER, kapi, KAPI)
+DEFINE_LOOP(get_user, GET_USER, inline, INLINE)
+DEFINE_LOOP(get_user, GET_USER, batched, BATCHED)
+DEFINE_LOOP(get_user, GET_USER, nopad, NOPAD)
+DEFINE_MASKED_LOOP(get_user, GET_USER)
 
-static int put_user_inline(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_PUT_USER, SMAPBENCH_VARIANT_INLINE);
-}
+DEFINE_LOOP(put_user, PUT_USER, kapi, KAPI)
+DEFINE_LOOP(put_user, PUT_USER, inline, INLINE)
+DEFINE_LOOP(put_user, PUT_USER, batched, BATCHED)
+DEFINE_LOOP(put_user, PUT_USER, nopad, NOPAD)
+DEFINE_MASKED_LOOP(put_user, PUT_USER)
 
-static int put_user_batched(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_PUT_USER, SMAPBENCH_VARIANT_BATCHED);
-}
+DEFINE_LOOP(copy_to_user, COPY_TO_USER, kapi, KAPI)
+DEFINE_LOOP(copy_to_user, COPY_TO_USER, inline, INLINE)
+DEFINE_LOOP(copy_to_user, COPY_TO_USER, batched, BATCHED)
+DEFINE_LOOP(copy_to_user, COPY_TO_USER, nopad, NOPAD)
+DEFINE_MASKED_LOOP(copy_to_user, COPY_TO_USER)
 
-static int put_user_nopad(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_PUT_USER, SMAPBENCH_VARIANT_NOPAD);
-}
+DEFINE_LOOP(copy_from_user, COPY_FROM_USER, kapi, KAPI)
+DEFINE_LOOP(copy_from_user, COPY_FROM_USER, inline, INLINE)
+DEFINE_LOOP(copy_from_user, COPY_FROM_USER, batched, BATCHED)
+DEFINE_LOOP(copy_from_user, COPY_FROM_USER, nopad, NOPAD)
+DEFINE_MASKED_LOOP(copy_from_user, COPY_FROM_USER)
 
-#if SMAPBENCH_HAVE_MASKED
-static int put_user_masked(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_PUT_USER, SMAPBENCH_VARIANT_MASKED);
-}
-#endif
+DEFINE_LOOP(clear_user, CLEAR_USER, kapi, KAPI)
+DEFINE_LOOP(clear_user, CLEAR_USER, inline, INLINE)
+DEFINE_LOOP(clear_user, CLEAR_USER, batched, BATCHED)
+DEFINE_LOOP(clear_user, CLEAR_USER, nopad, NOPAD)
+DEFINE_MASKED_LOOP(clear_user, CLEAR_USER)
 
-static int copy_to_user_kapi(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_TO_USER, SMAPBENCH_VARIANT_KAPI);
-}
+DEFINE_LOOP(futex, FUTEX, kapi, KAPI)
+DEFINE_LOOP(futex, FUTEX, inline, INLINE)
+DEFINE_LOOP(futex, FUTEX, batched, BATCHED)
+DEFINE_LOOP(futex, FUTEX, nopad, NOPAD)
+DEFINE_MASKED_LOOP(futex, FUTEX)
 
-static int copy_to_user_inline(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_TO_USER, SMAPBENCH_VARIANT_INLINE);
-}
+DEFINE_LOOP(sigframe, SIGFRAME, kapi, KAPI)
+DEFINE_LOOP(sigframe, SIGFRAME, inline, INLINE)
+DEFINE_LOOP(sigframe, SIGFRAME, batched, BATCHED)
+DEFINE_LOOP(sigframe, SIGFRAME, nopad, NOPAD)
+DEFINE_MASKED_LOOP(sigframe, SIGFRAME)
 
-static int copy_to_user_batched(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_TO_USER,
-			 SMAPBENCH_VARIANT_BATCHED);
-}
-
-static int copy_to_user_nopad(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_TO_USER, SMAPBENCH_VARIANT_NOPAD);
-}
-
-#if SMAPBENCH_HAVE_MASKED
-static int copy_to_user_masked(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_TO_USER, SMAPBENCH_VARIANT_MASKED);
-}
-#endif
-
-static int copy_from_user_kapi(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_FROM_USER, SMAPBENCH_VARIANT_KAPI);
-}
-
-static int copy_from_user_inline(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_FROM_USER,
-			 SMAPBENCH_VARIANT_INLINE);
-}
-
-static int copy_from_user_batched(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_FROM_USER,
-			 SMAPBENCH_VARIANT_BATCHED);
-}
-
-static int copy_from_user_nopad(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_FROM_USER,
-			 SMAPBENCH_VARIANT_NOPAD);
-}
-
-#if SMAPBENCH_HAVE_MASKED
-static int copy_from_user_masked(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_COPY_FROM_USER,
-			 SMAPBENCH_VARIANT_MASKED);
-}
-#endif
-
-static int clear_user_kapi(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_CLEAR_USER, SMAPBENCH_VARIANT_KAPI);
-}
-
-static int clear_user_inline(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_CLEAR_USER, SMAPBENCH_VARIANT_INLINE);
-}
-
-static int clear_user_batched(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_CLEAR_USER, SMAPBENCH_VARIANT_BATCHED);
-}
-
-static int clear_user_nopad(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_CLEAR_USER, SMAPBENCH_VARIANT_NOPAD);
-}
-
-#if SMAPBENCH_HAVE_MASKED
-static int clear_user_masked(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_CLEAR_USER, SMAPBENCH_VARIANT_MASKED);
-}
-#endif
-
-static int futex_kapi(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_FUTEX, SMAPBENCH_VARIANT_KAPI);
-}
-
-static int futex_inline(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_FUTEX, SMAPBENCH_VARIANT_INLINE);
-}
-
-static int futex_batched(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_FUTEX, SMAPBENCH_VARIANT_BATCHED);
-}
-
-static int futex_nopad(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_FUTEX, SMAPBENCH_VARIANT_NOPAD);
-}
-
-#if SMAPBENCH_HAVE_MASKED
-static int futex_masked(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_FUTEX, SMAPBENCH_VARIANT_MASKED);
-}
-#endif
-
-static int sigframe_kapi(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_SIGFRAME, SMAPBENCH_VARIANT_KAPI);
-}
-
-static int sigframe_inline(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_SIGFRAME, SMAPBENCH_VARIANT_INLINE);
-}
-
-static int sigframe_batched(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_SIGFRAME, SMAPBENCH_VARIANT_BATCHED);
-}
-
-static int sigframe_nopad(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_SIGFRAME, SMAPBENCH_VARIANT_NOPAD);
-}
-
-#if SMAPBENCH_HAVE_MASKED
-static int sigframe_masked(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_SIGFRAME, SMAPBENCH_VARIANT_MASKED);
-}
-#endif
-
-static int strncpy_from_user_kapi(struct smapbench_ctx *ctx, u32 n)
-{
-	return run_sized(ctx, n, SMAPBENCH_OP_STRNCPY_FROM_USER,
-			 SMAPBENCH_VARIANT_KAPI);
-}
+DEFINE_LOOP(strncpy_from_user, STRNCPY_FROM_USER, kapi, KAPI)
 
 /*
  * The ops without user memory. Each iteration is one pass of the asm loop
