@@ -354,49 +354,11 @@ efault:
 	return -EFAULT;
 }
 
-/* One field of a signal frame; the three widths the frame has. */
-static __always_inline int frame_put64(const int v, u64 __user *p, u64 x)
-{
-	if (v == SMAPBENCH_VARIANT_KAPI)
-		return put_user(x, p);
-	access_open(v);
-	unsafe_put_user(x, p, efault);
-	access_close(v);
-	return 0;
-efault:
-	access_abort(v);
-	return -EFAULT;
-}
-
-static __always_inline int frame_put32(const int v, u32 __user *p, u32 x)
-{
-	if (v == SMAPBENCH_VARIANT_KAPI)
-		return put_user(x, p);
-	access_open(v);
-	unsafe_put_user(x, p, efault);
-	access_close(v);
-	return 0;
-efault:
-	access_abort(v);
-	return -EFAULT;
-}
-
-static __always_inline int frame_put16(const int v, u16 __user *p, u16 x)
-{
-	if (v == SMAPBENCH_VARIANT_KAPI)
-		return put_user(x, p);
-	access_open(v);
-	unsafe_put_user(x, p, efault);
-	access_close(v);
-	return 0;
-efault:
-	access_abort(v);
-	return -EFAULT;
-}
-
 /*
  * The 25 stores, in frame order. Like the kernel's signal code the errors
  * are or-ed: a fault does not skip the remaining stores, which fault too.
+ * Each is put_one() at the field's width, a constant, so every store
+ * compiles to its own single-width access.
  */
 static __always_inline int sigframe_one(const int v,
 					struct smapbench_frame __user *f,
@@ -404,31 +366,31 @@ static __always_inline int sigframe_one(const int v,
 {
 	int err = 0;
 
-	err |= frame_put64(v, &f->pretcode, x);
-	err |= frame_put64(v, &f->uc_flags, 0);
-	err |= frame_put64(v, &f->uc_link, 0);
-	err |= frame_put64(v, &f->ss_sp, x);
-	err |= frame_put32(v, &f->ss_flags, 0);
-	err |= frame_put64(v, &f->ss_size, x);
-	err |= frame_put64(v, &f->r8, x);
-	err |= frame_put64(v, &f->r9, x);
-	err |= frame_put64(v, &f->r10, x);
-	err |= frame_put64(v, &f->r11, x);
-	err |= frame_put64(v, &f->r12, x);
-	err |= frame_put64(v, &f->r13, x);
-	err |= frame_put64(v, &f->r14, x);
-	err |= frame_put64(v, &f->r15, x);
-	err |= frame_put64(v, &f->di, x);
-	err |= frame_put64(v, &f->si, x);
-	err |= frame_put64(v, &f->bp, x);
-	err |= frame_put64(v, &f->bx, x);
-	err |= frame_put64(v, &f->dx, x);
-	err |= frame_put64(v, &f->ax, x);
-	err |= frame_put64(v, &f->cx, x);
-	err |= frame_put64(v, &f->sp, x);
-	err |= frame_put64(v, &f->ip, x);
-	err |= frame_put64(v, &f->flags, x);
-	err |= frame_put16(v, &f->cs, 0x33);
+	err |= put_one(v, &f->pretcode, sizeof(f->pretcode), x);
+	err |= put_one(v, &f->uc_flags, sizeof(f->uc_flags), 0);
+	err |= put_one(v, &f->uc_link, sizeof(f->uc_link), 0);
+	err |= put_one(v, &f->ss_sp, sizeof(f->ss_sp), x);
+	err |= put_one(v, &f->ss_flags, sizeof(f->ss_flags), 0);
+	err |= put_one(v, &f->ss_size, sizeof(f->ss_size), x);
+	err |= put_one(v, &f->r8, sizeof(f->r8), x);
+	err |= put_one(v, &f->r9, sizeof(f->r9), x);
+	err |= put_one(v, &f->r10, sizeof(f->r10), x);
+	err |= put_one(v, &f->r11, sizeof(f->r11), x);
+	err |= put_one(v, &f->r12, sizeof(f->r12), x);
+	err |= put_one(v, &f->r13, sizeof(f->r13), x);
+	err |= put_one(v, &f->r14, sizeof(f->r14), x);
+	err |= put_one(v, &f->r15, sizeof(f->r15), x);
+	err |= put_one(v, &f->di, sizeof(f->di), x);
+	err |= put_one(v, &f->si, sizeof(f->si), x);
+	err |= put_one(v, &f->bp, sizeof(f->bp), x);
+	err |= put_one(v, &f->bx, sizeof(f->bx), x);
+	err |= put_one(v, &f->dx, sizeof(f->dx), x);
+	err |= put_one(v, &f->ax, sizeof(f->ax), x);
+	err |= put_one(v, &f->cx, sizeof(f->cx), x);
+	err |= put_one(v, &f->sp, sizeof(f->sp), x);
+	err |= put_one(v, &f->ip, sizeof(f->ip), x);
+	err |= put_one(v, &f->flags, sizeof(f->flags), x);
+	err |= put_one(v, &f->cs, sizeof(f->cs), 0x33);
 	return err ? -EFAULT : 0;
 }
 
