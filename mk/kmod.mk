@@ -18,7 +18,8 @@
 # Each kernel gets its own copy of the sources in build/kmod/<release>/, so
 # 6.1 and 6.12 objects never mix and kmod/ itself stays free of build output.
 
-KMOD_SRC     := kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) kmod/uapi/smapbench.h
+KMOD_SRC     := kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) kmod/uapi/smapbench.h \
+		kmod/uapi/smapbench_ops.def
 KMOD_BUILD   := $(BUILD)/kmod
 KDIR         ?= /lib/modules/$(shell uname -r)/build
 # Newest Debian 6.1 headers, the kernel Debian 12 ships (6.1.0-9 < 6.1.0-57:
@@ -42,7 +43,7 @@ kmod_kdir_of = $(patsubst %/Makefile,%,$(firstword \
 define kmod_build
 	@mkdir -p $(2)/uapi
 	@cp -p kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) $(2)/
-	@cp -p kmod/uapi/smapbench.h $(2)/uapi/
+	@cp -p kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def $(2)/uapi/
 	$(MAKE) --no-print-directory -C $(1) M=$(abspath $(2)) $(3) modules
 endef
 
@@ -74,7 +75,8 @@ kmod-for:
 	$(call kmod_build,$(call kmod_kdir_of,$(KVER)),$(KMOD_OUT),$(KMOD_FLAGS))
 
 kmod-checkpatch: kmod-doctools
-	$(CHECKPATCH) --no-tree --show-types -f kmod/*.c kmod/*.h kmod/uapi/*.h
+	$(CHECKPATCH) --no-tree --show-types -f kmod/*.c kmod/*.h kmod/uapi/*.h \
+		kmod/uapi/*.def
 
 kmod-lint: kmod-checkpatch kmod-kerneldoc
 ifneq ($(KMOD_KDIR),)
