@@ -89,9 +89,10 @@ endif
 
 # The self-test runs in a guest without a C library: link it statically.
 kmod-selftest: $(BUILD)/tests/kmod_selftest
-$(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c kmod/uapi/smapbench.h
+$(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c bench/kmod_catalogue.c \
+		bench/kmod_catalogue.h kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lpthread
+	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< bench/kmod_catalogue.c -lpthread
 
 # checkpatch.pl and kernel-doc from Debian's linux-source-6.1. kernel-doc
 # joined LINUX_SOURCE_PARTS after some trees were extracted: fetch it alone
