@@ -47,8 +47,13 @@ struct bench_key {
 	unsigned long size, batch;
 };
 
-/* The benchmarks a reader looks at first; ends with a NULL suite. */
-extern const struct bench_key headline_benchmarks[];
+/*
+ * The headline: the benchmarks a reader looks at first, as the suites
+ * mark them (kmod: the catalogue); ends with a NULL suite.
+ */
+const struct bench_key *headline_benchmarks(void);
+/* One line per headline row of run: median in ns, 95% CI, flags. */
+void headline_print(FILE *f, const struct run_dir *run);
 int bench_is(const struct run_bench *b, const struct bench_key *k);
 const struct run_bench *bench_match(const struct run_dir *run,
 				    const struct bench_key *k);

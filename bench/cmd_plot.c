@@ -1021,19 +1021,20 @@ fail:
 
 static int plot_dist(struct plotter *p)
 {
+	const struct bench_key *headline = headline_benchmarks();
 	char names[1024] = "", units[512] = "", titles[128] = "", set[4096] = "";
 	size_t nb = 0;
 	FILE *f = NULL;
 
-	/* at most 9 panels (3 x 3): the headline list minus its last */
-	for (size_t h = 0; headline_benchmarks[h].suite && nb < 9; h++) {
+	/* at most 9 panels (3 x 3): the first headline rows the runs have */
+	for (size_t h = 0; headline[h].suite && nb < 9; h++) {
 		const struct run_bench *b[MAX_RUNS] = { 0 };
 		const char *name = NULL;
 		int any = 1;
 
 		/* every run needs samples: gnuplot cannot draw an empty box */
 		for (size_t r = 0; r < p->nruns; r++) {
-			b[r] = bench_match(p->runs[r], &headline_benchmarks[h]);
+			b[r] = bench_match(p->runs[r], &headline[h]);
 			any &= b[r] && b[r]->count > 0;
 			if (b[r] && !name)
 				name = b[r]->name;

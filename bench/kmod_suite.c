@@ -324,6 +324,7 @@ static void add(struct bench_family *f, unsigned op, unsigned variant,
 		.max_sample_seconds = SMAPBENCH_SAMPLE_BUDGET_NS * 0.5e-9,
 		.extended = !kmod_list_has(&o->quick_sizes, size) ||
 			    (batch && !kmod_list_has(&o->quick_batches, batch)),
+		.headline = kmod_is_headline(op, variant, size, batch),
 	};
 	f->count++;
 }
