@@ -12,8 +12,6 @@
 #include "compare.h"
 #include "rundir.h"
 
-/* Fields the kmod sigframe op writes per iteration (kmod/uapi/smapbench.h). */
-#define SIGFRAME_FIELDS 25
 /* A pair "costs under 1%" of a copy below this share. */
 #define CROSSOVER_SHARE 0.01
 
@@ -70,7 +68,8 @@ struct derived_pair {
 struct derived_batch {
 	const char *op, *variant;	/* batched or masked */
 	unsigned long size, batch;
-	double single;		/* kapi cost per access */
+	unsigned long per_pair;	/* accesses per STAC/CLAC pair (batch x item) */
+	double single;		/* kapi cost per access (per field: sigframe) */
 	double batched;		/* batched cost per access */
 	double saving, low, high;	/* single - batched, per access */
 };

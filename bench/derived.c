@@ -305,18 +305,43 @@ static int usable(const struct run_bench *b)
 	return b && b->count >= COMPARE_MIN_VALUES;
 }
 
+/*
+ * User accesses in one iteration of a kmod row, as the catalogue says: a
+ * sigframe iteration writes all its fields, a batched or masked one a
+ * block of batch items. 0 for an op or variant it does not know (a run
+ * of another version): no per-access figure then.
+ */
+static double accesses_of(const struct run_bench *b)
+{
+	return (double)kmod_row_accesses(b->op, b->variant, b->batch);
+}
+
+/*
+ * An op whose sizes run free up to the module's largest (copies, clear):
+ * the crossover table follows it. Words (power-of-two sizes up to 8) and
+ * fixed units are no size sweep.
+ */
+static int is_bulk(const char *name)
+{
+	int op = kmod_op_find(name);
+
+	return op >= 0 && kmod_ops[op].min_size < kmod_ops[op].max_size &&
+	       !(kmod_ops[op].flags & SMAPBENCH_OPF_POW2);
+}
+
 static int add_pair(struct derived *d, const struct run_bench *in,
 		    const struct run_bench *nop)
 {
-	struct derived_pair *p;
-	struct derived_pair *np = realloc(d->pairs, (d->pair_count + 1) *
-						    sizeof(*np));
+	double per = accesses_of(in);
+	struct derived_pair *p, *np;
 
+	if (!(per > 0) || accesses_of(nop) != per)
+		return 0;
+	np = realloc(d->pairs, (d->pair_count + 1) * sizeof(*np));
 	if (!np)
 		return -1;
 	d->pairs = np;
 	p = &d->pairs[d->pair_count++];
-	double per = !strcmp(in->op, "sigframe") ? SIGFRAME_FIELDS : 1;
 
 	p->op = in->op;
 	p->size = in->size;
@@ -335,11 +360,12 @@ static int add_pair(struct derived *d, const struct run_bench *in,
 static int add_batch(struct derived *d, const struct run_bench *batched,
 		     const struct run_bench *single)
 {
-	struct derived_batch *b;
-	struct derived_batch *nb = realloc(d->batches, (d->batch_count + 1) *
-						       sizeof(*nb));
-	double per_single = !strcmp(single->op, "sigframe") ? SIGFRAME_FIELDS : 1;
+	double per_single = accesses_of(single), per_block = accesses_of(batched);
+	struct derived_batch *b, *nb;
 
+	if (!(per_single > 0) || !(per_block > 0))
+		return 0;
+	nb = realloc(d->batches, (d->batch_count + 1) * sizeof(*nb));
 	if (!nb)
 		return -1;
 	d->batches = nb;
@@ -348,14 +374,15 @@ static int add_batch(struct derived *d, const struct run_bench *batched,
 	b->variant = batched->variant;
 	b->size = batched->size;
 	b->batch = batched->batch;
+	b->per_pair = (unsigned long)per_block;
 	b->single = single->median / per_single;
-	b->batched = batched->median / (double)batched->batch;
+	b->batched = batched->median / per_block;
 	b->saving = b->single - b->batched;
 	b->low = b->high = NAN;
 	if (usable(batched) && usable(single) &&
 	    compare_bootstrap_diff(batched->values, batched->count,
-				   1.0 / (double)batched->batch, single->values,
-				   single->count, 1.0 / per_single,
+				   1 / per_block, single->values,
+				   single->count, 1 / per_single,
 				   STATS_BOOTSTRAP_RESAMPLES, DERIVED_LEVEL,
 				   DERIVED_SEED, &b->low, &b->high))
 		return -1;
@@ -590,7 +617,7 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s))
 			goto fail;
 		if (!strcmp(b->variant, "inline") && !b->batch && b->size &&
-		    (strstr(b->op, "copy") || strstr(b->op, "clear"))) {
+		    is_bulk(b->op)) {
 			size_t k;
 
 			for (k = 0; k < ncross; k++)
@@ -681,8 +708,9 @@ void derived_print(FILE *f, const struct run_dir *run,
 		atable_free(&t);
 	}
 	if (d->batch_count) {
-		heading(f, markdown, "Per-access pair (kapi) against one pair "
-			"per batch of K, cost per access");
+		heading(f, markdown, "Per-access pair (kapi) against one pair per "
+			"batch of K accesses (sigframe: K counts fields, one frame "
+			"per block), cost per access");
 		atable_init(&t, 8, "llrrrrrr");
 		atable_add(&t, (const char *const[]){ "op", "variant", "size", "K",
 			   "per access", "batched", "saving", "95% CI" });
@@ -691,7 +719,7 @@ void derived_print(FILE *f, const struct run_dir *run,
 			char sz[24], k[24];
 
 			snprintf(sz, sizeof(sz), "%lu", x->size);
-			snprintf(k, sizeof(k), "%lu", x->batch);
+			snprintf(k, sizeof(k), "%lu", x->per_pair);
 			atable_add(&t, (const char *const[]){ x->op, x->variant, sz, k,
 				   fmt_num(a, sizeof(a), x->single),
 				   fmt_num(b, sizeof(b), x->batched),

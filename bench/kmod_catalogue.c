@@ -108,6 +108,14 @@ unsigned long kmod_accesses(unsigned op, unsigned variant,
 	       (kmod_variant_is_block(variant) ? batch : 1);
 }
 
+unsigned long kmod_row_accesses(const char *op, const char *variant,
+				unsigned long batch)
+{
+	int o = kmod_op_find(op), v = kmod_variant_find(variant);
+
+	return o < 0 || v < 0 ? 0 : kmod_accesses((unsigned)o, (unsigned)v, batch);
+}
+
 int kmod_is_headline(unsigned op, unsigned variant, unsigned size,
 		     unsigned batch)
 {

@@ -57,6 +57,9 @@ int kmod_size_accepted(unsigned op, unsigned size);
  */
 unsigned long kmod_accesses(unsigned op, unsigned variant,
 			    unsigned long batch);
+/* The same for a row by its op and variant names; 0 if either is unknown. */
+unsigned long kmod_row_accesses(const char *op, const char *variant,
+				unsigned long batch);
 /* Whether kmod/op/variant/size/batch is one of the headline rows. */
 int kmod_is_headline(unsigned op, unsigned variant, unsigned size,
 		     unsigned batch);

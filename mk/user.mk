@@ -53,7 +53,7 @@ BENCH_SRCS   := $(filter-out $(if $(BPF_SUITE),,bench/bpf_suite.c),\
 	$(sort $(wildcard bench/*.c)))
 # Our tests; other parts keep theirs in tests/unit/ with their own rules.
 UNIT_SRCS    := $(wildcard $(addprefix tests/unit/,test_stats.c test_csv.c \
-	test_json.c test_options.c test_runner.c test_context.c))
+	test_json.c test_options.c test_runner.c test_context.c test_catalogue.c))
 
 user_objs = $(patsubst %.c,$(USER_OUT)/$(1)/%.o,$(2))
 DYNAMIC_OBJS := $(call user_objs,dynamic,$(HARNESS_SRCS) $(BENCH_SRCS))
