@@ -58,6 +58,14 @@ ensure:run | ensure:test)
 	exec "$0" install "$what"
 	;;
 install:run | install:test)
+	export DEBIAN_FRONTEND=noninteractive
+	# A fresh machine may have no package lists yet (minimal and cloud
+	# images drop them): without them the running kernel's headers look
+	# absent from the archive and would be left out.
+	if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
+		apt-get update -qq
+		updated=1
+	fi
 	# shellcheck disable=SC2046
 	todo=$(missing $("$0" list "$what"))
 	if [ -z "$todo" ]; then
@@ -65,8 +73,7 @@ install:run | install:test)
 		exit 0
 	fi
 	echo "deps: installing:" $todo
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
+	[ -n "${updated:-}" ] || apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $todo
 	;;
