@@ -6,7 +6,8 @@
 #
 # "run" is what run-bench.sh needs on a user's machine; "test" is what
 # make check needs (module builds for both Debian kernels, QEMU guests,
-# lint tools). Package names are Debian 12's; Ubuntu has the same ones.
+# lint tools, a fresh Debian root). Package names are Debian 12's; Ubuntu
+# has the same ones.
 set -eu
 
 run_packages() {
@@ -32,6 +33,9 @@ test_packages() {
 	echo linux-headers-6.12-amd64 linux-image-6.12-amd64
 	echo qemu-system-x86 busybox-static cpio
 	echo sparse flex bison bc shellcheck
+	# tests/stages/50-fresh-machine.sh: a minimal Debian root to run the
+	# README's commands in, and the clones the build stages test.
+	echo mmdebstrap debian-archive-keyring git
 }
 
 missing() {
