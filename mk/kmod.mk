@@ -42,11 +42,12 @@ kmod_kdir_of = $(patsubst %/Makefile,%,$(firstword \
 # checkout's path has one, they are given a path through a symbolic link
 # without spaces, made for the one command and removed after it.
 # $(call via_space_free_path,<command using $$top for the checkout>)
+# The command runs in a subshell of its own (set -e stays inside).
 ifneq ($(word 2,$(CURDIR)),)
 via_space_free_path = alias=$$(mktemp -d) && ln -s "$(CURDIR)" "$$alias/top" && \
-	top=$$alias/top && { $(1); }; rc=$$?; rm -f "$$alias/top"; rmdir "$$alias"; exit $$rc
+	top=$$alias/top && ( $(1) ); rc=$$?; rm -f "$$alias/top"; rmdir "$$alias"; exit $$rc
 else
-via_space_free_path = top='$(CURDIR)' && $(1)
+via_space_free_path = top='$(CURDIR)' && ( $(1) )
 endif
 
 # $(call from_top,<path>): <path> as seen from $$top, the checkout.
