@@ -1,8 +1,11 @@
 #!/bin/bash
 # The module's build-time checks, one TAP line each: W=1 builds without a
 # warning and sparse (C=2) without a report against Debian 12's 6.1 and
-# 6.12 headers, checkpatch and kernel-doc clean, the uapi header usable
-# from C11 user space, and the in-guest self-test builds statically.
+# 6.12 headers, the layout of the timed loops in both builds (every
+# inline/nopad twin: same bytes but STAC/CLAC <-> NOP3, same offset mod
+# 64; every loop head 64-byte aligned: kmod/check-layout.sh), checkpatch
+# and kernel-doc clean, the uapi header usable from C11 user space, and
+# the in-guest self-test builds statically.
 # Loading and running the module is the VM stage's business (40-vm.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -61,6 +64,12 @@ for series in 6.1 6.12; do
 		else
 			not_ok "smapbench.ko for $rel has vermagic '$vermagic'"
 		fi
+		# One TAP line per twin pair, from the module's disassembly.
+		layout=$(kmod/check-layout.sh --label "loop layout in $rel" "$ko")
+		echo "$layout"
+		echo "$layout" | grep -q '^not ok' && fail=1
+	else
+		not_ok "loop layout in $rel: no module to disassemble"
 	fi
 
 	if ! command -v sparse >/dev/null; then
