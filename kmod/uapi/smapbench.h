@@ -81,8 +81,10 @@
  *	futex_atomic_cmpxchg_inatomic(). The buffer must be 4-byte aligned.
  * @SMAPBENCH_OP_SIGFRAME: write the 25 fields of an x86-64 rt signal
  *	frame (return address, ucontext header and stack, saved registers)
- *	one by one into a SMAPBENCH_SIGFRAME_BYTES frame; kapi is 25
- *	put_user() calls, batched one user_access_begin() block per frame.
+ *	one by one into a SMAPBENCH_SIGFRAME_BYTES frame, field k (from 1)
+ *	the value k, cs 0x33. kapi is 25 separate put_user() calls, not the
+ *	kernel's signal code, which stores them in one user_access_begin()
+ *	block as batched does (one block per frame).
  * @SMAPBENCH_OP_COUNT: number of ops; not an op.
  *
  * Each iteration of calib, pair, stac, clac and popf_ac is one pass of an
