@@ -13,8 +13,8 @@
  * The bound on a window is enforced, not hoped for: the iteration count
  * is sized with interrupts on, a request whose single iteration would not
  * fit is refused (-E2BIG) before any window opens, every window is timed
- * from the first instruction with interrupts off to the last, and one
- * that ran over the budget is discarded, never returned.
+ * from right after interrupts go off to right before they come back on,
+ * and one that ran over the budget is discarded, never returned.
  *
  * Nothing here is shared between callers: every RUN allocates its own
  * state, so concurrent callers need no lock.
@@ -286,8 +286,8 @@ static bool ac_leak_wanted(void)
 
 /*
  * One interrupts-off window around @n iterations. @out gets the sample
- * and the window's own length: from the first instruction with
- * interrupts off to the last, clock reads and checks included.
+ * and the window's own length: from right after local_irq_save() to
+ * right before local_irq_restore(), clock reads and checks included.
  */
 static int window(struct run_state *st, u32 n, struct smapbench_sample *out)
 {
