@@ -8,7 +8,8 @@
  * by iterations_done. Counter "kmod-tsc" reports ticks, "kmod-pmu" core
  * cycles. Combinations the module or CPU cannot run are reported as
  * skipped with the reason (no device, ABI mismatch, op or variant not
- * built, no SMAP in CPUID for raw STAC/CLAC, -EOPNOTSUPP).
+ * built, no SMAP in CPUID for raw STAC/CLAC, -EOPNOTSUPP, or -E2BIG: one
+ * iteration too long for the module's interrupts-off bound).
  *
  * The table comes from the catalogue, kmod/uapi/smapbench_ops.def (see
  * kmod_catalogue.h): every op in every variant it lists, at each size of
@@ -85,14 +86,20 @@ static int probe(void)
 	}
 	memset(&dev.info, 0, sizeof(dev.info));
 	if (ioctl(dev.fd, SMAPBENCH_IOC_INFO, &dev.info)) {
-		snprintf(dev.why, sizeof(dev.why),
-			 "%s does not answer SMAPBENCH_IOC_INFO: %s (not the smapbench module, or an incompatible one)",
-			 dev.path, strerror(errno));
+		if (errno == EPERM)
+			snprintf(dev.why, sizeof(dev.why),
+				 "%s needs CAP_PERFMON or CAP_SYS_ADMIN (run as root)",
+				 dev.path);
+		else
+			snprintf(dev.why, sizeof(dev.why),
+				 "%s does not answer SMAPBENCH_IOC_INFO: %s (not the smapbench module, or an incompatible one)",
+				 dev.path, strerror(errno));
 		goto fail;
 	}
+	/* INFO keeps its layout across versions; everything else may not. */
 	if (dev.info.abi_version != SMAPBENCH_ABI_VERSION) {
 		snprintf(dev.why, sizeof(dev.why),
-			 "module ABI version %u, smapbench expects %u: rebuild and reload the module",
+			 "the loaded smapbench.ko speaks ABI version %u, this smapbench only version %u: build and load the module of this tree (make module)",
 			 dev.info.abi_version, SMAPBENCH_ABI_VERSION);
 		goto fail;
 	}
@@ -221,23 +228,42 @@ static int run_ioctl(struct kmod_state *s, unsigned op, unsigned variant,
 	}
 	if (iterations > dev.info.max_iterations)
 		iterations = dev.info.max_iterations;
-	memset(run, 0, sizeof(*run));
-	run->op = op;
-	run->variant = variant;
-	run->size = size;
-	run->batch = batch;
-	run->iterations = (uint32_t)iterations;
-	run->samples = (uint32_t)n;
-	run->buffer = (uintptr_t)s->buffer;
-	run->buffer_len = s->buffer_len;
-	run->samples_ptr = (uintptr_t)s->samples;
-	if (ioctl(dev.fd, SMAPBENCH_IOC_RUN, run) == 0)
-		return 0;
+	/* A page dropped under a window again and again: try a few times. */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		memset(run, 0, sizeof(*run));
+		run->op = op;
+		run->variant = variant;
+		run->size = size;
+		run->batch = batch;
+		run->iterations = (uint32_t)iterations;
+		run->samples = (uint32_t)n;
+		run->buffer = (uintptr_t)s->buffer;
+		run->buffer_len = s->buffer_len;
+		run->samples_ptr = (uintptr_t)s->samples;
+		run->sample_size = sizeof(*s->samples);
+		if (ioctl(dev.fd, SMAPBENCH_IOC_RUN, run) == 0)
+			return 0;
+		if (errno != EAGAIN)
+			break;
+	}
 	if (errno == EOPNOTSUPP)
 		snprintf(why, whylen,
 			 "not valid here: the module answered EOPNOTSUPP for this combination");
 	else if (errno == EINVAL)
 		snprintf(why, whylen, "the module rejected this combination (EINVAL)");
+	else if (errno == E2BIG)
+		snprintf(why, whylen,
+			 "one iteration takes %llu TSC ticks, more than half the module's interrupts-off budget of %llu ticks (%u ns): too long to time here",
+			 (unsigned long long)run->iteration_tsc,
+			 (unsigned long long)run->budget_tsc,
+			 dev.info.sample_budget_ns);
+	else if (errno == EAGAIN)
+		snprintf(why, whylen,
+			 "the buffer's pages kept disappearing under the timed loop (EAGAIN, %u re-faults)",
+			 run->refaults);
+	else if (errno == EPERM)
+		snprintf(why, whylen,
+			 "SMAPBENCH_IOC_RUN needs CAP_PERFMON or CAP_SYS_ADMIN");
 	else
 		snprintf(why, whylen, "SMAPBENCH_IOC_RUN: %s", strerror(errno));
 	return -1;

@@ -7,9 +7,14 @@
  * the current CPU (migrate_disable()) and takes its samples there. Each
  * sample is one interrupts-off window: preemption, interrupts and page
  * faults off, TSC (and the PMU cycle counter) read, the loop run, read
- * again. Between samples interrupts are on and the task may reschedule,
- * so a long run never starves the CPU; a sample's window is bounded by
- * SMAPBENCH_SAMPLE_BUDGET_NS by sizing the iteration count first.
+ * again. Between windows interrupts are on and the task may reschedule,
+ * so a long run never starves the CPU.
+ *
+ * The bound on a window is enforced, not hoped for: the iteration count
+ * is sized with interrupts on, a request whose single iteration would not
+ * fit is refused (-E2BIG) before any window opens, every window is timed
+ * from right after interrupts go off to right before they come back on,
+ * and one that ran over the budget is discarded, never returned.
  *
  * Nothing here is shared between callers: every RUN allocates its own
  * state, so concurrent callers need no lock.
@@ -17,13 +22,17 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bits.h>
+#include <linux/capability.h>
+#include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/nospec.h>
+#include <linux/objtool.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -37,6 +46,8 @@
 #include <asm/irqflags.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
+#include <asm/processor-flags.h>
+#include <asm/smap.h>
 #include <asm/special_insns.h>
 #include <asm/tsc.h>
 
@@ -44,13 +55,19 @@
 
 /* Empty timed regions whose median is the reported timer overhead. */
 #define OVERHEAD_RUNS		64
-/* The sizing probe stops doubling at this fraction of the budget. */
+/* The interrupts-on probe stops doubling at this fraction of the budget. */
 #define PROBE_FRACTION		8
+/* Probes of one iteration whose minimum decides a refusal (-E2BIG). */
+#define PROBE_REPEATS		4
+/* Windows are sized to 1 / WINDOW_FRACTION of the budget. */
+#define WINDOW_FRACTION		2
 /* Warm-up windows spent correcting the estimate, and its growth per step. */
 #define WARMUP_TRIES		8
 #define WARMUP_GROWTH		16
-/* Re-faults of the buffer a run tolerates (page reclaim, migration). */
-#define MAX_REFAULTS		16
+/* Re-faults in a row one window tolerates before -EAGAIN. */
+#define REFAULT_LIMIT		4
+/* Windows over the budget in a row that halve the iteration count. */
+#define OVERRUN_LIMIT		2
 /*
  * General-purpose and fixed counters are 48 bits wide on every x86 PMU
  * smapbench targets; deltas are taken modulo that width.
@@ -60,6 +77,14 @@
 #define CPUID_7_EBX_SMEP	BIT(7)
 #define CPUID_7_EBX_SMAP	BIT(20)
 #define CPUID_1_ECX_HYPERVISOR	BIT(31)
+
+/* SMAP in CPUID, read once: it decides whether raw STAC/CLAC #UD. */
+static bool smap_cpuid;
+
+static unsigned int inject_ac_leak;
+module_param(inject_ac_leak, uint, 0600);
+MODULE_PARM_DESC(inject_ac_leak,
+		 "For tests: the next N windows end with EFLAGS.AC set, to exercise its recovery (RUN then fails with EIO)");
 
 /**
  * struct clock - the two clocks of a sample
@@ -85,6 +110,8 @@ struct stamp {
  * @samples: kernel copy of the samples, copied out at the end.
  * @clock: TSC and cycle counter.
  * @budget_tsc: SMAPBENCH_SAMPLE_BUDGET_NS in TSC ticks.
+ * @window_max_tsc: longest interrupts-off window so far.
+ * @over_budget: windows that ran over @budget_tsc.
  * @refaults: times the buffer had to be faulted in again.
  * @overhead: scratch for the timer-overhead median.
  */
@@ -96,11 +123,12 @@ struct run_state {
 	struct smapbench_sample *samples;
 	struct clock clock;
 	u64 budget_tsc;
-	unsigned int refaults;
+	u64 window_max_tsc;
+	u32 over_budget;
+	u32 refaults;
 	u64 overhead[OVERHEAD_RUNS];
 };
 
-/* SMAP in CPUID decides whether raw STAC/CLAC execute or raise #UD. */
 static bool cpuid_smap(void)
 {
 	u32 eax, ebx, ecx, edx;
@@ -189,28 +217,128 @@ static void clock_close(struct clock *c)
 	c->event = NULL;
 }
 
-/* One interrupts-off window around @n iterations. */
-static int timed(struct run_state *st, u32 n, struct smapbench_sample *out)
+/*
+ * Sets or clears EFLAGS.AC with the instruction this CPU has: STAC/CLAC
+ * when CPUID reports SMAP (with clearcpuid=smap too), else POPF, which
+ * sets AC on every x86-64. The stack-frame annotation keeps objtool's
+ * uaccess check away: these two change AC where objtool believes it
+ * already is what they make it.
+ */
+static noinline void ac_clear(void)
 {
+	if (smap_cpuid)
+		asm volatile(__ASM_CLAC : : : "memory");
+	else
+		asm volatile("pushf\n\t"
+			     "andl %[noac], (%%rsp)\n\t"
+			     "popf"
+			     : : [noac] "i" (~(u32)X86_EFLAGS_AC)
+			     : "memory", "cc");
+}
+STACK_FRAME_NON_STANDARD(ac_clear);
+
+static noinline void ac_set(void)
+{
+	if (smap_cpuid)
+		asm volatile(__ASM_STAC : : : "memory");
+	else
+		asm volatile("pushf\n\t"
+			     "orl %[ac], (%%rsp)\n\t"
+			     "popf"
+			     : : [ac] "i" ((u32)X86_EFLAGS_AC)
+			     : "memory", "cc");
+}
+STACK_FRAME_NON_STANDARD(ac_set);
+
+/*
+ * After a loop: every loop must leave EFLAGS.AC clear, fault paths
+ * included. If one did not, clear AC at once, before anything else runs
+ * with SMAP open, and say so: a kernel WARNING for a bug, a log line for
+ * an injected leak. Returns whether AC was set.
+ */
+static bool ac_recover(bool injected)
+{
+	unsigned long before = native_save_fl(), after;
+
+	if (likely(!(before & X86_EFLAGS_AC)))
+		return false;
+	ac_clear();
+	after = native_save_fl();
+	if (injected)
+		pr_info("injected EFLAGS.AC leak: cleared with %s, EFLAGS %#lx -> %#lx\n",
+			smap_cpuid ? "CLAC" : "POPF", before, after);
+	else
+		WARN_ONCE(1, "a loop returned with EFLAGS.AC set: cleared with %s, EFLAGS %#lx -> %#lx\n",
+			  smap_cpuid ? "CLAC" : "POPF", before, after);
+	return true;
+}
+
+/* Whether this window should end with AC set (inject_ac_leak). */
+static bool ac_leak_wanted(void)
+{
+	unsigned int left = READ_ONCE(inject_ac_leak);
+
+	if (likely(!left))
+		return false;
+	WRITE_ONCE(inject_ac_leak, left - 1);
+	return true;
+}
+
+/*
+ * One interrupts-off window around @n iterations. @out gets the sample
+ * and the window's own length: from right after local_irq_save() to
+ * right before local_irq_restore(), clock reads and checks included.
+ */
+static int window(struct run_state *st, u32 n, struct smapbench_sample *out)
+{
+	bool leak = ac_leak_wanted();
 	struct stamp t0, t1;
 	unsigned long flags;
+	u64 w0, w1;
+	bool ac;
 	int ret;
 
+	if (WARN_ON_ONCE(!n))
+		return -EINVAL;
 	preempt_disable();
 	local_irq_save(flags);
+	w0 = rdtsc_ordered();
 	pagefault_disable();
 	clock_start(&st->clock, &t0);
 	ret = st->loop(&st->ctx, n);
 	clock_stop(&st->clock, &t1);
-	/* Every loop must leave AC clear, fault paths included: check it. */
-	if (WARN_ON_ONCE(native_save_fl() & X86_EFLAGS_AC))
-		ret = -EIO;
+	if (unlikely(leak))
+		ac_set();
+	ac = ac_recover(leak);
 	pagefault_enable();
+	w1 = rdtsc_ordered();
 	local_irq_restore(flags);
 	preempt_enable();
 
 	out->tsc = t1.tsc - t0.tsc;
 	out->cycles = (t1.cycles - t0.cycles) & PMC_MASK;
+	out->window_tsc = w1 - w0;
+	st->window_max_tsc = max(st->window_max_tsc, out->window_tsc);
+	return ac ? -EIO : ret;
+}
+
+/*
+ * @n iterations with interrupts on (and preemption: a preempted probe is
+ * only slower, which errs towards fewer iterations): what the sizing
+ * measures before any window may hold interrupts off.
+ */
+static int probe(struct run_state *st, u32 n, u64 *ticks)
+{
+	u64 t0;
+	int ret;
+
+	pagefault_disable();
+	t0 = rdtsc_ordered();
+	ret = st->loop(&st->ctx, n);
+	*ticks = rdtsc_ordered() - t0;
+	if (ac_recover(false))
+		ret = -EIO;
+	pagefault_enable();
 	return ret;
 }
 
@@ -237,21 +365,28 @@ static int prefault(struct run_state *st)
 }
 
 /*
- * A timed window; if the loop faulted (a page was reclaimed or migrated
- * while interrupts were on) fault the buffer in again and retry once.
+ * A window (or with @sample NULL, a probe) whose loop faulted because a
+ * page was reclaimed, migrated or unmapped while interrupts were on:
+ * fault the buffer in again and repeat, at most REFAULT_LIMIT times in a
+ * row. A buffer that cannot be faulted in is -EFAULT; one that keeps
+ * losing pages is -EAGAIN, never mistaken for a bad address.
  */
-static int timed_retry(struct run_state *st, u32 n,
-		       struct smapbench_sample *out)
+static int measure(struct run_state *st, u32 n, struct smapbench_sample *sample,
+		   u64 *ticks)
 {
-	int ret = timed(st, n, out);
+	int tries, ret;
 
-	if (ret != -EFAULT || st->refaults >= MAX_REFAULTS)
-		return ret;
-	st->refaults++;
-	ret = prefault(st);
-	if (ret)
-		return ret;
-	return timed(st, n, out);
+	for (tries = 0;; tries++) {
+		ret = sample ? window(st, n, sample) : probe(st, n, ticks);
+		if (ret != -EFAULT)
+			return ret;
+		if (tries == REFAULT_LIMIT)
+			return -EAGAIN;
+		st->refaults++;
+		ret = prefault(st);
+		if (ret)
+			return ret;
+	}
 }
 
 /* Between windows: let the CPU go, and stop when the caller is killed. */
@@ -261,6 +396,34 @@ static int breathe(void)
 		return -EINTR;
 	cond_resched();
 	return 0;
+}
+
+/*
+ * One window that counts. A window over the budget is discarded and
+ * taken again; OVERRUN_LIMIT of them in a row halve *@n (the caller then
+ * starts its samples again), and at one iteration end the run: -E2BIG.
+ */
+static int bounded_window(struct run_state *st, u32 *n,
+			  struct smapbench_sample *out)
+{
+	int overruns = 0, ret;
+
+	for (;;) {
+		ret = measure(st, *n, out, NULL);
+		if (!ret)
+			ret = breathe();
+		if (ret)
+			return ret;
+		if (out->window_tsc <= st->budget_tsc)
+			return 0;
+		st->over_budget++;
+		if (++overruns < OVERRUN_LIMIT)
+			continue;
+		if (*n == 1)
+			return -E2BIG;
+		*n /= 2;
+		overruns = 0;
+	}
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -302,53 +465,60 @@ static void measure_overhead(struct run_state *st, u64 *tsc, u64 *cycles)
 }
 
 /*
- * Finds how many iterations fit in the budget and runs the warm-up.
- * Doubling from one iteration, each probe window stays below about
- * 2 / PROBE_FRACTION of the budget (plus one iteration), so not even the
- * probe can hold interrupts off for long whatever was asked. The count is
- * then sized to 3/4 of the budget. Warm-up windows, discarded, check the
- * estimate: a first pass that was slow (cold caches, or an emulator
- * translating the code) makes it low, a disturbed one high, so it is
- * corrected both ways until a window at the final count lands between
- * half the target and the budget (or the count hits 1 or @want).
+ * How many iterations fit in a window, found with interrupts on: the loop
+ * runs 1, 2, 4, ... iterations until one run takes a PROBE_FRACTION of
+ * the budget (or reaches the request). One iteration that takes more than
+ * the window target (half the budget) even at its fastest of
+ * PROBE_REPEATS tries is refused: -E2BIG, no window opened. The count is
+ * sized to the target, then warm-up windows, discarded, correct it: a
+ * first pass that was slow (cold caches, or an emulator translating the
+ * code) makes it low, a disturbed one high, so it is corrected both ways
+ * until a window lands between half the target and the budget (or the
+ * count reaches 1 or @want).
  */
 static int size_iterations(struct run_state *st, u32 *done)
 {
+	u64 target = div_u64(st->budget_tsc, WINDOW_FRACTION);
 	u32 want = st->req.iterations, n = 1;
 	struct smapbench_sample s;
-	u64 target = st->budget_tsc * 3 / 4;
-	u64 per_iter, next;
+	u64 ticks, t, next;
 	int ret, tries;
 
 	for (;;) {
-		ret = timed_retry(st, n, &s);
+		ret = measure(st, n, NULL, &ticks);
+		if (!ret)
+			ret = breathe();
 		if (ret)
 			return ret;
-		ret = breathe();
-		if (ret)
-			return ret;
-		if (n >= want || s.tsc >= st->budget_tsc / PROBE_FRACTION)
+		if (n >= want || ticks >= div_u64(st->budget_tsc, PROBE_FRACTION))
 			break;
 		n = min_t(u64, (u64)n * 2, want);
 	}
-	per_iter = max_t(u64, DIV_ROUND_UP_ULL(s.tsc, n), 1);
-	*done = clamp_t(u64, div64_u64(target, per_iter), 1, want);
+	for (tries = 1; n == 1 && ticks > target && tries < PROBE_REPEATS;
+	     tries++) {
+		ret = measure(st, 1, NULL, &t);
+		if (!ret)
+			ret = breathe();
+		if (ret)
+			return ret;
+		ticks = min(ticks, t);
+	}
+	st->req.iteration_tsc = max_t(u64, DIV_ROUND_UP_ULL(ticks, n), 1);
+	if (n == 1 && ticks > target)
+		return -E2BIG;
+	*done = clamp_t(u64, div64_u64(target, st->req.iteration_tsc), 1, want);
 
 	for (tries = 0; tries < WARMUP_TRIES; tries++) {
-		ret = timed_retry(st, *done, &s);
+		ret = bounded_window(st, done, &s);
 		if (ret)
 			return ret;
-		ret = breathe();
-		if (ret)
-			return ret;
-		s.tsc = max_t(u64, s.tsc, 1);
-		if (s.tsc > st->budget_tsc && *done > 1)
-			next = max_t(u64, div64_u64((u64)*done * target, s.tsc),
-				     1);
-		else if (s.tsc < target / 2 && *done < want &&
+		t = max_t(u64, s.window_tsc, 1);
+		if (t > target && *done > 1)
+			next = max_t(u64, div64_u64((u64)*done * target, t), 1);
+		else if (t < target / 2 && *done < want &&
 			 tries < WARMUP_TRIES - 1)
 			next = min3((u64)want, (u64)*done * WARMUP_GROWTH,
-				    div64_u64((u64)*done * target, s.tsc));
+				    div64_u64((u64)*done * target, t));
 		else
 			break;
 		*done = next;
@@ -359,7 +529,7 @@ static int size_iterations(struct run_state *st, u32 *done)
 static int take_samples(struct run_state *st)
 {
 	struct smapbench_run *r = &st->req;
-	u32 i, done = 0;
+	u32 i, done = 0, count;
 	int cpu, ret;
 
 	/*
@@ -374,15 +544,17 @@ static int take_samples(struct run_state *st)
 
 	ret = size_iterations(st, &done);
 	for (i = 0; !ret && i < r->samples; i++) {
-		ret = timed_retry(st, done, &st->samples[i]);
-		if (!ret)
-			ret = breathe();
+		count = done;
+		ret = bounded_window(st, &done, &st->samples[i]);
+		/* All samples share one count: a halved one starts again. */
+		if (!ret && done != count)
+			i = -1;
 	}
 
 	r->cpu = cpu;
-	r->iterations_done = done;
+	r->iterations_done = ret ? 0 : done;
 	r->result_flags = 0;
-	if (done < r->iterations)
+	if (r->iterations_done && r->iterations_done < r->iterations)
 		r->result_flags |= SMAPBENCH_RUN_CLAMPED;
 	if (st->clock.cycles) {
 		r->result_flags |= SMAPBENCH_RUN_CYCLES;
@@ -394,6 +566,9 @@ static int take_samples(struct run_state *st)
 	}
 	clock_close(&st->clock);
 	migrate_enable();
+	r->window_max_tsc = st->window_max_tsc;
+	r->over_budget = st->over_budget;
+	r->refaults = st->refaults;
 	return ret;
 }
 
@@ -449,6 +624,15 @@ static int check_run(struct run_state *st)
 	if (r->samples < 1 || r->samples > SMAPBENCH_MAX_SAMPLES)
 		return -EINVAL;
 
+	if (r->sample_size < SMAPBENCH_SAMPLE_SIZE_MIN ||
+	    r->sample_size > SMAPBENCH_MAX_SAMPLE_SIZE || r->sample_size % 8)
+		return -EINVAL;
+	if (r->sample_flags & ~SMAPBENCH_SAMPLE_WINDOW)
+		return -EINVAL;
+	if ((r->sample_flags & SMAPBENCH_SAMPLE_WINDOW) &&
+	    r->sample_size < offsetofend(struct smapbench_sample, window_tsc))
+		return -EINVAL;
+
 	st->ctx.size = unit;
 	st->ctx.batch = batch;
 	st->ctx.span = (unsigned long)unit * batch;
@@ -464,7 +648,7 @@ static int check_run(struct run_state *st)
 		return -EOPNOTSUPP;
 	if (((d->flags & SMAPBENCH_OPF_RAW) ||
 	     variant == SMAPBENCH_VARIANT_INLINE ||
-	     variant == SMAPBENCH_VARIANT_NOPAD) && !cpuid_smap())
+	     variant == SMAPBENCH_VARIANT_NOPAD) && !smap_cpuid)
 		return -EOPNOTSUPP;
 	st->desc = d;
 	st->loop = d->loop[variant];
@@ -475,16 +659,36 @@ static int check_run(struct run_state *st)
 			return -EFAULT;
 	}
 	if (!access_ok(u64_to_user_ptr(r->samples_ptr),
-		       (unsigned long)r->samples * sizeof(*st->samples)))
+		       (unsigned long)r->samples * r->sample_size))
 		return -EFAULT;
+	return 0;
+}
+
+/*
+ * The samples in the caller's layout: sample_size bytes each, of which
+ * the fields both sides know are filled and the rest was zeroed before.
+ */
+static int copy_samples(struct run_state *st)
+{
+	struct smapbench_run *r = &st->req;
+	void __user *out = u64_to_user_ptr(r->samples_ptr);
+	size_t len = min_t(size_t, r->sample_size, sizeof(*st->samples));
+	u32 i;
+
+	if (!(r->sample_flags & SMAPBENCH_SAMPLE_WINDOW))
+		len = min_t(size_t, len,
+			    offsetof(struct smapbench_sample, window_tsc));
+	for (i = 0; i < r->samples; i++) {
+		if (copy_to_user(out, &st->samples[i], len))
+			return -EFAULT;
+		out += r->sample_size;
+	}
 	return 0;
 }
 
 static long ioctl_run(struct smapbench_run __user *arg)
 {
-	struct smapbench_sample __user *out;
 	struct run_state *st;
-	size_t out_len;
 	int ret;
 
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
@@ -497,11 +701,10 @@ static long ioctl_run(struct smapbench_run __user *arg)
 	if (ret)
 		goto out;
 
-	out = u64_to_user_ptr(st->req.samples_ptr);
-	out_len = (size_t)st->req.samples * sizeof(*st->samples);
 	/* A bad samples_ptr fails now, not after the whole run. */
 	ret = -EFAULT;
-	if (clear_user(out, out_len))
+	if (clear_user(u64_to_user_ptr(st->req.samples_ptr),
+		       (size_t)st->req.samples * st->req.sample_size))
 		goto out;
 
 	ret = -ENOMEM;
@@ -521,17 +724,17 @@ static long ioctl_run(struct smapbench_run __user *arg)
 		goto out;
 	st->budget_tsc = div_u64((u64)SMAPBENCH_SAMPLE_BUDGET_NS *
 				 (tsc_khz ? tsc_khz : 1000000), 1000000);
+	st->req.budget_tsc = st->budget_tsc;
 	ret = take_samples(st);
-	if (ret)
-		goto out;
-
-	ret = -EFAULT;
-	if (copy_to_user(out, st->samples, out_len))
-		goto out;
-	/* Only the documented (out) fields change; reserved stay zero. */
-	if (copy_to_user(arg, &st->req, sizeof(st->req)))
-		goto out;
-	ret = 0;
+	if (!ret)
+		ret = copy_samples(st);
+	/*
+	 * Only the documented (out) fields change; reserved stay zero. A
+	 * refusal or a vanishing buffer reports its figures too.
+	 */
+	if ((!ret || ret == -E2BIG || ret == -EAGAIN) &&
+	    copy_to_user(arg, &st->req, sizeof(st->req)))
+		ret = -EFAULT;
 out:
 	kvfree(st->ctx.kbuf);
 	kvfree(st->samples);
@@ -593,31 +796,41 @@ static long ioctl_info(struct smapbench_info __user *arg)
 	info.max_size = SMAPBENCH_MAX_SIZE;
 	info.max_batch = SMAPBENCH_MAX_BATCH;
 	info.sample_budget_ns = SMAPBENCH_SAMPLE_BUDGET_NS;
+	info.sample_size = sizeof(struct smapbench_sample);
+	info.sample_flags = SMAPBENCH_SAMPLE_WINDOW;
 	strscpy(info.release, utsname()->release, sizeof(info.release));
 
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+/*
+ * Both commands need CAP_PERFMON (or CAP_SYS_ADMIN): they create a
+ * pinned CPU-wide cycle counter, which perf_event_paranoid would
+ * otherwise govern, and RUN holds interrupts off. The file mode (0600)
+ * is the first gate, the capability of the caller the second.
+ */
 static long smapbench_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
 {
-	switch (cmd) {
-	case SMAPBENCH_IOC_INFO:
-		return ioctl_info((struct smapbench_info __user *)arg);
-	case SMAPBENCH_IOC_RUN:
-		return ioctl_run((struct smapbench_run __user *)arg);
-	default:
+	if (cmd != SMAPBENCH_IOC_INFO && cmd != SMAPBENCH_IOC_RUN)
 		return -ENOTTY;
-	}
+	if (!perfmon_capable())
+		return -EPERM;
+	if (cmd == SMAPBENCH_IOC_INFO)
+		return ioctl_info((struct smapbench_info __user *)arg);
+	return ioctl_run((struct smapbench_run __user *)arg);
 }
 
 /*
  * .owner makes every open file hold a module reference: rmmod fails with
  * EBUSY while /dev/smapbench is open, so no ioctl can outlive the code.
+ * The structures have one layout for 32- and 64-bit callers, whose
+ * pointers travel as __u64: only the argument itself needs converting.
  */
 static const struct file_operations smapbench_fops = {
 	.owner = THIS_MODULE,
 	.unlocked_ioctl = smapbench_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };
 
 static struct miscdevice smapbench_dev = {
@@ -633,11 +846,12 @@ static int __init smapbench_init(void)
 
 	if (ret)
 		return ret;
+	smap_cpuid = cpuid_smap();
 	ret = misc_register(&smapbench_dev);
 	if (ret)
 		return ret;
 	pr_info("ready: SMAP cpuid=%d feature=%d cr4=%d, tsc_khz=%u, masked=%d\n",
-		cpuid_smap(), boot_cpu_has(X86_FEATURE_SMAP),
+		smap_cpuid, boot_cpu_has(X86_FEATURE_SMAP),
 		!!(__read_cr4() & X86_CR4_SMAP), tsc_khz, SMAPBENCH_HAVE_MASKED);
 	return 0;
 }

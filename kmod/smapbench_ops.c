@@ -2,12 +2,6 @@
 /*
  * smapbench_ops.c - what one iteration of every op x variant does.
  *
- * Every user-memory op is written once, as an always-inline loop that is
- * specialised per variant (and per access width for get/put_user), so
- * that inline and nopad differ only in the bytes of the STAC/CLAC slots
- * and kapi, batched and masked differ only in how the kernel brackets the
- * same accesses:
- *
  *   kapi     get_user(), copy_to_user(), ...: the kernel's own API, whose
  *            STAC/CLAC alternatives this boot patched (NOPs without SMAP)
  *   inline   raw STAC; access; raw CLAC, per access
@@ -16,11 +10,24 @@
  *   batched  user_access_begin(); @batch accesses; user_access_end()
  *   masked   masked_user_access_begin(); @batch accesses; user_access_end()
  *
- * The accesses of the raw variants are unsafe_get_user()/unsafe_put_user()
- * or rep movsb/stosb, each with a user-access exception table entry: a bad
- * address lands on a fixup and comes back as -EFAULT, and every path out of
- * a loop clears EFLAGS.AC again. Loops run with interrupts and page faults
- * disabled (see smapbench_main.c), so the caller pre-faults the buffer.
+ * inline and nopad are hand-written asm loops, one template per op (and
+ * access width) expanded twice: once with STAC/CLAC, once with NOP3 in
+ * their slots. Each loop starts on a 64-byte boundary, so the twins have
+ * the same bytes at the same offsets modulo 64 except those 3-byte slots,
+ * and inline - nopad carries no front-end (alignment, JCC erratum) effect
+ * of its own. kapi, batched and masked are C, because they time the
+ * kernel's own code; their loops start 64-byte aligned too.
+ *
+ * Every loop's first instruction carries the local symbol
+ * smapbench_loop_<op>_<variant>_<width> (uapi enum numbers; width for
+ * get/put_user, else 0), the asm loops' end ..._end as well: the layout
+ * check (kmod/check-layout.sh) finds the loops by these names.
+ *
+ * Every user access has a user-access exception table entry: a bad
+ * address lands on a fixup and comes back as -EFAULT, and every path out
+ * of a loop clears EFLAGS.AC again. Loops run with page faults disabled
+ * (see smapbench_main.c), so the caller pre-faults the buffer. Every
+ * loop runs zero iterations when asked for zero.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,6 +35,7 @@
 #include <linux/kernel.h>
 #include <linux/objtool.h>
 #include <linux/printk.h>
+#include <linux/stddef.h>
 #include <linux/uaccess.h>
 #include <asm/asm.h>
 #include <asm/futex.h>
@@ -72,6 +80,8 @@ struct smapbench_frame {
 	u16 pad1[3];
 };
 
+static_assert(sizeof(struct smapbench_frame) == SMAPBENCH_SIGFRAME_BYTES);
+
 /*
  * The raw opcodes rather than the kernel's stac()/clac(): those are
  * alternatives that this boot may have patched to NOPs. The "memory"
@@ -87,35 +97,32 @@ static __always_inline void raw_clac(void)
 	asm volatile(__ASM_CLAC : : : "memory");
 }
 
-/* NOP3 (0f 1f 00): same length as STAC/CLAC, for the nopad variant. */
-static __always_inline void raw_nop3(void)
+/* nopad: one raw STAC/CLAC pair around the whole sample. */
+static __always_inline void sample_open(const int v)
 {
-	asm volatile(".byte 0x0f,0x1f,0x00" : : : "memory");
-}
-
-/* Opens user access around one access: inline and nopad. */
-static __always_inline void access_open(const int v)
-{
-	if (v == SMAPBENCH_VARIANT_INLINE)
+	if (v == SMAPBENCH_VARIANT_NOPAD)
 		raw_stac();
-	else if (v == SMAPBENCH_VARIANT_NOPAD)
-		raw_nop3();
 }
 
-static __always_inline void access_close(const int v)
+static __always_inline void sample_close(const int v)
 {
-	if (v == SMAPBENCH_VARIANT_INLINE)
+	if (v == SMAPBENCH_VARIANT_NOPAD)
 		raw_clac();
-	else if (v == SMAPBENCH_VARIANT_NOPAD)
-		raw_nop3();
 }
 
-/* A faulting access skipped access_close(): clear AC it had set. */
-static __always_inline void access_abort(const int v)
-{
-	if (v == SMAPBENCH_VARIANT_INLINE)
-		raw_clac();
-}
+/*
+ * Loop names. The first instruction of a timed loop sits on a 64-byte
+ * boundary and is named smapbench_loop_<op>_<variant>_<width>, the
+ * instruction after the asm loops' backward branch ..._end. The padding
+ * before the loop is executed once per sample, never per iteration.
+ */
+#define LOOP_NAME	"smapbench_loop_%c[op]_%c[var]_%c[width]:\n"
+#define LOOP_START_NAME	".p2align 6\n" LOOP_NAME
+#define LOOP_END_NAME	"smapbench_loop_%c[op]_%c[var]_%c[width]_end:\n"
+#define LOOP_NAME_OPERANDS(o, v, w)					\
+	[op] "i" (o), [var] "i" (v), [width] "i" (w)
+
+/* ---- kapi, batched, masked: C around the kernel's primitives ------- */
 
 /*
  * Opens a block of accesses (batched, masked). masked_user_access_begin()
@@ -143,24 +150,11 @@ static __always_inline void block_close(const int v)
 		user_access_end();
 }
 
-/* nopad: one raw STAC/CLAC pair around the whole sample. */
-static __always_inline void sample_open(const int v)
-{
-	if (v == SMAPBENCH_VARIANT_NOPAD)
-		raw_stac();
-}
-
-static __always_inline void sample_close(const int v)
-{
-	if (v == SMAPBENCH_VARIANT_NOPAD)
-		raw_clac();
-}
-
 /*
- * rep movsb and rep stosb with a user-access exception entry: a fault ends
- * the string instruction with RCX holding the bytes left, which is what
- * these return. The raw variants use them for copies so that inline,
- * nopad, batched and masked run the same copy instruction.
+ * rep movsb and rep stosb with a user-access exception entry, for the
+ * batched and masked copies (inside an open block): a fault ends the
+ * string instruction with RCX holding the bytes left, which is what these
+ * return. The asm loops of inline and nopad run the same instructions.
  */
 static __always_inline unsigned long movsb_raw(void *to, const void *from,
 					       unsigned long len)
@@ -185,9 +179,9 @@ static __always_inline unsigned long stosb_raw(void *to, unsigned long len)
 }
 
 /*
- * One access each. They return 0 or -EFAULT; on -EFAULT AC is as it was
- * before access_open() (set inside a block or a nopad sample, else clear).
- * @size is a constant for get/put_user, so each width gets its own loop.
+ * One access each, kapi through the kernel's API, batched and masked
+ * inside the block the caller opened. They return 0 or -EFAULT. @size is
+ * a constant for get/put_user, so each width gets its own loop.
  */
 static __always_inline int get_one(const int v, const void __user *p,
 				   const unsigned int size, u64 *sum)
@@ -217,7 +211,6 @@ static __always_inline int get_one(const int v, const void __user *p,
 		return 0;
 	}
 
-	access_open(v);
 	switch (size) {
 	case 1:
 		unsafe_get_user(x, (const u8 __user *)p, efault);
@@ -232,11 +225,9 @@ static __always_inline int get_one(const int v, const void __user *p,
 		unsafe_get_user(x, (const u64 __user *)p, efault);
 		break;
 	}
-	access_close(v);
 	*sum += x;
 	return 0;
 efault:
-	access_abort(v);
 	return -EFAULT;
 }
 
@@ -263,7 +254,6 @@ static __always_inline int put_one(const int v, void __user *p,
 		return unlikely(ret) ? -EFAULT : 0;
 	}
 
-	access_open(v);
 	switch (size) {
 	case 1:
 		unsafe_put_user((u8)x, (u8 __user *)p, efault);
@@ -278,53 +268,33 @@ static __always_inline int put_one(const int v, void __user *p,
 		unsafe_put_user(x, (u64 __user *)p, efault);
 		break;
 	}
-	access_close(v);
 	return 0;
 efault:
-	access_abort(v);
 	return -EFAULT;
 }
 
 static __always_inline int copy_to_one(const int v, void __user *p,
 				       const void *k, unsigned int size)
 {
-	unsigned long left;
-
 	if (v == SMAPBENCH_VARIANT_KAPI)
 		return copy_to_user(p, k, size) ? -EFAULT : 0;
-
-	access_open(v);
-	left = movsb_raw((__force void *)p, k, size);
-	access_close(v);
-	return unlikely(left) ? -EFAULT : 0;
+	return movsb_raw((__force void *)p, k, size) ? -EFAULT : 0;
 }
 
 static __always_inline int copy_from_one(const int v, const void __user *p,
 					 void *k, unsigned int size)
 {
-	unsigned long left;
-
 	if (v == SMAPBENCH_VARIANT_KAPI)
 		return copy_from_user(k, p, size) ? -EFAULT : 0;
-
-	access_open(v);
-	left = movsb_raw(k, (__force const void *)p, size);
-	access_close(v);
-	return unlikely(left) ? -EFAULT : 0;
+	return movsb_raw(k, (__force const void *)p, size) ? -EFAULT : 0;
 }
 
 static __always_inline int clear_one(const int v, void __user *p,
 				     unsigned int size)
 {
-	unsigned long left;
-
 	if (v == SMAPBENCH_VARIANT_KAPI)
 		return clear_user(p, size) ? -EFAULT : 0;
-
-	access_open(v);
-	left = stosb_raw((__force void *)p, size);
-	access_close(v);
-	return unlikely(left) ? -EFAULT : 0;
+	return stosb_raw((__force void *)p, size) ? -EFAULT : 0;
 }
 
 /* The string was written by the caller; only kapi exists for this op. */
@@ -347,59 +317,56 @@ static __always_inline int futex_one(const int v, void __user *p, u64 *sum)
 	if (v == SMAPBENCH_VARIANT_KAPI)
 		return futex_atomic_cmpxchg_inatomic(&old, p, 0, 0);
 
-	access_open(v);
 	if (!unsafe_try_cmpxchg_user((u32 __user *)p, &old, 0, efault))
 		*sum += old;
-	access_close(v);
 	return 0;
 efault:
-	access_abort(v);
 	return -EFAULT;
 }
 
 /*
- * The 25 stores, in frame order. Like the kernel's signal code the errors
- * are or-ed: a fault does not skip the remaining stores, which fault too.
- * Each is put_one() at the field's width, a constant, so every store
- * compiles to its own single-width access.
+ * The 25 stores, in frame order. Each field gets a constant of its own
+ * (its position, 1 to 24, and 0x33 for cs), so the frames of all variants
+ * can be compared byte for byte; the asm template below stores the same.
+ * Like the kernel's signal code the errors are or-ed: a fault does not
+ * skip the remaining stores, which fault too.
  */
 static __always_inline int sigframe_one(const int v,
-					struct smapbench_frame __user *f,
-					u64 x)
+					struct smapbench_frame __user *f)
 {
 	int err = 0;
 
-	err |= put_one(v, &f->pretcode, sizeof(f->pretcode), x);
-	err |= put_one(v, &f->uc_flags, sizeof(f->uc_flags), 0);
-	err |= put_one(v, &f->uc_link, sizeof(f->uc_link), 0);
-	err |= put_one(v, &f->ss_sp, sizeof(f->ss_sp), x);
-	err |= put_one(v, &f->ss_flags, sizeof(f->ss_flags), 0);
-	err |= put_one(v, &f->ss_size, sizeof(f->ss_size), x);
-	err |= put_one(v, &f->r8, sizeof(f->r8), x);
-	err |= put_one(v, &f->r9, sizeof(f->r9), x);
-	err |= put_one(v, &f->r10, sizeof(f->r10), x);
-	err |= put_one(v, &f->r11, sizeof(f->r11), x);
-	err |= put_one(v, &f->r12, sizeof(f->r12), x);
-	err |= put_one(v, &f->r13, sizeof(f->r13), x);
-	err |= put_one(v, &f->r14, sizeof(f->r14), x);
-	err |= put_one(v, &f->r15, sizeof(f->r15), x);
-	err |= put_one(v, &f->di, sizeof(f->di), x);
-	err |= put_one(v, &f->si, sizeof(f->si), x);
-	err |= put_one(v, &f->bp, sizeof(f->bp), x);
-	err |= put_one(v, &f->bx, sizeof(f->bx), x);
-	err |= put_one(v, &f->dx, sizeof(f->dx), x);
-	err |= put_one(v, &f->ax, sizeof(f->ax), x);
-	err |= put_one(v, &f->cx, sizeof(f->cx), x);
-	err |= put_one(v, &f->sp, sizeof(f->sp), x);
-	err |= put_one(v, &f->ip, sizeof(f->ip), x);
-	err |= put_one(v, &f->flags, sizeof(f->flags), x);
-	err |= put_one(v, &f->cs, sizeof(f->cs), 0x33);
+	err |= put_one(v, &f->pretcode, 8, 1);
+	err |= put_one(v, &f->uc_flags, 8, 2);
+	err |= put_one(v, &f->uc_link, 8, 3);
+	err |= put_one(v, &f->ss_sp, 8, 4);
+	err |= put_one(v, &f->ss_flags, 4, 5);
+	err |= put_one(v, &f->ss_size, 8, 6);
+	err |= put_one(v, &f->r8, 8, 7);
+	err |= put_one(v, &f->r9, 8, 8);
+	err |= put_one(v, &f->r10, 8, 9);
+	err |= put_one(v, &f->r11, 8, 10);
+	err |= put_one(v, &f->r12, 8, 11);
+	err |= put_one(v, &f->r13, 8, 12);
+	err |= put_one(v, &f->r14, 8, 13);
+	err |= put_one(v, &f->r15, 8, 14);
+	err |= put_one(v, &f->di, 8, 15);
+	err |= put_one(v, &f->si, 8, 16);
+	err |= put_one(v, &f->bp, 8, 17);
+	err |= put_one(v, &f->bx, 8, 18);
+	err |= put_one(v, &f->dx, 8, 19);
+	err |= put_one(v, &f->ax, 8, 20);
+	err |= put_one(v, &f->cx, 8, 21);
+	err |= put_one(v, &f->sp, 8, 22);
+	err |= put_one(v, &f->ip, 8, 23);
+	err |= put_one(v, &f->flags, 8, 24);
+	err |= put_one(v, &f->cs, 2, 0x33);
 	return err ? -EFAULT : 0;
 }
 
-static __always_inline int access_one(struct smapbench_ctx *ctx, const int op,
-				      const int v, const unsigned int size,
-				      void __user *p, u32 i, u64 *sum)
+static __always_inline int access_one(const int op, const int v,
+				      const unsigned int size, void __user *p,
+				      void *kbuf, u32 i, u64 *sum)
 {
 	switch (op) {
 	case SMAPBENCH_OP_GET_USER:
@@ -407,87 +374,305 @@ static __always_inline int access_one(struct smapbench_ctx *ctx, const int op,
 	case SMAPBENCH_OP_PUT_USER:
 		return put_one(v, p, size, i);
 	case SMAPBENCH_OP_COPY_TO_USER:
-		return copy_to_one(v, p, ctx->kbuf, size);
+		return copy_to_one(v, p, kbuf, size);
 	case SMAPBENCH_OP_COPY_FROM_USER:
-		return copy_from_one(v, p, ctx->kbuf, size);
+		return copy_from_one(v, p, kbuf, size);
 	case SMAPBENCH_OP_CLEAR_USER:
 		return clear_one(v, p, size);
 	case SMAPBENCH_OP_STRNCPY_FROM_USER:
-		return strncpy_one(p, ctx->kbuf, size);
+		return strncpy_one(p, kbuf, size);
 	case SMAPBENCH_OP_FUTEX:
 		return futex_one(v, p, sum);
 	default:
-		return sigframe_one(v, p, i);
+		return sigframe_one(v, p);
 	}
 }
 
 /*
- * @n iterations of one op x variant. An iteration is one access for kapi,
- * inline and nopad, one block of ctx->batch accesses for batched and
- * masked. Block i + 1 starts where block i started: the same
- * ctx->span bytes every iteration.
+ * @n iterations of a C variant. An iteration is one access for kapi, one
+ * block of ctx->batch accesses for batched and masked. Block i + 1
+ * starts where block i started: the same ctx->span bytes every
+ * iteration. @width is the access width of get/put_user, else 0.
+ *
+ * The loop is closed by an asm dec/jnz that clobbers memory: every
+ * iteration reads its arguments from @ctx again, so the compiler cannot
+ * hoist any part of it (access_ok(), the size checks of copy_to_user(),
+ * ...) out of the loop. Each iteration does all that one call of the API
+ * does, and the named first instruction is the head that jnz goes to.
  */
-static __always_inline int run_loop(struct smapbench_ctx *ctx, u32 n,
-				    const int op, const int v,
-				    const unsigned int size)
+static __always_inline int c_loop(struct smapbench_ctx *ctx, u32 count,
+				  const int op, const int v, const int width)
 {
 	const bool blocks = v == SMAPBENCH_VARIANT_BATCHED ||
 			    v == SMAPBENCH_VARIANT_MASKED;
-	const u32 batch = blocks ? ctx->batch : 1;
-	void __user *const base = ctx->ubuf;
-	const unsigned long stride = ctx->size;
+	/* A register no call clobbers: no copy lands between pad and head. */
+	register u32 n asm("r15") = count;
 	u64 sum = 0;
 	int ret = 0;
-	u32 i, j;
+	u32 i = 0, j;
 
-	sample_open(v);
-	for (i = 0; i < n; i++) {
-		void __user *p = base;
+	if (unlikely(!n))
+		return 0;
+	asm volatile(".p2align 6" : "+r" (n), "+r" (sum), "+r" (i) : : "memory");
+head:
+	asm volatile(LOOP_NAME : : LOOP_NAME_OPERANDS(op, v, width));
+	{
+		/* Widths and batch 1 are constants, as in the kernel's use. */
+		const unsigned int size = width ? width : ctx->size;
+		const u32 batch = blocks ? ctx->batch : 1;
+		void __user *p = ctx->ubuf;
 
 		if (!block_open(v, &p, ctx->span)) {
 			ret = -EFAULT;
-			break;
+			goto out;
 		}
 		for (j = 0; j < batch; j++) {
-			ret = access_one(ctx, op, v, size, p + j * stride, i,
-					 &sum);
+			ret = access_one(op, v, size, p + j * size, ctx->kbuf,
+					 i, &sum);
 			if (unlikely(ret))
 				break;
 		}
 		block_close(v);
 		if (unlikely(ret))
+			goto out;
+	}
+	i++;
+	asm volatile goto("dec %k[n]\n\t"
+			  "jnz %l[head]"
+			  : [n] "+r" (n) : : "memory", "cc" : head);
+out:
+	ctx->sink += sum;
+	return ret;
+}
+
+/* ---- inline and nopad: one asm template per op --------------------- */
+
+/*
+ * A raw loop: zero iterations skip it; the loop body is an op's template
+ * expanded with STAC and CLAC (inline) or NOP3 (nopad) in its bracket
+ * slots. Every access is labelled 2 and has an exception entry to 8,
+ * which clears AC where the variant set it (inline: the fixup's CLAC;
+ * nopad: its outer CLAC after the loop) and returns -EFAULT.
+ */
+#define NOP3_BYTES	".byte 0x0f,0x1f,0x00"
+
+#define RAW_LOOP_START							\
+	"test %k[n], %k[n]\n\t"						\
+	"jz 9f\n"							\
+	LOOP_START_NAME							\
+	"1:\n\t"
+#define RAW_LOOP_END(fixup)						\
+	"dec %k[n]\n\t"							\
+	"jnz 1b\n"							\
+	LOOP_END_NAME							\
+	"\tjmp 9f\n"							\
+	"8:\t" fixup "\n\t"						\
+	"mov %[efault], %k[ret]\n"					\
+	"9:\n"
+#define ACCESS(open, close, insn)					\
+	open "\n2:\t" insn "\n\t" close "\n\t" _ASM_EXTABLE_UA(2b, 8f)
+
+/*
+ * One asm loop of an op: @op, @v and @width are constants, @BODY the
+ * op's template, called as BODY(open, close, arg). The operands are the
+ * caller's locals: n, ret, sum, i, x (outputs), p, k, len (inputs).
+ */
+#define RAW_LOOP(op, v, width, BODY, arg)				\
+do {									\
+	if ((v) == SMAPBENCH_VARIANT_INLINE)				\
+		asm volatile(RAW_LOOP_START				\
+			     BODY(__ASM_STAC, __ASM_CLAC, arg)		\
+			     RAW_LOOP_END(__ASM_CLAC)			\
+			     RAW_OPERANDS(op, v, width));		\
+	else								\
+		asm volatile(RAW_LOOP_START				\
+			     BODY(NOP3_BYTES, NOP3_BYTES, arg)		\
+			     RAW_LOOP_END("")				\
+			     RAW_OPERANDS(op, v, width));		\
+} while (0)
+
+#define RAW_OPERANDS(o, v, w)						\
+	: [n] "+r" (n), [ret] "+r" (ret), [sum] "+r" (sum), [i] "+r" (i), \
+	  [x] "=&r" (x)							\
+	: [p] "r" (p), [k] "r" (k), [len] "r" (len),			\
+	  [efault] "i" (-EFAULT), LOOP_NAME_OPERANDS(o, v, w)		\
+	: "rax", "rcx", "rdi", "rsi", "memory", "cc"
+
+/* get_user: load @arg, a width-specific mov into x, and sum it. */
+#define GET_BODY(open, close, load)					\
+	ACCESS(open, close, load)					\
+	"add %q[x], %q[sum]\n\t"
+
+/* put_user: store the iteration count, i, at the access width. */
+#define PUT_BODY(open, close, store)					\
+	ACCESS(open, close, store)					\
+	"inc %q[i]\n\t"
+
+/* copies: @arg sets RDI and RSI, one rep movsb of len bytes. */
+#define COPY_BODY(open, close, setup)					\
+	setup "\n\t"							\
+	"mov %k[len], %%ecx\n\t"					\
+	ACCESS(open, close, "rep movsb")
+
+#define CLEAR_BODY(open, close, unused)					\
+	"mov %[p], %%rdi\n\t"						\
+	"mov %k[len], %%ecx\n\t"					\
+	"xor %%eax, %%eax\n\t"						\
+	ACCESS(open, close, "rep stosb")
+
+/* futex: lock cmpxchg 0 -> 0, the old value summed. */
+#define FUTEX_BODY(open, close, unused)					\
+	"xor %%eax, %%eax\n\t"						\
+	ACCESS(open, close, "lock cmpxchgl %%eax, (%[p])")		\
+	"add %%rax, %q[sum]\n\t"
+
+/*
+ * sigframe: the 25 stores of sigframe_one(), each in its own brackets, at
+ * the offsets of struct smapbench_frame (checked below).
+ */
+#define SIGFRAME_BODY(open, close, unused)				\
+	"# the 25 stores of a signal frame\n\t"				\
+	ACCESS(open, close, "movq $1, 0(%[p])")				\
+	ACCESS(open, close, "movq $2, 8(%[p])")				\
+	ACCESS(open, close, "movq $3, 16(%[p])")			\
+	ACCESS(open, close, "movq $4, 24(%[p])")			\
+	ACCESS(open, close, "movl $5, 32(%[p])")			\
+	ACCESS(open, close, "movq $6, 40(%[p])")			\
+	ACCESS(open, close, "movq $7, 48(%[p])")			\
+	ACCESS(open, close, "movq $8, 56(%[p])")			\
+	ACCESS(open, close, "movq $9, 64(%[p])")			\
+	ACCESS(open, close, "movq $10, 72(%[p])")			\
+	ACCESS(open, close, "movq $11, 80(%[p])")			\
+	ACCESS(open, close, "movq $12, 88(%[p])")			\
+	ACCESS(open, close, "movq $13, 96(%[p])")			\
+	ACCESS(open, close, "movq $14, 104(%[p])")			\
+	ACCESS(open, close, "movq $15, 112(%[p])")			\
+	ACCESS(open, close, "movq $16, 120(%[p])")			\
+	ACCESS(open, close, "movq $17, 128(%[p])")			\
+	ACCESS(open, close, "movq $18, 136(%[p])")			\
+	ACCESS(open, close, "movq $19, 144(%[p])")			\
+	ACCESS(open, close, "movq $20, 152(%[p])")			\
+	ACCESS(open, close, "movq $21, 160(%[p])")			\
+	ACCESS(open, close, "movq $22, 168(%[p])")			\
+	ACCESS(open, close, "movq $23, 176(%[p])")			\
+	ACCESS(open, close, "movq $24, 184(%[p])")			\
+	ACCESS(open, close, "movw $0x33, 192(%[p])")
+static_assert(offsetof(struct smapbench_frame, ss_flags) == 32 &&
+	      offsetof(struct smapbench_frame, ss_size) == 40 &&
+	      offsetof(struct smapbench_frame, cs) == 192);
+
+/*
+ * @n iterations of inline or nopad. @width is the access width of
+ * get/put_user, else 0.
+ */
+static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
+				    const int op, const int v, const int width)
+{
+	/*
+	 * Fixed registers: the compiler allocates the twins' operands alike
+	 * only by chance, and a different register can change an encoding.
+	 */
+	register u32 n asm("r8") = count;
+	register int ret asm("r9") = 0;
+	register u64 sum asm("r10") = 0;
+	register u64 i asm("r11") = 0;
+	register u64 x asm("rdx");
+	register void __user *p asm("rbx") = ctx->ubuf;
+	register const void *k asm("r12") = ctx->kbuf;
+	register u32 len asm("r13") = ctx->size;
+
+	sample_open(v);
+	switch (op) {
+	case SMAPBENCH_OP_GET_USER:
+		switch (width) {
+		case 1:
+			RAW_LOOP(op, v, 1, GET_BODY, "movzbl (%[p]), %k[x]");
 			break;
+		case 2:
+			RAW_LOOP(op, v, 2, GET_BODY, "movzwl (%[p]), %k[x]");
+			break;
+		case 4:
+			RAW_LOOP(op, v, 4, GET_BODY, "movl (%[p]), %k[x]");
+			break;
+		default:
+			RAW_LOOP(op, v, 8, GET_BODY, "movq (%[p]), %q[x]");
+			break;
+		}
+		break;
+	case SMAPBENCH_OP_PUT_USER:
+		switch (width) {
+		case 1:
+			RAW_LOOP(op, v, 1, PUT_BODY, "movb %b[i], (%[p])");
+			break;
+		case 2:
+			RAW_LOOP(op, v, 2, PUT_BODY, "movw %w[i], (%[p])");
+			break;
+		case 4:
+			RAW_LOOP(op, v, 4, PUT_BODY, "movl %k[i], (%[p])");
+			break;
+		default:
+			RAW_LOOP(op, v, 8, PUT_BODY, "movq %q[i], (%[p])");
+			break;
+		}
+		break;
+	case SMAPBENCH_OP_COPY_TO_USER:
+		RAW_LOOP(op, v, 0, COPY_BODY,
+			 "mov %[p], %%rdi\n\tmov %[k], %%rsi");
+		break;
+	case SMAPBENCH_OP_COPY_FROM_USER:
+		RAW_LOOP(op, v, 0, COPY_BODY,
+			 "mov %[k], %%rdi\n\tmov %[p], %%rsi");
+		break;
+	case SMAPBENCH_OP_CLEAR_USER:
+		RAW_LOOP(op, v, 0, CLEAR_BODY, "");
+		break;
+	case SMAPBENCH_OP_FUTEX:
+		RAW_LOOP(op, v, 0, FUTEX_BODY, "");
+		break;
+	default:
+		RAW_LOOP(op, v, 0, SIGFRAME_BODY, "");
+		break;
 	}
 	sample_close(v);
 	ctx->sink += sum;
 	return ret;
 }
 
+/* ---- entry points -------------------------------------------------- */
+
 /* get/put_user get one loop per width; other ops take the size at run time. */
 static __always_inline int run_sized(struct smapbench_ctx *ctx, u32 n,
 				     const int op, const int v)
 {
+	const bool raw = v == SMAPBENCH_VARIANT_INLINE ||
+			 v == SMAPBENCH_VARIANT_NOPAD;
+
 	if (op != SMAPBENCH_OP_GET_USER && op != SMAPBENCH_OP_PUT_USER)
-		return run_loop(ctx, n, op, v, ctx->size);
+		return raw ? raw_loop(ctx, n, op, v, 0) :
+			     c_loop(ctx, n, op, v, 0);
 
 	switch (ctx->size) {
 	case 1:
-		return run_loop(ctx, n, op, v, 1);
+		return raw ? raw_loop(ctx, n, op, v, 1) :
+			     c_loop(ctx, n, op, v, 1);
 	case 2:
-		return run_loop(ctx, n, op, v, 2);
+		return raw ? raw_loop(ctx, n, op, v, 2) :
+			     c_loop(ctx, n, op, v, 2);
 	case 4:
-		return run_loop(ctx, n, op, v, 4);
+		return raw ? raw_loop(ctx, n, op, v, 4) :
+			     c_loop(ctx, n, op, v, 4);
 	case 8:
-		return run_loop(ctx, n, op, v, 8);
+		return raw ? raw_loop(ctx, n, op, v, 8) :
+			     c_loop(ctx, n, op, v, 8);
 	default:
 		return -EINVAL;
 	}
 }
 
 /*
- * One function per op x variant, each a specialised copy of run_loop(),
- * e.g. get_user_inline(), and per op the table of them by variant that the
- * catalogue entry's op table points at: e.g. get_user_loops[].
+ * One function per op x variant, e.g. get_user_inline(), and per op the
+ * table of them by variant that the catalogue entry's op table points at:
+ * e.g. get_user_loops[].
  */
 #define DEFINE_LOOP(name, OP, variant, VARIANT)				\
 static int name##_##variant(struct smapbench_ctx *ctx, u32 n)		\
@@ -544,35 +729,48 @@ DEFINE_KAPI_LOOPS(strncpy_from_user, STRNCPY_FROM_USER);
 /*
  * The ops without user memory. Each iteration is one pass of the asm loop
  * body; the loop's own dec/jnz is part of every op (including calib), so
- * it cancels in differences. All need n >= 1.
+ * it cancels in differences.
  */
+#define NONE_LOOP_START							\
+	"test %k[n], %k[n]\n\t"						\
+	"jz 9f\n"							\
+	LOOP_START_NAME							\
+	"1:\n\t"
+#define NONE_LOOP_END							\
+	"dec %k[n]\n\t"							\
+	"jnz 1b\n"							\
+	LOOP_END_NAME
+#define NONE_OPERANDS(op)						\
+	LOOP_NAME_OPERANDS(SMAPBENCH_OP_##op, SMAPBENCH_VARIANT_NONE, 0)
 
 /* 1024 dependent adds: one core cycle each on every x86 core. */
 static int calib_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	u64 acc = 0;
 
-	asm volatile("1:\n\t"
+	asm volatile(NONE_LOOP_START
 		     ".rept 1024\n\t"
 		     "add $1, %[acc]\n\t"
 		     ".endr\n\t"
-		     "dec %[n]\n\t"
-		     "jnz 1b"
+		     NONE_LOOP_END
+		     "9:\n"
 		     : [acc] "+r" (acc), [n] "+r" (n)
-		     : : "cc");
+		     : NONE_OPERANDS(CALIB)
+		     : "cc");
 	ctx->sink += acc;
 	return 0;
 }
 
 static int pair_loop(struct smapbench_ctx *ctx, u32 n)
 {
-	asm volatile("1:\n\t"
+	asm volatile(NONE_LOOP_START
 		     __ASM_STAC "\n\t"
 		     __ASM_CLAC "\n\t"
-		     "dec %[n]\n\t"
-		     "jnz 1b"
+		     NONE_LOOP_END
+		     "9:\n"
 		     : [n] "+r" (n)
-		     : : "memory", "cc");
+		     : NONE_OPERANDS(PAIR)
+		     : "memory", "cc");
 	return 0;
 }
 
@@ -584,13 +782,14 @@ static int pair_loop(struct smapbench_ctx *ctx, u32 n)
  */
 static int stac_loop(struct smapbench_ctx *ctx, u32 n)
 {
-	asm volatile("1:\n\t"
+	asm volatile(NONE_LOOP_START
 		     __ASM_STAC "\n\t"
-		     "dec %[n]\n\t"
-		     "jnz 1b\n\t"
-		     __ASM_CLAC
+		     NONE_LOOP_END
+		     "\t" __ASM_CLAC "\n"
+		     "9:\n"
 		     : [n] "+r" (n)
-		     : : "memory", "cc");
+		     : NONE_OPERANDS(STAC)
+		     : "memory", "cc");
 	return 0;
 }
 STACK_FRAME_NON_STANDARD(stac_loop);
@@ -598,12 +797,13 @@ STACK_FRAME_NON_STANDARD(stac_loop);
 /* CLAC alone with AC already clear ("redundant UACCESS disable"). */
 static int clac_loop(struct smapbench_ctx *ctx, u32 n)
 {
-	asm volatile("1:\n\t"
+	asm volatile(NONE_LOOP_START
 		     __ASM_CLAC "\n\t"
-		     "dec %[n]\n\t"
-		     "jnz 1b"
+		     NONE_LOOP_END
+		     "9:\n"
 		     : [n] "+r" (n)
-		     : : "memory", "cc");
+		     : NONE_OPERANDS(CLAC)
+		     : "memory", "cc");
 	return 0;
 }
 STACK_FRAME_NON_STANDARD(clac_loop);
@@ -615,22 +815,21 @@ STACK_FRAME_NON_STANDARD(clac_loop);
  */
 static int popf_ac_loop(struct smapbench_ctx *ctx, u32 n)
 {
-	asm volatile("1:\n\t"
+	asm volatile(NONE_LOOP_START
 		     "pushf\n\t"
 		     "orl %[ac], (%%rsp)\n\t"
 		     "popf\n\t"
 		     "pushf\n\t"
 		     "andl %[noac], (%%rsp)\n\t"
 		     "popf\n\t"
-		     "dec %[n]\n\t"
-		     "jnz 1b"
+		     NONE_LOOP_END
+		     "9:\n"
 		     : [n] "+r" (n)
 		     : [ac] "i" ((u32)X86_EFLAGS_AC),
-		       [noac] "i" (~(u32)X86_EFLAGS_AC)
+		       [noac] "i" (~(u32)X86_EFLAGS_AC), NONE_OPERANDS(POPF_AC)
 		     : "memory", "cc");
 	return 0;
 }
-
 
 DEFINE_NONE_LOOPS(calib);
 DEFINE_NONE_LOOPS(pair);
@@ -703,5 +902,3 @@ int smapbench_ops_check(void)
 	}
 	return 0;
 }
-
-static_assert(sizeof(struct smapbench_frame) == SMAPBENCH_SIGFRAME_BYTES);

@@ -53,7 +53,7 @@ struct smapbench_ctx {
 /**
  * typedef smapbench_loop_t - one op x variant's timed loop
  * @ctx: what the loop works on.
- * @n: iterations to run, at least 1.
+ * @n: iterations to run; 0 runs none.
  *
  * Returns 0 or -EFAULT; always returns with EFLAGS.AC clear.
  */

@@ -13,7 +13,9 @@
 #       KMOD_FLAGS="W=1"|"C=2"   extra kbuild flags (warnings, sparse); for
 #                                `module` too
 #       KMOD_OUT=<dir>           build directory instead of build/kmod/<release>
-#   make kmod-lint               checkpatch, sparse and W=1 for the default kernel
+#   make kmod-lint               checkpatch, sparse and W=1 for the default kernel,
+#                                and the layout of its timed loops
+#                                (kmod/check-layout.sh)
 #   make kmod-selftest           build/tests/kmod_selftest, the static program
 #                                the VM boots run against /dev/smapbench
 #   make kmod-clean              remove build/kmod
@@ -94,9 +96,11 @@ kmod-checkpatch: kmod-doctools
 	$(CHECKPATCH) --no-tree --show-types -f $(filter-out %/Kbuild,$(KMOD_SOURCES))
 
 kmod-lint: kmod-checkpatch kmod-kerneldoc
+	shellcheck -S warning kmod/check-layout.sh
 ifneq ($(KMOD_KDIR),)
 	@rm -rf $(KMOD_BUILD)/lint-w1
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-w1,W=1)
+	kmod/check-layout.sh --label "loop layout" $(KMOD_BUILD)/lint-w1/smapbench.ko
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-sparse,C=2)
 else
 	@echo "note: no kernel headers: W=1 and sparse builds of the module skipped"
@@ -116,13 +120,13 @@ $(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c bench/kmod_catalogue.c \
 # joined LINUX_SOURCE_PARTS after some trees were extracted: fetch it alone
 # where it is missing rather than unpacking everything again.
 KERNEL_DOC := $(LINUX_SOURCE_DIR)/scripts/kernel-doc
-$(KERNEL_DOC): | $(LINUX_SOURCE_STAMP)
+$(KERNEL_DOC): | $(LINUX_SOURCE_DIR)/.extracted
 	@tar -xJf $(LINUX_SOURCE_TARBALL) -C $(LINUX_SOURCE_DIR) \
 		--strip-components=1 linux-source-6.1/scripts/kernel-doc
 	@touch $@
 
 .PHONY: kmod-doctools kmod-kerneldoc
-kmod-doctools: $(LINUX_SOURCE_STAMP) $(KERNEL_DOC)
+kmod-doctools: $(LINUX_SOURCE_DIR)/.extracted $(KERNEL_DOC)
 
 kmod-kerneldoc: kmod-doctools
 	perl $(KERNEL_DOC) -none -Werror kmod/uapi/smapbench.h kmod/smapbench_ops.h \

@@ -105,6 +105,11 @@ static void fuzz_run(int fd, char *arena, char *guard_end)
 		SMAPBENCH_MAX_SAMPLES + 1ULL, 0xffffffff };
 	static const uint64_t lengths[] = { 0, 1, 4096, 65536, ARENA_SIZE,
 		SMAPBENCH_MAX_BUFFER + 1ULL, ~0ULL };
+	static const uint64_t sample_sizes[] = { 0, 8, 16, 20, 24, 32,
+		SMAPBENCH_MAX_SAMPLE_SIZE, SMAPBENCH_MAX_SAMPLE_SIZE + 8,
+		0xffffffff };
+	static const uint64_t sample_flags[] = { 0, SMAPBENCH_SAMPLE_WINDOW,
+		2, 0x80000000, 0xffffffff };
 	struct smapbench_run run;
 
 	memset(&run, 0, sizeof(run));
@@ -126,6 +131,8 @@ static void fuzz_run(int fd, char *arena, char *guard_end)
 	run.buffer = pick_pointer(arena, guard_end);
 	run.buffer_len = PICK(lengths);
 	run.samples_ptr = pick_pointer(arena, guard_end);
+	run.sample_size = PICK(sample_sizes);
+	run.sample_flags = PICK(sample_flags);
 	if (rng() % 16 == 0)
 		run.reserved[rng() % 5] = rng();
 	if (rng() % 16 == 0)
@@ -217,6 +224,19 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		printf("not ok - open %s: %s\n", SMAPBENCH_DEVICE,
 		       strerror(errno));
+		return 1;
+	}
+	/* Only INFO keeps its layout across ABI versions: check it first. */
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fd, SMAPBENCH_IOC_INFO, &info)) {
+		printf("not ok - INFO: %s%s\n", strerror(errno),
+		       errno == EPERM ? " (needs CAP_PERFMON or CAP_SYS_ADMIN)" : "");
+		return 1;
+	}
+	if (info.abi_version != SMAPBENCH_ABI_VERSION) {
+		printf("not ok - %s speaks ABI version %u, smapbench_fuzz only version %u\n",
+		       SMAPBENCH_DEVICE, info.abi_version,
+		       SMAPBENCH_ABI_VERSION);
 		return 1;
 	}
 	results = mmap(NULL, jobs * sizeof(*results), PROT_READ | PROT_WRITE,

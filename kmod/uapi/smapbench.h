@@ -9,7 +9,12 @@
  *
  * Every field below is marked (in) when user space fills it and (out)
  * when the module does. Reserved fields must be zero on input; the
- * module zeroes everything it copies out.
+ * module zeroes everything it copies out. The structures have no padding
+ * and the same layout for 32-bit callers (the device has a compat ioctl).
+ *
+ * Both ioctls need CAP_PERFMON or CAP_SYS_ADMIN (else -EPERM): a RUN
+ * holds interrupts off and INFO and RUN create a pinned CPU-wide cycle
+ * counter, which perf_event_paranoid would otherwise govern.
  */
 #ifndef _UAPI_SMAPBENCH_H
 #define _UAPI_SMAPBENCH_H
@@ -17,8 +22,14 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/* Bumped on any incompatible change to the structures or numbers below. */
-#define SMAPBENCH_ABI_VERSION	1
+/*
+ * Bumped on any incompatible change to the structures or numbers below.
+ * struct smapbench_info keeps abi_version first and its size, so INFO
+ * answers callers of every version; they must refuse a version they do
+ * not know. 2: RUN gained sample_size and sample_flags, the window and
+ * refusal fields, and -EPERM, -E2BIG and -EAGAIN.
+ */
+#define SMAPBENCH_ABI_VERSION	2
 
 #define SMAPBENCH_DEVICE	"/dev/smapbench"
 
@@ -28,6 +39,8 @@
 #define SMAPBENCH_MAX_SIZE		(64U * 1024)
 #define SMAPBENCH_MAX_BATCH		64
 #define SMAPBENCH_MAX_BUFFER		(4U * 1024 * 1024)
+/* Largest smapbench_run.sample_size: room for the sample to grow. */
+#define SMAPBENCH_MAX_SAMPLE_SIZE	256
 
 /*
  * The signal frame SMAPBENCH_OP_SIGFRAME writes per iteration: 25 stores
@@ -36,7 +49,12 @@
 #define SMAPBENCH_SIGFRAME_BYTES	200
 #define SMAPBENCH_SIGFRAME_FIELDS	25
 
-/* Upper bound of one sample's interrupts-off window, in nanoseconds. */
+/*
+ * The longest interrupts-off window of a RUN, in nanoseconds, counted in
+ * TSC ticks at the kernel's tsc_khz (smapbench_run.budget_tsc). No window
+ * opens that an interrupts-on measurement says would not fit, and a
+ * window that ran longer anyway is never returned as a sample.
+ */
 #define SMAPBENCH_SAMPLE_BUDGET_NS	1000000
 
 /**
@@ -63,8 +81,10 @@
  *	futex_atomic_cmpxchg_inatomic(). The buffer must be 4-byte aligned.
  * @SMAPBENCH_OP_SIGFRAME: write the 25 fields of an x86-64 rt signal
  *	frame (return address, ucontext header and stack, saved registers)
- *	one by one into a SMAPBENCH_SIGFRAME_BYTES frame; kapi is 25
- *	put_user() calls, batched one user_access_begin() block per frame.
+ *	one by one into a SMAPBENCH_SIGFRAME_BYTES frame, field k (from 1)
+ *	the value k, cs 0x33. kapi is 25 separate put_user() calls, not the
+ *	kernel's signal code, which stores them in one user_access_begin()
+ *	block as batched does (one block per frame).
  * @SMAPBENCH_OP_COUNT: number of ops; not an op.
  *
  * Each iteration of calib, pair, stac, clac and popf_ac is one pass of an
@@ -100,17 +120,24 @@ enum smapbench_op {
  * enum smapbench_variant - how each access is bracketed
  * @SMAPBENCH_VARIANT_KAPI: the kernel's own API (get_user(),
  *	copy_to_user(), ...) as this boot patched it: STAC/CLAC on a SMAP
- *	boot, NOPs when SMAP is off. The cross-boot comparison.
+ *	boot, NOPs when SMAP is off. The cross-boot comparison. It
+ *	includes all else one call does (range check, speculation barrier
+ *	or address masking, hardened-usercopy check, the copy routine this
+ *	CPU gets): kapi - inline is that, docs/methodology.md lists it per
+ *	op and kernel.
  * @SMAPBENCH_VARIANT_INLINE: raw STAC and CLAC around every access,
- *	whatever the boot patched in. Needs SMAP in CPUID. Accesses are
- *	unsafe_get_user()/unsafe_put_user(), rep movsb for copies, rep
- *	stosb for clear_user, lock cmpxchg for futex.
+ *	whatever the boot patched in. Needs SMAP in CPUID. A hand-written
+ *	asm loop: one mov per get/put_user, rep movsb for copies, rep stosb
+ *	for clear_user, lock cmpxchg for futex, 25 movs for sigframe; no
+ *	range check, no speculation barrier.
  * @SMAPBENCH_VARIANT_BATCHED: one user_access_begin()/user_access_end()
- *	block around @batch accesses (the inline accesses, without the
- *	per-access brackets). user_access_begin() includes the kernel's
+ *	block around @batch accesses (unsafe_get_user()/unsafe_put_user(),
+ *	rep movsb/stosb, unsafe_try_cmpxchg_user() inside).
+ *	user_access_begin() includes access_ok() and the kernel's
  *	speculation barrier, as in real use.
- * @SMAPBENCH_VARIANT_NOPAD: the inline code with a 3-byte NOP in place
- *	of each STAC and CLAC, inside one outer raw STAC/CLAC per sample:
+ * @SMAPBENCH_VARIANT_NOPAD: the inline loop with a 3-byte NOP in place
+ *	of each STAC and CLAC (the same bytes otherwise, at the same
+ *	offsets modulo 64), inside one outer raw STAC/CLAC per sample:
  *	inline - nopad is the instructions' own cost. Needs SMAP in CPUID.
  *	The outer pair (once per sample, not per iteration) is inside the
  *	timed region.
@@ -158,6 +185,9 @@ enum smapbench_variant {
 #define SMAPBENCH_INFO_MASKED_UACCESS	(1U << 7) /* masked variant built */
 #define SMAPBENCH_INFO_HYPERVISOR	(1U << 8) /* CPUID.1:ECX[31] */
 
+/* Fields of struct smapbench_sample beyond tsc and cycles, on request */
+#define SMAPBENCH_SAMPLE_WINDOW		(1U << 0) /* window_tsc */
+
 /**
  * struct smapbench_info - SMAPBENCH_IOC_INFO result, all fields (out)
  * @abi_version: SMAPBENCH_ABI_VERSION the module was built with.
@@ -175,6 +205,9 @@ enum smapbench_variant {
  * @max_size: SMAPBENCH_MAX_SIZE.
  * @max_batch: SMAPBENCH_MAX_BATCH.
  * @sample_budget_ns: longest interrupts-off window of one sample.
+ * @sample_size: sizeof(struct smapbench_sample) of the module: the bytes
+ *	of a sample it can fill.
+ * @sample_flags: the SMAPBENCH_SAMPLE_* fields it can fill.
  * @reserved: zero.
  * @release: utsname()->release of the running kernel, NUL-terminated.
  */
@@ -189,7 +222,9 @@ struct smapbench_info {
 	__u32 max_size;
 	__u32 max_batch;
 	__u32 sample_budget_ns;
-	__u64 reserved[4];
+	__u32 sample_size;
+	__u32 sample_flags;
+	__u64 reserved[3];
 	char release[72];
 };
 
@@ -197,11 +232,25 @@ struct smapbench_info {
  * struct smapbench_sample - one timed sample, all fields (out)
  * @tsc: TSC ticks for the whole sample (all iterations).
  * @cycles: core cycles for the whole sample, 0 without a PMU counter.
+ * @window_tsc: with SMAPBENCH_SAMPLE_WINDOW, TSC ticks the sample's
+ *	window kept interrupts off (the sample, the clock reads and the
+ *	checks around it); never above smapbench_run.budget_tsc.
+ *
+ * A caller names the size of its samples (smapbench_run.sample_size, at
+ * least 16: tsc and cycles) and the optional fields it wants
+ * (smapbench_run.sample_flags). Fields are only ever added at the end,
+ * each behind a flag: the module fills what both sides know and zeroes
+ * the rest of each sample, so old callers keep working with new modules
+ * and new callers learn from -EINVAL that an old module lacks a field.
  */
 struct smapbench_sample {
 	__u64 tsc;
 	__u64 cycles;
+	__u64 window_tsc;
 };
+
+/* smallest smapbench_run.sample_size: tsc and cycles */
+#define SMAPBENCH_SAMPLE_SIZE_MIN	16
 
 /* smapbench_run.result_flags */
 #define SMAPBENCH_RUN_CLAMPED		(1U << 0) /* iterations were cut */
@@ -220,8 +269,7 @@ struct smapbench_sample {
  *	iteration is then one block of @batch accesses to consecutive
  *	@size-byte slots; every iteration reuses the same slots.
  * @iterations: (in) loop iterations per sample, 1..MAX_ITERATIONS.
- * @samples: (in) samples to take and return, 1..MAX_SAMPLES. One extra
- *	warm-up sample is taken first and discarded.
+ * @samples: (in) samples to take and return, 1..MAX_SAMPLES.
  * @buffer: (in) user buffer the accesses target. It must be writable
  *	even for reads: before timing, the module writes every byte it will
  *	touch (zeroes, or the string for strncpy), so the pages are present
@@ -231,32 +279,59 @@ struct smapbench_sample {
  *	@batch for batched and masked), at most SMAPBENCH_MAX_BUFFER, else
  *	-EINVAL. The whole range must be user addresses, and the touched
  *	part mapped and writable, else -EFAULT.
- * @samples_ptr: (in) user array of @samples struct smapbench_sample,
- *	written once at the end; a bad pointer is -EFAULT before any timing.
+ * @samples_ptr: (in) user array of @samples samples of @sample_size
+ *	bytes each, zeroed before timing and written once at the end; a
+ *	bad pointer is -EFAULT before any timing.
+ * @sample_size: (in) bytes of one element of @samples_ptr: a multiple of
+ *	8 from SMAPBENCH_SAMPLE_SIZE_MIN to SMAPBENCH_MAX_SAMPLE_SIZE, large
+ *	enough for the fields @sample_flags asks for; else -EINVAL.
+ * @sample_flags: (in) SMAPBENCH_SAMPLE_* fields wanted; an unknown bit is
+ *	-EINVAL.
  * @iterations_done: (out) iterations actually run per sample; less than
- *	@iterations when a sample would have kept interrupts off longer
- *	than SMAPBENCH_SAMPLE_BUDGET_NS (then SMAPBENCH_RUN_CLAMPED is set).
+ *	@iterations when a window would have run longer than half the
+ *	budget (then SMAPBENCH_RUN_CLAMPED is set). 0 on -E2BIG.
  * @result_flags: (out) SMAPBENCH_RUN_* bits.
  * @timer_overhead_tsc: (out) median TSC ticks of an empty timed region
  *	(two rdtsc_ordered() and, with a PMU, two rdpmc of the module's
  *	pinned cycle counter); reported, not subtracted. Each sample also
  *	includes one indirect call of the loop.
  * @timer_overhead_cycles: (out) the same in core cycles, 0 without PMU.
+ * @budget_tsc: (out) SMAPBENCH_SAMPLE_BUDGET_NS in TSC ticks.
+ * @iteration_tsc: (out) TSC ticks of one iteration, measured with
+ *	interrupts on before any window opened: what sized the windows.
+ * @window_max_tsc: (out) the longest interrupts-off window of the run,
+ *	discarded ones included; 0 if none opened.
+ * @over_budget: (out) windows that ran longer than @budget_tsc (a host
+ *	preempting a virtual CPU, an SMI, an iteration slower than
+ *	measured); each was discarded and taken again, never returned.
+ * @refaults: (out) times a page of the buffer was gone and faulted in
+ *	again between windows.
  * @cpu: (out) CPU the samples were taken on; the run stays there.
  * @reserved: (in) zero, else -EINVAL; zero on output.
  *
  * Each sample is one window with preemption, interrupts and page faults
  * disabled: clocks read, @iterations_done iterations, clocks read. The
- * count is sized first by a doubling probe and checked by warm-up
- * windows, all discarded. Between samples interrupts are on, the task
- * may be rescheduled and a fatal signal ends the run (-EINTR).
+ * count is first sized with interrupts on: the loop runs 1, 2, 4, ...
+ * iterations until one run takes an eighth of the budget; the count
+ * expected to fill half the budget is then checked and corrected by
+ * warm-up windows, which are discarded. Between windows interrupts are
+ * on, the task may be rescheduled and a fatal signal ends the run
+ * (-EINTR). A window that runs over the budget is discarded and taken
+ * again; two in a row halve the count and restart the samples.
  *
- * Errors: -EINVAL for a malformed request (checked first, the same on
- * every machine), -EOPNOTSUPP for a valid one this CPU or kernel cannot
- * run, -EFAULT for bad addresses, -ENOMEM, -EINTR; -EIO only for a module
- * bug (a loop left EFLAGS.AC set, also logged as a kernel WARNING). The
- * samples array is zeroed before timing; samples and (out) fields are
- * filled only on success.
+ * Errors: -EPERM without CAP_PERFMON or CAP_SYS_ADMIN; -EINVAL for a
+ * malformed request (checked first, the same on every machine);
+ * -EOPNOTSUPP for a valid one this CPU or kernel cannot run; -EFAULT for
+ * bad addresses; -E2BIG when one iteration takes longer than half the
+ * budget, so no window of it could keep the bound: refused before any
+ * interrupts-off window opens (or, rarely, after windows of one
+ * iteration ran over the budget twice in a row); -EAGAIN when a window
+ * found a page of the buffer gone 4 times in a row though it was faulted
+ * in again each time (something keeps unmapping it: retry, or stop
+ * what does that); -ENOMEM; -EINTR; -EIO only for a module bug (a loop
+ * left EFLAGS.AC set; AC is cleared at once and a kernel WARNING logged).
+ * The (out) fields are written on success, -E2BIG and -EAGAIN; samples
+ * only on success.
  */
 struct smapbench_run {
 	__u32 op;
@@ -268,15 +343,30 @@ struct smapbench_run {
 	__u64 buffer;
 	__u64 buffer_len;
 	__u64 samples_ptr;
+	__u32 sample_size;
+	__u32 sample_flags;
 	__u32 iterations_done;
 	__u32 result_flags;
 	__u64 timer_overhead_tsc;
 	__u64 timer_overhead_cycles;
+	__u64 budget_tsc;
+	__u64 iteration_tsc;
+	__u64 window_max_tsc;
+	__u32 over_budget;
+	__u32 refaults;
 	__u32 cpu;
 	__u32 reserved[5];
 };
 
-#define SMAPBENCH_IOC_MAGIC	0xB8 /* unassigned in ioctl-number.rst (6.1) */
+/*
+ * 0xB8 was free in 6.1's Documentation/userspace-api/ioctl/ioctl-number.rst;
+ * later kernels list it for /dev/mshv (uapi/linux/mshv.h). The numbers
+ * only ever reach this device, which answers any other command with
+ * -ENOTTY, so the two cannot meet; tools that decode ioctls by number
+ * alone (strace) may show mshv names. A struct's size is part of its
+ * number: a RUN of another ABI version is -ENOTTY too.
+ */
+#define SMAPBENCH_IOC_MAGIC	0xB8
 #define SMAPBENCH_IOC_INFO	_IOR(SMAPBENCH_IOC_MAGIC, 0, struct smapbench_info)
 #define SMAPBENCH_IOC_RUN	_IOWR(SMAPBENCH_IOC_MAGIC, 1, struct smapbench_run)
 

@@ -1,8 +1,12 @@
 #!/bin/bash
 # The module's build-time checks, one TAP line each: W=1 builds without a
 # warning and sparse (C=2) without a report against Debian 12's 6.1 and
-# 6.12 headers, checkpatch and kernel-doc clean, the uapi header usable
-# from C11 user space, and the in-guest self-test builds statically.
+# 6.12 headers, the layout of the timed loops in both builds (every
+# inline/nopad twin: same bytes but STAC/CLAC <-> NOP3, same offset mod
+# 64; every loop head 64-byte aligned: kmod/check-layout.sh), checkpatch
+# and kernel-doc clean, the uapi header usable from C11 user space with
+# one layout for 32- and 64-bit callers, and the in-guest self-test
+# builds statically.
 # Loading and running the module is the VM stage's business (40-vm.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -61,6 +65,12 @@ for series in 6.1 6.12; do
 		else
 			not_ok "smapbench.ko for $rel has vermagic '$vermagic'"
 		fi
+		# One TAP line per twin pair, from the module's disassembly.
+		layout=$(kmod/check-layout.sh --label "loop layout in $rel" "$ko")
+		echo "$layout"
+		echo "$layout" | grep -q '^not ok' && fail=1
+	else
+		not_ok "loop layout in $rel: no module to disassemble"
 	fi
 
 	if ! command -v sparse >/dev/null; then
@@ -106,19 +116,31 @@ else
 fi
 
 # The header is the harness's contract: it must stand alone in C11 and
-# keep its layout (sizes are part of the ioctl numbers).
+# keep its layout (sizes are part of the ioctl numbers). A struct whose
+# size is the sum of its members has no padding, so with its 8-byte
+# members at multiples of 8 (asserted) a 32-bit caller, whose __u64 is
+# 4-byte aligned, sees the same layout: what compat_ptr_ioctl relies on.
 cc=${CC:-cc}
-log=$(printf '%s\n' '#include "kmod/uapi/smapbench.h"' \
+log=$(printf '%s\n' '#include <stddef.h>' '#include "kmod/uapi/smapbench.h"' \
+	'#define M(s, f) sizeof(((struct s *)0)->f)' \
+	'#define AT8(s, f) _Static_assert(offsetof(struct s, f) % 8 == 0, #f)' \
 	'_Static_assert(sizeof(struct smapbench_info) == 152, "info size");' \
-	'_Static_assert(sizeof(struct smapbench_run) == 96, "run size");' \
-	'_Static_assert(sizeof(struct smapbench_sample) == 16, "sample size");' \
+	'_Static_assert(sizeof(struct smapbench_run) == 136, "run size");' \
+	'_Static_assert(sizeof(struct smapbench_sample) == 24, "sample size");' \
+	'_Static_assert(sizeof(struct smapbench_info) == 10 * 4 + 5 * 8 + 72, "info padding");' \
+	'_Static_assert(sizeof(struct smapbench_run) == 18 * 4 + 8 * 8, "run padding");' \
+	'AT8(smapbench_info, tsc_khz); AT8(smapbench_info, ops_mask); AT8(smapbench_info, reserved);' \
+	'AT8(smapbench_run, buffer); AT8(smapbench_run, buffer_len); AT8(smapbench_run, samples_ptr);' \
+	'AT8(smapbench_run, timer_overhead_tsc); AT8(smapbench_run, timer_overhead_cycles);' \
+	'AT8(smapbench_run, budget_tsc); AT8(smapbench_run, iteration_tsc); AT8(smapbench_run, window_max_tsc);' \
+	'_Static_assert(M(smapbench_run, reserved) == 20, "run reserved");' \
 	'int main(void) { return SMAPBENCH_IOC_RUN == 0; }' |
 	"$cc" -std=c11 -Wall -Wextra -Werror -pedantic -I. -x c -o /dev/null - 2>&1)
 if [ $? -eq 0 ]; then
-	ok "uapi header compiles standalone in C11 user space, struct sizes unchanged"
+	ok "uapi header compiles standalone in C11, ABI 2 sizes, no padding, 8-byte fields 8-aligned (one layout for 32-bit callers)"
 else
 	echo "$log" | show
-	not_ok "uapi header does not compile standalone with -std=c11 -Wall -Wextra -Werror"
+	not_ok "uapi header does not compile standalone with -std=c11 -Wall -Wextra -Werror, or its layout changed"
 fi
 
 # Without any headers `make` must explain what to install, not fail.

@@ -1,0 +1,195 @@
+#!/bin/bash
+# Checks the layout of smapbench.ko's timed loops, from its disassembly.
+#
+#   kmod/check-layout.sh [--label TEXT] path/to/smapbench.ko
+#
+# smapbench_ops.c names the first instruction of every timed loop
+# smapbench_loop_<op>_<variant>_<width> (uapi enum numbers) and the end of
+# each asm loop ..._end. For every inline loop and its nopad twin this
+# checks that both start on a 64-byte boundary and hold the same bytes at
+# the same offsets, except that each STAC (0f 01 cb) or CLAC (0f 01 ca) of
+# inline is a NOP3 (0f 1f 00) in nopad; and for every other loop that it
+# starts on a 64-byte boundary and that a backward branch goes there (the
+# name is on the loop head, not just near it). Prints TAP lines; exit
+# status 0 iff all are ok, 2 for bad usage or a missing tool.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+label=""
+while [ $# -gt 1 ]; do
+	case $1 in
+	--label) label="${2:?--label needs a text}: "; shift 2 ;;
+	*) break ;;
+	esac
+done
+if [ $# -ne 1 ] || ! [ -r "$1" ]; then
+	echo "usage: $0 [--label TEXT] path/to/smapbench.ko" >&2
+	exit 2
+fi
+command -v objdump >/dev/null || {
+	echo "check-layout: objdump not found (apt-get install binutils)" >&2
+	exit 2
+}
+ko=$1
+header=$here/uapi/smapbench.h
+
+# "NUMBER name" lines of an enum of the uapi header, e.g. "5 get_user".
+enum_names() {
+	sed -n "s/^[[:space:]]*SMAPBENCH_$1_\([A-Z0-9_]*\) = \([0-9]*\),.*/\2 \1/p" \
+		"$header" | tr 'A-Z' 'a-z'
+}
+
+objdump -t "$ko" | awk '$NF ~ /^smapbench_loop_/ { print $1, $(NF - 2), $NF }' \
+	>"${TMPDIR:-/tmp}/check-layout.$$.sym"
+objdump -d -w -j .text "$ko" >"${TMPDIR:-/tmp}/check-layout.$$.dis"
+trap 'rm -f "${TMPDIR:-/tmp}/check-layout.$$".*' EXIT
+
+awk -v label="$label" -v ops="$(enum_names OP)" -v variants="$(enum_names VARIANT)" '
+function hex(s,    i, c, v) {
+	v = 0
+	s = tolower(s)
+	for (i = 1; i <= length(s); i++) {
+		c = index("0123456789abcdef", substr(s, i, 1))
+		if (!c)
+			return -1
+		v = v * 16 + c - 1
+	}
+	return v
+}
+function names(text, map,    n, i, line) {
+	n = split(text, line, "\n")
+	for (i = 1; i <= n; i++) {
+		split(line[i], f, " ")
+		map[f[1]] = f[2]
+	}
+}
+function loop_name(key,    k) {
+	split(key, k, "_")
+	return op_name[k[1]] "/" variant_name[k[2]] (k[3] ? "/" k[3] : "")
+}
+# The instructions of [start, end): "offset bytes" per line, STAC and
+# CLAC written as NOP3; counts of each in brackets[].
+function body(start, end,    a, text, insn) {
+	text = ""
+	brackets["stac"] = brackets["clac"] = brackets["nop3"] = 0
+	for (a = start; a < end; a++) {
+		if (!(a in bytes))
+			continue
+		insn = bytes[a]
+		if (mnemonic[a] == "stac" || mnemonic[a] == "clac") {
+			brackets[mnemonic[a]]++
+			insn = "0f 1f 00"
+		} else if (insn == "0f 1f 00") {
+			brackets["nop3"]++
+		}
+		text = text (a - start) " " insn "\n"
+	}
+	return text
+}
+# One TAP line, after a sort key (the shell sorts and drops it).
+function ok(key, cond, what) {
+	print key "\t" (cond ? "ok - " : "not ok - ") label what
+	if (!cond)
+		failed = 1
+}
+BEGIN {
+	names(ops, op_name)
+	names(variants, variant_name)
+}
+FILENAME ~ /\.sym$/ {
+	if ($2 != ".text") {
+		bad_section = bad_section " " $3
+		next
+	}
+	name = $3
+	sub(/^smapbench_loop_/, "", name)
+	if (name ~ /_end$/) {
+		sub(/_end$/, "", name)
+		stop[name] = hex($1)
+	} else {
+		start[name] = hex($1)
+	}
+	next
+}
+# objdump -d -w: "  1c40:\t48 89 df \tmov    %rbx,%rdi"
+/^ *[0-9a-f]+:\t/ {
+	n = split($0, part, "\t")
+	addr = part[1]
+	sub(/^ */, "", addr)
+	sub(/:$/, "", addr)
+	a = hex(addr)
+	b = part[2]
+	sub(/ *$/, "", b)
+	bytes[a] = b
+	m = n >= 3 ? part[3] : ""
+	split(m, word, " ")
+	mnemonic[a] = word[1]
+	# A branch to an address: remember where it goes, and from where.
+	if (word[1] ~ /^j/ && word[2] ~ /^[0-9a-f]+$/) {
+		target = hex(word[2])
+		if (target <= a)
+			backward[target] = 1
+	}
+}
+END {
+	if (bad_section != "")
+		ok(0, 0, "loop names outside .text:" bad_section)
+	count = 0
+	for (key in start)
+		count++
+	ok(0, count > 0, "the module names its timed loops (" count " found)")
+
+	for (key in start) {
+		split(key, k, "_")
+		if (k[2] != 1)
+			continue
+		twin = k[1] "_3_" k[3]
+		what = loop_name(key) " and its nopad twin"
+		sort_key = sprintf("1 %02d %d", k[1], k[3])
+		if (!(twin in start) || !(key in stop) || !(twin in stop)) {
+			ok(sort_key, 0, what ": a start or end name is missing")
+			continue
+		}
+		s1 = start[key]; e1 = stop[key]
+		s3 = start[twin]; e3 = stop[twin]
+		inline_text = body(s1, e1)
+		stacs = brackets["stac"]; clacs = brackets["clac"]
+		nopad_text = body(s3, e3)
+		twin_brackets = brackets["stac"] + brackets["clac"]
+		why = ""
+		if (s1 % 64 || s3 % 64)
+			why = why sprintf(", start offsets %d and %d mod 64", s1 % 64, s3 % 64)
+		if (e1 - s1 != e3 - s3)
+			why = why sprintf(", lengths %d and %d", e1 - s1, e3 - s3)
+		else if (inline_text != nopad_text)
+			why = why ", bytes differ beyond STAC/CLAC <-> NOP3"
+		if (!stacs || stacs != clacs)
+			why = why sprintf(", inline has %d STAC and %d CLAC", stacs, clacs)
+		if (twin_brackets)
+			why = why sprintf(", nopad has %d STAC/CLAC", twin_brackets)
+		if (why == "")
+			ok(sort_key, 1, sprintf("%s: %d bytes at offset 0 mod 64, identical but %d STAC + %d CLAC <-> NOP3",
+				      what, e1 - s1, stacs, clacs))
+		else
+			ok(sort_key, 0, what ": " substr(why, 3))
+	}
+
+	others = 0
+	bad = ""
+	for (key in start) {
+		split(key, k, "_")
+		if (k[2] == 1 || k[2] == 3)
+			continue
+		others++
+		if (start[key] % 64)
+			bad = bad sprintf(" %s at %d mod 64;", loop_name(key), start[key] % 64)
+		else if (!(start[key] in backward))
+			bad = bad sprintf(" %s is not a branch target;", loop_name(key))
+	}
+	ok(2, others > 0 && bad == "",
+	   sprintf("the %d kapi, batched, masked and instruction-only loops start 64-byte aligned, at their loop heads%s", others, bad == "" ? "" : ":" bad))
+	exit failed
+}' "${TMPDIR:-/tmp}/check-layout.$$.sym" "${TMPDIR:-/tmp}/check-layout.$$.dis" \
+	>"${TMPDIR:-/tmp}/check-layout.$$.tap"
+status=$?
+sort "${TMPDIR:-/tmp}/check-layout.$$.tap" | cut -f 2-
+exit "$status"
