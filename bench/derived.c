@@ -360,8 +360,10 @@ static int add_crossover(struct derived *d, const struct run_dir *run,
 {
 	const struct run_bench *in[64], *nop[64];
 	unsigned long size[64];
-	double share[64], *reps = NULL, *draw = NULL;
-	size_t n = 0, maxn = 0;
+	double share[64], *reps = NULL;
+	struct stats_resampler *draws = NULL;
+	size_t n = 0;
+	int rc = -1;
 	struct derived_crossover *c, *nc;
 	struct stats_rng rng;
 	int with_ci = 1;
@@ -401,10 +403,6 @@ static int add_crossover(struct derived *d, const struct run_dir *run,
 	for (size_t k = 0; k < n; k++) {
 		share[k] = (in[k]->median - nop[k]->median) / nop[k]->median;
 		with_ci &= usable(in[k]) && usable(nop[k]);
-		if (in[k]->count > maxn)
-			maxn = in[k]->count;
-		if (nop[k]->count > maxn)
-			maxn = nop[k]->count;
 	}
 	c->share_at_max = share[n - 1];
 	c->size = crossover_of(share, size, n);
@@ -412,25 +410,22 @@ static int add_crossover(struct derived *d, const struct run_dir *run,
 	if (!with_ci)
 		return 0;
 	reps = malloc(CROSSOVER_RESAMPLES * sizeof(*reps));
-	draw = malloc(maxn * sizeof(*draw));
-	if (!reps || !draw) {
-		free(reps);
-		free(draw);
-		return -1;
-	}
+	draws = calloc(2 * n, sizeof(*draws));
+	for (size_t k = 0; draws && k < n; k++)
+		if (stats_resampler_init(&draws[2 * k], in[k]->values, in[k]->count) ||
+		    stats_resampler_init(&draws[2 * k + 1], nop[k]->values,
+					 nop[k]->count))
+			goto fail;
+	if (!reps || !draws)
+		goto fail;
 	stats_rng_seed(&rng, DERIVED_SEED);
 	for (unsigned r = 0; r < CROSSOVER_RESAMPLES; r++) {
 		double rs[64];
 
 		for (size_t k = 0; k < n; k++) {
-			double mi, mn;
+			double mi = stats_resampler_median(&draws[2 * k], &rng);
+			double mn = stats_resampler_median(&draws[2 * k + 1], &rng);
 
-			stats_resample(&rng, in[k]->values, in[k]->count, draw);
-			stats_sort(draw, in[k]->count);
-			mi = stats_median_sorted(draw, in[k]->count);
-			stats_resample(&rng, nop[k]->values, nop[k]->count, draw);
-			stats_sort(draw, nop[k]->count);
-			mn = stats_median_sorted(draw, nop[k]->count);
 			rs[k] = (mi - mn) / mn;
 		}
 		reps[r] = crossover_of(rs, size, n);
@@ -439,9 +434,13 @@ static int add_crossover(struct derived *d, const struct run_dir *run,
 	c->low = quantile_inf(reps, CROSSOVER_RESAMPLES, (1 - DERIVED_LEVEL) / 2);
 	c->high = quantile_inf(reps, CROSSOVER_RESAMPLES,
 			       1 - (1 - DERIVED_LEVEL) / 2);
+	rc = 0;
+fail:
+	for (size_t k = 0; draws && k < 2 * n; k++)
+		stats_resampler_free(&draws[k]);
+	free(draws);
 	free(reps);
-	free(draw);
-	return 0;
+	return rc;
 }
 
 /*

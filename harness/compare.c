@@ -120,34 +120,35 @@ int compare_bootstrap_diff(const double *a, size_t na, double scale_a,
 			   unsigned resamples, double level, uint64_t seed,
 			   double *low, double *high)
 {
+	struct stats_resampler draw_a, draw_b;
 	struct stats_rng rng;
-	double *draw_a, *draw_b, *diffs;
+	double *diffs;
 
 	if (!na || !nb || !resamples)
 		return -1;
-	draw_a = malloc(na * sizeof(*draw_a));
-	draw_b = malloc(nb * sizeof(*draw_b));
 	diffs = malloc(resamples * sizeof(*diffs));
-	if (!draw_a || !draw_b || !diffs) {
-		free(draw_a);
-		free(draw_b);
+	if (!diffs || stats_resampler_init(&draw_a, a, na)) {
+		free(diffs);
+		return -1;
+	}
+	if (stats_resampler_init(&draw_b, b, nb)) {
+		stats_resampler_free(&draw_a);
 		free(diffs);
 		return -1;
 	}
 	stats_rng_seed(&rng, seed);
 	for (unsigned r = 0; r < resamples; r++) {
-		stats_resample(&rng, a, na, draw_a);
-		stats_resample(&rng, b, nb, draw_b);
-		stats_sort(draw_a, na);
-		stats_sort(draw_b, nb);
-		diffs[r] = scale_b * stats_median_sorted(draw_b, nb) -
-			   scale_a * stats_median_sorted(draw_a, na);
+		/* a's draws first, then b's, from one generator */
+		double median_a = stats_resampler_median(&draw_a, &rng);
+		double median_b = stats_resampler_median(&draw_b, &rng);
+
+		diffs[r] = scale_b * median_b - scale_a * median_a;
 	}
 	stats_sort(diffs, resamples);
 	*low = stats_quantile_sorted(diffs, resamples, (1 - level) / 2);
 	*high = stats_quantile_sorted(diffs, resamples, 1 - (1 - level) / 2);
-	free(draw_a);
-	free(draw_b);
+	stats_resampler_free(&draw_a);
+	stats_resampler_free(&draw_b);
 	free(diffs);
 	return 0;
 }
