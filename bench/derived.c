@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parallel.h"
 #include "stats.h"
 
 #define DERIVED_SEED		COMPARE_DEFAULT_SEED
@@ -256,8 +257,53 @@ static int usable(const struct run_bench *b)
 	return b && b->count >= COMPARE_MIN_VALUES;
 }
 
+/*
+ * A bootstrap interval of scale_b * median(b) - scale_a * median(a) for
+ * a row of the tables: collected first, computed in parallel at the end
+ * (each has its own seed, so the order does not matter).
+ */
+struct ci_job {
+	const struct run_bench *a, *b;
+	double scale_a, scale_b;
+	int batch;		/* a row of d->batches, else of d->pairs */
+	size_t row;
+	double *low, *high;	/* set once the rows stop moving */
+};
+
+struct ci_jobs {
+	struct ci_job *job;
+	size_t count;
+};
+
+static int defer_ci(struct ci_jobs *jobs, const struct run_bench *a,
+		    double scale_a, const struct run_bench *b, double scale_b,
+		    int batch, size_t row)
+{
+	struct ci_job *nj;
+
+	if (!usable(a) || !usable(b))
+		return 0;
+	nj = realloc(jobs->job, (jobs->count + 1) * sizeof(*nj));
+	if (!nj)
+		return -1;
+	jobs->job = nj;
+	nj[jobs->count++] = (struct ci_job){ a, b, scale_a, scale_b, batch, row,
+					     NULL, NULL };
+	return 0;
+}
+
+static int run_ci_job(void *arg, size_t i)
+{
+	const struct ci_job *j = &((struct ci_jobs *)arg)->job[i];
+
+	return compare_bootstrap_diff(j->a->values, j->a->count, j->scale_a,
+				      j->b->values, j->b->count, j->scale_b,
+				      STATS_BOOTSTRAP_RESAMPLES, DERIVED_LEVEL,
+				      DERIVED_SEED, j->low, j->high);
+}
+
 static int add_pair(struct derived *d, const struct run_bench *in,
-		    const struct run_bench *nop)
+		    const struct run_bench *nop, struct ci_jobs *jobs)
 {
 	struct derived_pair *p;
 	struct derived_pair *np = realloc(d->pairs, (d->pair_count + 1) *
@@ -275,16 +321,11 @@ static int add_pair(struct derived *d, const struct run_bench *in,
 	p->nopad_median = nop->median / per;
 	p->cost = p->inline_median - p->nopad_median;
 	p->low = p->high = NAN;
-	if (usable(in) && usable(nop) &&
-	    compare_bootstrap_diff(nop->values, nop->count, 1 / per, in->values,
-				   in->count, 1 / per, STATS_BOOTSTRAP_RESAMPLES,
-				   DERIVED_LEVEL, DERIVED_SEED, &p->low, &p->high))
-		return -1;
-	return 0;
+	return defer_ci(jobs, nop, 1 / per, in, 1 / per, 0, d->pair_count - 1);
 }
 
 static int add_batch(struct derived *d, const struct run_bench *batched,
-		     const struct run_bench *single)
+		     const struct run_bench *single, struct ci_jobs *jobs)
 {
 	struct derived_batch *b;
 	struct derived_batch *nb = realloc(d->batches, (d->batch_count + 1) *
@@ -303,14 +344,8 @@ static int add_batch(struct derived *d, const struct run_bench *batched,
 	b->batched = batched->median / (double)batched->batch;
 	b->saving = b->single - b->batched;
 	b->low = b->high = NAN;
-	if (usable(batched) && usable(single) &&
-	    compare_bootstrap_diff(batched->values, batched->count,
-				   1.0 / (double)batched->batch, single->values,
-				   single->count, 1.0 / per_single,
-				   STATS_BOOTSTRAP_RESAMPLES, DERIVED_LEVEL,
-				   DERIVED_SEED, &b->low, &b->high))
-		return -1;
-	return 0;
+	return defer_ci(jobs, batched, 1.0 / (double)batched->batch, single,
+			1.0 / per_single, 1, d->batch_count - 1);
 }
 
 /*
@@ -502,6 +537,7 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 {
 	const struct run_bench *pair = bench_match(run, &headline_benchmarks[0]);
 	const char *crossover_ops[16];
+	struct ci_jobs jobs = { NULL, 0 };
 	size_t ncross = 0;
 
 	memset(d, 0, sizeof(*d));
@@ -528,11 +564,11 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		if (!*d->unit)
 			d->unit = b->unit;
 		if (!strcmp(b->variant, "inline") && !b->batch &&
-		    (s = sibling(run, b, "nopad", 0)) && add_pair(d, b, s))
+		    (s = sibling(run, b, "nopad", 0)) && add_pair(d, b, s, &jobs))
 			goto fail;
 		if ((!strcmp(b->variant, "batched") || !strcmp(b->variant, "masked")) &&
 		    b->batch &&
-		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s))
+		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s, &jobs))
 			goto fail;
 		if (!strcmp(b->variant, "inline") && !b->batch && b->size &&
 		    (strstr(b->op, "copy") || strstr(b->op, "clear"))) {
@@ -548,10 +584,20 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 	for (size_t k = 0; k < ncross; k++)
 		if (add_crossover(d, run, crossover_ops[k]))
 			goto fail;
+	for (size_t i = 0; i < jobs.count; i++) {
+		struct ci_job *j = &jobs.job[i];
+
+		j->low = j->batch ? &d->batches[j->row].low : &d->pairs[j->row].low;
+		j->high = j->batch ? &d->batches[j->row].high : &d->pairs[j->row].high;
+	}
+	if (parallel_for(jobs.count, 0, run_ci_job, &jobs, NULL, NULL))
+		goto fail;
+	free(jobs.job);
 	group_pairs(d->pairs, d->pair_count);
 	group_batches(d->batches, d->batch_count);
 	return 0;
 fail:
+	free(jobs.job);
 	derived_free(d);
 	return -1;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "stats.h"
 
 /* ------------------------------------------------------ Mann-Whitney */
@@ -267,39 +268,73 @@ static int compare_pair(const struct run_dir *ra, const struct run_bench *a,
 	return 0;
 }
 
-int compare_runs(const struct run_dir *a, const struct run_dir *b,
-		 double alpha, uint64_t seed, struct compare_result *out)
+struct compare_jobs {
+	const struct run_dir *a, *b;
+	double alpha;
+	uint64_t seed;
+	struct compare_row *rows;
+};
+
+static int compare_job(void *arg, size_t i)
 {
+	struct compare_jobs *j = arg;
+	struct compare_row *row = &j->rows[i];
+
+	return compare_pair(j->a, row->a, j->b, row->b, j->alpha, j->seed,
+			    row) ? -1 : 0;
+}
+
+/* Whether a's and b's values can be put in one unit. */
+static int comparable(const struct run_dir *ra, const struct run_bench *a,
+		      const struct run_dir *rb, const struct run_bench *b)
+{
+	return !strcmp(a->unit, b->unit) ||
+	       (isfinite(rundir_ns_per_unit(ra, a)) &&
+		isfinite(rundir_ns_per_unit(rb, b)));
+}
+
+int compare_runs_with(const struct run_dir *a, const struct run_dir *b,
+		      double alpha, uint64_t seed, unsigned threads,
+		      parallel_progress_fn progress, void *progress_arg,
+		      struct compare_result *out)
+{
+	struct compare_jobs jobs = { a, b, alpha, seed, NULL };
+
 	memset(out, 0, sizeof(*out));
 	out->rows = calloc(a->count ? a->count : 1, sizeof(*out->rows));
 	out->only_a = calloc(a->count ? a->count : 1, sizeof(*out->only_a));
 	out->only_b = calloc(b->count ? b->count : 1, sizeof(*out->only_b));
 	if (!out->rows || !out->only_a || !out->only_b)
 		goto fail;
+	/* Pair by name first; the statistics of the pairs run in parallel. */
 	for (size_t i = 0; i < a->count; i++) {
 		const struct run_bench *x = &a->bench[i];
 		const struct run_bench *y = rundir_find(b, x->name);
-		int rc;
 
-		if (!y) {
+		if (y && comparable(a, x, b, y)) {
+			out->rows[out->count].a = x;
+			out->rows[out->count++].b = y;
+		} else {	/* absent in B, or units that do not convert */
 			out->only_a[out->only_a_count++] = x->name;
-			continue;
 		}
-		rc = compare_pair(a, x, b, y, alpha, seed, &out->rows[out->count]);
-		if (rc < 0)
-			goto fail;
-		if (rc == 0)
-			out->count++;
-		else	/* units differ and cannot be converted */
-			out->only_a[out->only_a_count++] = x->name;
 	}
 	for (size_t i = 0; i < b->count; i++)
 		if (!rundir_find(a, b->bench[i].name))
 			out->only_b[out->only_b_count++] = b->bench[i].name;
+	jobs.rows = out->rows;
+	if (parallel_for(out->count, threads, compare_job, &jobs, progress,
+			 progress_arg))
+		goto fail;
 	return 0;
 fail:
 	compare_result_free(out);
 	return -1;
+}
+
+int compare_runs(const struct run_dir *a, const struct run_dir *b,
+		 double alpha, uint64_t seed, struct compare_result *out)
+{
+	return compare_runs_with(a, b, alpha, seed, 0, NULL, NULL, out);
 }
 
 void compare_result_free(struct compare_result *res)
