@@ -33,12 +33,15 @@ struct run_bench {
 	double *values;		/* per-operation values, in unit */
 	size_t count;
 	enum run_values source;
+	unsigned long line;	/* of results.csv; 0 for JSON */
 };
 
 struct run_dir {
 	char *path;		/* as given */
 	char *label;		/* last path component, for titles */
 	int from_json;		/* read from Google Benchmark JSON */
+	int has_context_file;	/* a run directory with context.csv */
+	size_t aggregates_only;	/* JSON benchmarks with a median but no repetitions */
 	struct run_bench *bench;	/* in file order */
 	size_t count;
 	char **keys, **values;	/* context, in file order */
@@ -46,7 +49,20 @@ struct run_dir {
 	struct run_bench **sorted;	/* by name, for rundir_find() */
 };
 
-/* Returns 0, or -1 with a message naming the file in err. */
+/*
+ * Benchmark names longer than this are refused: no real one comes close,
+ * and every report would carry them many times.
+ */
+#define RUNDIR_MAX_NAME		256
+#define RUNDIR_MAX_NAME_TEXT	"256"
+
+/*
+ * Returns 0, or -1 with a message naming the file (and line) in err.
+ * Suspect input is refused, not skipped: a timing that is not a finite
+ * number above 0 (only the bpf "overhead" rows, differences, may be 0),
+ * a benchmark name that is empty, too long or holds control characters,
+ * a name twice, a JSON entry without a usable real_time.
+ */
 int rundir_load(const char *path, struct run_dir *run, char *err,
 		size_t errlen);
 void rundir_free(struct run_dir *run);
