@@ -3,9 +3,9 @@
  * cmd_run.c - `smapbench run`: pin, pick a counter, record the context,
  * run the selected benchmarks and write the run directory atomically.
  *
- * SIGINT and SIGTERM stop the run at the next sample boundary; the
- * temporary directory is then removed and the exit status is 130 or
- * 143. The last line on stdout is "run directory: PATH".
+ * SIGINT, SIGTERM and SIGHUP stop the run at the next sample boundary;
+ * the temporary directory is then removed and the exit status is 130,
+ * 143 or 129. The last line on stdout is "run directory: PATH".
  */
 #include <errno.h>
 #include <signal.h>
@@ -21,7 +21,7 @@
 #include "pin.h"
 #include "registry.h"
 #include "report.h"
-#include "run_dir.h"
+#include "rundir.h"
 #include "run_options.h"
 #include "runner.h"
 #include "smap_context.h"
@@ -44,6 +44,7 @@ static void install_handlers(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);	/* a closed terminal, too */
 }
 
 struct progress {
@@ -151,7 +152,7 @@ static int interrupted(struct run_dir_writer *d)
 
 	run_dir_abort(d);
 	fprintf(stderr, "\nsmapbench run: interrupted by %s, nothing written\n",
-		sig == SIGINT ? "SIGINT" : "SIGTERM");
+		sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
 	return 128 + sig;
 }
 

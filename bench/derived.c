@@ -8,13 +8,9 @@
  */
 #include "analysis.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "parallel.h"
 #include "stats.h"
@@ -60,14 +56,28 @@ static char column_align(const struct atable *t, unsigned c)
 }
 
 /* Display width: UTF-8 continuation bytes take no column. */
-static size_t text_width(const char *s)
+static size_t text_width(const char *s, int markdown)
 {
 	size_t w = 0;
 
 	for (; *s; s++)
 		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
+			w += 1 + (markdown && *s == '|');
 	return w;
+}
+
+/* A Markdown cell: '|' escaped, line breaks as spaces, or a row breaks. */
+static void put_cell(FILE *f, const char *cell, int markdown)
+{
+	if (!markdown) {
+		fputs(cell, f);
+		return;
+	}
+	for (; *cell; cell++) {
+		if (*cell == '|')
+			fputc('\\', f);
+		fputc(*cell == '\n' || *cell == '\r' ? ' ' : *cell, f);
+	}
 }
 
 void atable_print(FILE *f, const struct atable *t, int markdown)
@@ -80,7 +90,7 @@ void atable_print(FILE *f, const struct atable *t, int markdown)
 	}
 	for (size_t r = 0; r < t->rows; r++)
 		for (unsigned c = 0; c < t->columns; c++) {
-			size_t w = text_width(t->cells[r * t->columns + c]);
+			size_t w = text_width(t->cells[r * t->columns + c], markdown);
 
 			if (w > width[c])
 				width[c] = w;
@@ -88,7 +98,7 @@ void atable_print(FILE *f, const struct atable *t, int markdown)
 	for (size_t r = 0; r < t->rows; r++) {
 		for (unsigned c = 0; c < t->columns; c++) {
 			const char *cell = t->cells[r * t->columns + c];
-			int pad = (int)(width[c] - text_width(cell));
+			int pad = (int)(width[c] - text_width(cell, markdown));
 			int right = column_align(t, c) == 'r';
 
 			if (markdown)
@@ -97,7 +107,7 @@ void atable_print(FILE *f, const struct atable *t, int markdown)
 				fputs("  ", f);
 			if (right)
 				fprintf(f, "%*s", pad, "");
-			fputs(cell, f);
+			put_cell(f, cell, markdown);
 			if (!right && (markdown || c + 1 < t->columns))
 				fprintf(f, "%*s", pad, "");
 			if (markdown)
@@ -158,55 +168,17 @@ const char *fmt_ci(char *buf, size_t len, double low, double high)
 	return buf;
 }
 
-/* ------------------------------------------------------------ files */
-
-int make_dirs(const char *dir)
+const char *fmt_pct(char *buf, size_t len, double fraction)
 {
-	char *p = strdup(dir);
+	double pct = 100 * fraction;
 
-	if (!p)
-		return -1;
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	if (mkdir(p, 0755) && errno != EEXIST) {
-		free(p);
-		return -1;
-	}
-	free(p);
-	return 0;
-}
-
-void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d) {
-		unlink(dir);
-		return;
-	}
-	while ((e = readdir(d))) {
-		char path[4096];
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
-			remove_tree(path);
-		else
-			unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
+	if (isnan(pct))
+		snprintf(buf, len, "-");
+	else if (fabs(pct) >= 1e5)	/* a near-zero A: no 300-digit number */
+		snprintf(buf, len, "%+.3g%%", pct);
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+	return buf;
 }
 
 /* ------------------------------------------------------ derived tables */

@@ -347,9 +347,10 @@ void compare_result_free(struct compare_result *res)
 
 /* ------------------------------------------------------ context */
 
-static const char *const blocking_fields[] = {
+const char *const compare_blocking_fields[] = {
 	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
 	"microcode", "kernel_release", "counter", "counter_unit", "virt",
+	NULL,
 };
 
 /* Differ between two boots of one machine by design; prefixes end in _. */
@@ -362,8 +363,8 @@ static const char *const expected_fields[] = {
 
 enum compare_field_kind compare_field_kind(const char *key)
 {
-	for (size_t i = 0; i < sizeof(blocking_fields) / sizeof(*blocking_fields); i++)
-		if (!strcmp(key, blocking_fields[i]))
+	for (size_t i = 0; compare_blocking_fields[i]; i++)
+		if (!strcmp(key, compare_blocking_fields[i]))
 			return COMPARE_FIELD_BLOCKING;
 	for (size_t i = 0; i < sizeof(expected_fields) / sizeof(*expected_fields); i++) {
 		const char *f = expected_fields[i];

@@ -125,6 +125,8 @@ struct compare_field_diff {
 };
 
 enum compare_field_kind compare_field_kind(const char *key);
+/* The blocking fields, NULL-terminated. */
+extern const char *const compare_blocking_fields[];
 
 /*
  * Lists every context field whose value differs (or that only one run
