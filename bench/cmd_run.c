@@ -146,6 +146,22 @@ static int write_file(struct run_dir_writer *d, const char *name,
 	return run_dir_close(f, name, err, errlen);
 }
 
+/* The context's ";"-separated warnings, one per line. */
+static void print_warnings(const char *warnings)
+{
+	const char *w = warnings;
+
+	if (!*w)
+		return;
+	printf("warnings:\n");
+	while (*w) {
+		size_t len = strcspn(w, ";");
+
+		printf("  - %.*s\n", (int)len, w);
+		w += len + (w[len] == ';');
+	}
+}
+
 static int interrupted(struct run_dir_writer *d)
 {
 	int sig = stop_signal;
@@ -196,17 +212,17 @@ int cmd_run(int argc, char **argv)
 		registry_free(&reg);
 		return EXIT_USAGE;
 	}
-	if (opt.list) {
-		list_benchmarks(&reg);
-		registry_free(&reg);
-		return 0;
-	}
 	if (reg.count == 0) {
 		fprintf(stderr, "smapbench run: no benchmark matches --suite %s%s%s\n",
 			opt.suite, opt.filter ? " --filter " : "",
 			opt.filter ? opt.filter : "");
 		registry_free(&reg);
 		return EXIT_USAGE;
+	}
+	if (opt.list) {
+		list_benchmarks(&reg);
+		registry_free(&reg);
+		return 0;
 	}
 
 	rc = pin_to_core(opt.cpu, &pin);
@@ -343,8 +359,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	report_console(stdout, &rep);
-	if (context_get(&ctx, "warnings")[0])
-		printf("warnings: %s\n", context_get(&ctx, "warnings"));
+	print_warnings(context_get(&ctx, "warnings"));
 	printf("run directory: %s\n", dir.final);
 	status = 0;
 out:
