@@ -20,11 +20,11 @@ static const char *const plot_suffixes[] = { ".png", ".svg", ".dat", NULL };
 static const char *const compare_files[] = { "compare.csv", "report.md", NULL };
 
 const struct atomic_dir_kind atomic_dir_plots = {
-	.name = "plots", .legacy_suffixes = plot_suffixes,
+	.name = "plots", .suffixes = plot_suffixes,
 };
 const struct atomic_dir_kind atomic_dir_compare = {
-	.name = "compare", .legacy_files = compare_files,
-	.legacy_subdir = &atomic_dir_plots,
+	.name = "compare", .files = compare_files,
+	.subdir = &atomic_dir_plots,
 };
 const struct atomic_dir_kind atomic_dir_run = { .name = "run" };
 
@@ -316,14 +316,13 @@ static int replaceable(const char *dir, const struct atomic_dir_kind *kind,
 	int rc = 0;
 
 	read_marker(dir, marked, sizeof(marked));
-	if (*marked) {
-		if (!strcmp(marked, kind->name))
-			return 0;
+	if (*marked && strcmp(marked, kind->name)) {
 		set_err(err, errlen, "%s is a smapbench %s directory%s, not a %s output",
 			dir, marked, !strcmp(marked, "run") ? " (an input)" : "",
 			kind->name);
 		return -1;
 	}
+	/* Ours or not, a file put into it by someone else is kept. */
 	d = opendir(dir);
 	if (!d) {
 		set_err(err, errlen, "cannot read %s: %s", dir, strerror(errno));
@@ -346,18 +345,21 @@ static int replaceable(const char *dir, const struct atomic_dir_kind *kind,
 			rc = -1;
 			break;
 		} else if (S_ISREG(st.st_mode) &&
-			   (in_list(e->d_name, kind->legacy_files) ||
-			    has_suffix(e->d_name, kind->legacy_suffixes))) {
+			   (!strcmp(e->d_name, ATOMIC_DIR_MARKER) ||
+			    in_list(e->d_name, kind->files) ||
+			    has_suffix(e->d_name, kind->suffixes))) {
 			continue;
-		} else if (S_ISDIR(st.st_mode) && kind->legacy_subdir &&
-			   !strcmp(e->d_name, kind->legacy_subdir->name)) {
-			char inner[256];
+		} else if (S_ISDIR(st.st_mode) && kind->subdir &&
+			   !strcmp(e->d_name, kind->subdir->name)) {
+			char inner[PATH_MAX + 256];
 
-			if (!replaceable(path, kind->legacy_subdir, inner, sizeof(inner)))
+			if (!replaceable(path, kind->subdir, inner, sizeof(inner)))
 				continue;
-			why = "holds files smapbench did not write";
+			set_err(err, errlen, "%s", inner);
+			rc = -1;
+			break;
 		} else {
-			why = "was not written by smapbench";
+			why = "smapbench did not write";
 		}
 		set_err(err, errlen, "%s holds '%s', which %s", dir, e->d_name, why);
 		rc = -1;

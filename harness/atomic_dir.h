@@ -7,11 +7,10 @@
  *
  * A directory we write carries a marker file, ATOMIC_DIR_MARKER, whose
  * one line names the tool and the kind of output ("smapbench compare").
- * An existing target may be replaced only when it is
- *   - absent or an empty directory, or
- *   - a directory marked with the same kind, or
- *   - (outputs written before markers existed) a directory holding
- *     nothing but what that kind writes (atomic_dir_kind.legacy).
+ * An existing target may be replaced only when it is an empty directory
+ * or a directory that holds nothing but what that kind writes (a file
+ * of the user's put into our output is the user's), and that is marked
+ * with that kind, or unmarked (outputs written before markers existed).
  * Anything else is refused with a message naming what is in the way:
  * a file, a symbolic link, a marked output of another kind (a run
  * directory is an input), a directory with the user's files.
@@ -32,19 +31,18 @@
 
 #define ATOMIC_DIR_MARKER ".smapbench"
 
-/* A kind of output directory. */
+/* A kind of output directory, and what it holds. */
 struct atomic_dir_kind {
 	const char *name;		/* "compare", "plots", "run" */
 	/*
-	 * What an unmarked directory of this kind may hold to count as ours
-	 * (written before markers existed): files named in legacy_files or
-	 * ending in one of legacy_suffixes, and a subdirectory of the kind
-	 * legacy_subdir, under that kind's name. All NULL: an unmarked
-	 * directory is never ours.
+	 * Files named in files or ending in one of suffixes, a
+	 * subdirectory of the kind subdir (under that kind's name) and the
+	 * marker: all a directory of this kind may hold to be replaced.
+	 * Anything else in it is the user's. All NULL: never replaced.
 	 */
-	const char *const *legacy_files;
-	const char *const *legacy_suffixes;
-	const struct atomic_dir_kind *legacy_subdir;
+	const char *const *files;
+	const char *const *suffixes;
+	const struct atomic_dir_kind *subdir;
 };
 
 extern const struct atomic_dir_kind atomic_dir_compare;
