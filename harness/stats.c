@@ -320,23 +320,28 @@ static void select_kth(double *v, size_t n, size_t k)
 	}
 }
 
+struct ranked_value {
+	double value;
+	uint32_t index;
+};
+
+static int by_value_then_index(const void *a, const void *b)
+{
+	const struct ranked_value *x = a, *y = b;
+
+	if (x->value != y->value)
+		return (x->value > y->value) - (x->value < y->value);
+	return (x->index > y->index) - (x->index < y->index);
+}
+
 int stats_resampler_init_band(struct stats_resampler *r, const double *v,
 			      size_t n, size_t halfwidth)
 {
-	double *sorted, low, high;
+	struct ranked_value *sorted;
 
 	memset(r, 0, sizeof(*r));
 	if (n == 0 || n > UINT32_MAX)
 		return -1;
-	r->kept = malloc(n * sizeof(*r->kept));
-	r->kept_index = malloc(n * sizeof(*r->kept_index));
-	r->where = malloc(n);
-	sorted = malloc(n * sizeof(*sorted));
-	if (!r->kept || !r->kept_index || !r->where || !sorted) {
-		free(sorted);
-		stats_resampler_free(r);
-		return -1;
-	}
 	r->values = v;
 	r->n = n;
 	/* stats_quantile_sorted(.., 0.5), term by term */
@@ -344,41 +349,100 @@ int stats_resampler_init_band(struct stats_resampler *r, const double *v,
 
 	r->middle = (size_t)floor(h);
 	r->frac = h - (double)r->middle;
-	memcpy(sorted, v, n * sizeof(*sorted));
-	stats_sort(sorted, n);
-	low = sorted[r->middle > halfwidth ? r->middle - halfwidth : 0];
-	high = sorted[r->middle + 1 + halfwidth < n ? r->middle + 1 + halfwidth
-						    : n - 1];
-	free(sorted);
+	/* the band: positions low .. low + width - 1 of v sorted */
+	r->low = r->middle > halfwidth ? r->middle - halfwidth : 0;
+	r->width = (r->middle + 1 + halfwidth < n ? r->middle + 1 + halfwidth
+						  : n - 1) - r->low + 1;
+	r->kept = malloc(n * sizeof(*r->kept));
+	r->kept_index = malloc(n * sizeof(*r->kept_index));
+	r->where = malloc(n);
+	r->offset = malloc(n * sizeof(*r->offset));
+	r->band = malloc(r->width * sizeof(*r->band));
+	r->count = malloc(r->width * sizeof(*r->count));
+	sorted = malloc(n * sizeof(*sorted));
+	if (!r->kept || !r->kept_index || !r->where || !r->offset || !r->band ||
+	    !r->count || !sorted) {
+		free(sorted);
+		stats_resampler_free(r);
+		return -1;
+	}
 	for (size_t i = 0; i < n; i++)
-		r->where[i] = (unsigned char)((v[i] < low) |
-					      ((v[i] >= low && v[i] <= high) << 1));
+		sorted[i] = (struct ranked_value){ v[i], (uint32_t)i };
+	qsort(sorted, n, sizeof(*sorted), by_value_then_index);
+	/*
+	 * Ties are ordered by index, so "below", "in" and "above" the band
+	 * follow the order of the values and never split one the wrong way.
+	 */
+	for (size_t p = 0; p < n; p++) {
+		uint32_t i = sorted[p].index;
+
+		r->where[i] = p < r->low ? 1 : p < r->low + r->width ? 2 : 0;
+		r->offset[i] = (uint32_t)(p - r->low);
+		if (p >= r->low && p < r->low + r->width)
+			r->band[p - r->low] = sorted[p].value;
+	}
+	free(sorted);
 	stats_bound_init(&r->draw, n);
 	return 0;
 }
 
 int stats_resampler_init(struct stats_resampler *r, const double *v, size_t n)
 {
-	/* 6 standard deviations of the count below the band, and then some */
+	/*
+	 * 4 standard deviations of the count below the band: a full redraw
+	 * about once in 10^4 resamples costs less than a wider band would.
+	 */
 	return stats_resampler_init_band(r, v, n,
-					 (size_t)(3 * sqrt((double)n)) + 8);
+					 (size_t)(2 * sqrt((double)n)) + 8);
 }
 
-/* Median of kept[0..m) given that below draws lie under all of them. */
-static double middle_of(struct stats_resampler *r, size_t m, size_t below)
+/* The median from its two order statistics, as stats_median_sorted(). */
+static double median_of(const struct stats_resampler *r, double lower,
+			double upper)
 {
-	size_t k = r->middle - below;
-	double lower, upper;
-
-	select_kth(r->kept, m, k);
-	lower = r->kept[k];
 	if (r->middle + 1 >= r->n)	/* n == 1 */
 		return lower;
+	return lower + r->frac * (upper - lower);
+}
+
+/*
+ * The median of the draw from the m draws in the band (kept_index), below
+ * draws lying under all of them: a count per band position, then the
+ * positions of order statistics middle - below and the next.
+ */
+static double band_median(struct stats_resampler *r, size_t m, size_t below)
+{
+	size_t k = r->middle - below, seen = 0, p = 0;
+	double lower;
+
+	memset(r->count, 0, r->width * sizeof(*r->count));
+	for (size_t i = 0; i < m; i++)
+		r->count[r->offset[r->kept_index[i]]]++;
+	while (seen + r->count[p] <= k)
+		seen += r->count[p++];
+	lower = r->band[p];
+	if (seen + r->count[p] <= k + 1 && r->middle + 1 < r->n) {
+		seen += r->count[p++];
+		while (!r->count[p])
+			p++;
+	}
+	return median_of(r, lower, r->band[p]);
+}
+
+/* The median of the whole draw in kept (the rare full redraw). */
+static double full_median(struct stats_resampler *r)
+{
+	size_t k = r->middle;
+	double upper;
+
+	select_kth(r->kept, r->n, k);
+	if (k + 1 >= r->n)
+		return median_of(r, r->kept[k], r->kept[k]);
 	upper = r->kept[k + 1];
-	for (size_t i = k + 2; i < m; i++)
+	for (size_t i = k + 2; i < r->n; i++)
 		if (r->kept[i] < upper)
 			upper = r->kept[i];
-	return lower + r->frac * (upper - lower);
+	return median_of(r, r->kept[k], upper);
 }
 
 double stats_resampler_median(struct stats_resampler *r, struct stats_rng *rng)
@@ -387,8 +451,8 @@ double stats_resampler_median(struct stats_resampler *r, struct stats_rng *rng)
 	const unsigned char *where = r->where;
 	const struct stats_bound bound = r->draw;
 	struct stats_rng state = *rng;
-	uint32_t *kept_index = r->kept_index;
-	size_t n = r->n, below = 0, m = 0;
+	uint32_t *kept_index = r->kept_index, *out = kept_index;
+	size_t n = r->n, below = 0, m;
 	size_t need = r->middle + 1 < n ? r->middle + 2 : r->middle + 1;
 
 	/*
@@ -397,22 +461,22 @@ double stats_resampler_median(struct stats_resampler *r, struct stats_rng *rng)
 	 */
 	for (size_t i = 0; i < n; i++) {
 		uint32_t j = (uint32_t)below_bound(&state, &bound);
+		unsigned in = where[j];
 
-		below += where[j] & 1;
-		kept_index[m] = j;
-		m += where[j] >> 1;
+		below += in & 1;
+		*out = j;
+		out += in >> 1;
 	}
+	m = (size_t)(out - kept_index);
 	if (below <= r->middle && below + m >= need) {
 		*rng = state;
-		for (size_t i = 0; i < m; i++)
-			r->kept[i] = v[kept_index[i]];
-		return middle_of(r, m, below);
+		return band_median(r, m, below);
 	}
 	/* The middle fell outside the band: the same draw, in full. */
 	r->redraws++;
 	for (size_t i = 0; i < n; i++)
 		r->kept[i] = v[below_bound(rng, &bound)];
-	return middle_of(r, n, 0);
+	return full_median(r);
 }
 
 void stats_resampler_free(struct stats_resampler *r)
@@ -420,6 +484,9 @@ void stats_resampler_free(struct stats_resampler *r)
 	free(r->kept);
 	free(r->kept_index);
 	free(r->where);
+	free(r->offset);
+	free(r->band);
+	free(r->count);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -90,18 +90,23 @@ void stats_resample(struct stats_rng *rng, const double *v, size_t n,
  * stats_resample() makes, and returns the median stats_median_sorted()
  * would give for the sorted draw, bit for bit, without sorting it. Only
  * the draws in a band of v's order statistics around the middle are
- * kept and selected from (the band holds the resample's middle but for
- * a chance of about 1e-9; then the draw is repeated in full from the
- * saved generator state). O(n) per resample instead of O(n log n).
+ * kept, counted per position of the band (which holds the resample's
+ * middle but for a chance of about 1e-4; then the draw is repeated in
+ * full from the saved generator state). O(n) per resample instead of
+ * O(n log n).
  */
 struct stats_resampler {
 	const double *values;
 	size_t n;
 	size_t middle;		/* index of the lower middle order statistic */
 	double frac;		/* type 7 weight of the upper one */
-	unsigned char *where;	/* per value: bit 0 below the band, bit 1 in it */
+	size_t low, width;	/* the band: these positions of values sorted */
+	unsigned char *where;	/* per value: 1 below the band, 2 in it, 0 above */
+	uint32_t *offset;	/* per value: its position in the band */
+	double *band;		/* the band's values, ascending */
+	uint32_t *count;	/* per band position: draws there */
 	uint32_t *kept_index;	/* n slots: draws in the band */
-	double *kept;		/* n slots: their values, selected from */
+	double *kept;		/* n slots: a full draw, when one is needed */
 	struct stats_bound draw;	/* indices 0 .. n - 1 */
 	size_t redraws;		/* resamples whose middle fell outside the band */
 };
