@@ -274,6 +274,13 @@ static int run_ci_job(void *arg, size_t i)
 				      DERIVED_SEED, j->low, j->high);
 }
 
+static size_t ci_job_weight(void *arg, size_t i)
+{
+	const struct ci_job *j = &((struct ci_jobs *)arg)->job[i];
+
+	return j->a->count + j->b->count;
+}
+
 static int add_pair(struct derived *d, const struct run_bench *in,
 		    const struct run_bench *nop, struct ci_jobs *jobs)
 {
@@ -562,7 +569,9 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		j->low = j->batch ? &d->batches[j->row].low : &d->pairs[j->row].low;
 		j->high = j->batch ? &d->batches[j->row].high : &d->pairs[j->row].high;
 	}
-	if (parallel_for(jobs.count, 0, run_ci_job, &jobs, NULL, NULL))
+	if (parallel_for(&(struct parallel_jobs){
+			 .count = jobs.count, .run = run_ci_job,
+			 .weight = ci_job_weight, .arg = &jobs }, 0))
 		goto fail;
 	free(jobs.job);
 	group_pairs(d->pairs, d->pair_count);

@@ -284,6 +284,13 @@ static int compare_job(void *arg, size_t i)
 			    row) ? -1 : 0;
 }
 
+static size_t compare_weight(void *arg, size_t i)
+{
+	const struct compare_row *row = &((struct compare_jobs *)arg)->rows[i];
+
+	return row->a->count + row->b->count;
+}
+
 /* Whether a's and b's values can be put in one unit. */
 static int comparable(const struct run_dir *ra, const struct run_bench *a,
 		      const struct run_dir *rb, const struct run_bench *b)
@@ -322,8 +329,11 @@ int compare_runs_with(const struct run_dir *a, const struct run_dir *b,
 		if (!rundir_find(a, b->bench[i].name))
 			out->only_b[out->only_b_count++] = b->bench[i].name;
 	jobs.rows = out->rows;
-	if (parallel_for(out->count, threads, compare_job, &jobs, progress,
-			 progress_arg))
+	if (parallel_for(&(struct parallel_jobs){
+			 .count = out->count, .run = compare_job,
+			 .weight = compare_weight, .arg = &jobs,
+			 .progress = progress, .progress_arg = progress_arg },
+			 threads))
 		goto fail;
 	return 0;
 fail:
