@@ -990,16 +990,25 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	jp.p = jp.start = text;
 	jp.err = err;
 	jp.errlen = errlen;
-	if (jvalue(&jp, &root)) {
-		/* err names the byte; add the file */
+	rc = jvalue(&jp, &root);
+	if (!rc) {
+		jspace(&jp);
+		if (*jp.p) {
+			jfree(&root);
+			rc = jfail(&jp, "text after the end");
+		}
+	}
+	if (rc) {
+		/* err starts with LINE:COLUMN: add the file */
 		char msg[256];
 
 		snprintf(msg, sizeof(msg), "%s", err);
-		set_err(err, errlen, "%s: %s", path, msg);
+		set_err(err, errlen, "%s:%s", path, msg);
 		free(text);
 		return -1;
 	}
 	free(text);
+	rc = -1;
 	ctx = jget(&root, "context");
 	list = jget(&root, "benchmarks");
 	if (!list || list->type != J_ARRAY) {
