@@ -32,6 +32,16 @@ static const char *const context_keys[] = {
 	"smapbench_version", "git_revision", "warnings",
 };
 
+/* "a;b" as "a; b": the warnings, joined without a space when recorded. */
+static void space_after_semicolons(char *text, size_t len)
+{
+	for (char *p = strchr(text, ';'); p; p = strchr(p + 1, ';'))
+		if (p[1] != ' ' && strlen(text) + 2 <= len) {
+			memmove(p + 2, p + 1, strlen(p + 1) + 1);
+			p[1] = ' ';
+		}
+}
+
 static void write_context(FILE *f, const struct run_dir *const *runs,
 			  size_t nruns)
 {
@@ -52,6 +62,8 @@ static void write_context(FILE *f, const struct run_dir *const *runs,
 
 			any |= v != NULL;
 			snprintf(cell[r], sizeof(cell[r]), "%s", v ? v : "");
+			if (!strcmp(context_keys[k], "warnings"))
+				space_after_semicolons(cell[r], sizeof(cell[r]));
 		}
 		if (any)
 			atable_add(&t, cells);
@@ -387,7 +399,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "smapbench report: takes one run or two, got %d\n\n",
 			positional);
 	else if (option)
-		fprintf(stderr, "smapbench report: '%s': options apply to a "
+		fprintf(stderr, "smapbench report: option '%s' applies to a "
 			"comparison of two runs only\n\n", option);
 	if (positional != 1 || option) {
 		report_usage(stderr);
