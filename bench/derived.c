@@ -234,11 +234,21 @@ static int usable(const struct run_bench *b)
  * a row of the tables: collected first, computed in parallel at the end
  * (each has its own seed, so the order does not matter).
  */
+/* The copy sizes of one op, for the crossover's interval. */
+struct crossover_sweep {
+	const struct run_bench *in[64], *nop[64];
+	unsigned long size[64];
+	size_t n;
+};
+
+enum ci_table { CI_PAIRS, CI_BATCHES, CI_CROSSOVERS };
+
 struct ci_job {
 	const struct run_bench *a, *b;
 	double scale_a, scale_b;
-	int batch;		/* a row of d->batches, else of d->pairs */
-	size_t row;
+	struct crossover_sweep *sweep;	/* CI_CROSSOVERS: instead of a, b */
+	enum ci_table table;
+	size_t row;		/* of that table in struct derived */
 	double *low, *high;	/* set once the rows stop moving */
 };
 
@@ -249,7 +259,7 @@ struct ci_jobs {
 
 static int defer_ci(struct ci_jobs *jobs, const struct run_bench *a,
 		    double scale_a, const struct run_bench *b, double scale_b,
-		    int batch, size_t row)
+		    enum ci_table table, size_t row)
 {
 	struct ci_job *nj;
 
@@ -259,15 +269,27 @@ static int defer_ci(struct ci_jobs *jobs, const struct run_bench *a,
 	if (!nj)
 		return -1;
 	jobs->job = nj;
-	nj[jobs->count++] = (struct ci_job){ a, b, scale_a, scale_b, batch, row,
-					     NULL, NULL };
+	nj[jobs->count++] = (struct ci_job){ a, b, scale_a, scale_b, NULL, table,
+					     row, NULL, NULL };
 	return 0;
 }
+
+static void free_jobs(struct ci_jobs *jobs)
+{
+	for (size_t i = 0; i < jobs->count; i++)
+		free(jobs->job[i].sweep);
+	free(jobs->job);
+}
+
+static int crossover_ci(const struct crossover_sweep *s, double *low,
+			double *high);
 
 static int run_ci_job(void *arg, size_t i)
 {
 	const struct ci_job *j = &((struct ci_jobs *)arg)->job[i];
 
+	if (j->sweep)
+		return crossover_ci(j->sweep, j->low, j->high);
 	return compare_bootstrap_diff(j->a->values, j->a->count, j->scale_a,
 				      j->b->values, j->b->count, j->scale_b,
 				      STATS_BOOTSTRAP_RESAMPLES, DERIVED_LEVEL,
@@ -277,8 +299,13 @@ static int run_ci_job(void *arg, size_t i)
 static size_t ci_job_weight(void *arg, size_t i)
 {
 	const struct ci_job *j = &((struct ci_jobs *)arg)->job[i];
+	size_t values = 0;
 
-	return j->a->count + j->b->count;
+	if (!j->sweep)
+		return j->a->count + j->b->count;
+	for (size_t k = 0; k < j->sweep->n; k++)
+		values += j->sweep->in[k]->count + j->sweep->nop[k]->count;
+	return values * CROSSOVER_RESAMPLES / STATS_BOOTSTRAP_RESAMPLES;
 }
 
 static int add_pair(struct derived *d, const struct run_bench *in,
@@ -300,7 +327,7 @@ static int add_pair(struct derived *d, const struct run_bench *in,
 	p->nopad_median = nop->median / per;
 	p->cost = p->inline_median - p->nopad_median;
 	p->low = p->high = NAN;
-	return defer_ci(jobs, nop, 1 / per, in, 1 / per, 0, d->pair_count - 1);
+	return defer_ci(jobs, nop, 1 / per, in, 1 / per, CI_PAIRS, d->pair_count - 1);
 }
 
 static int add_batch(struct derived *d, const struct run_bench *batched,
@@ -324,7 +351,7 @@ static int add_batch(struct derived *d, const struct run_bench *batched,
 	b->saving = b->single - b->batched;
 	b->low = b->high = NAN;
 	return defer_ci(jobs, batched, 1.0 / (double)batched->batch, single,
-			1.0 / per_single, 1, d->batch_count - 1);
+			1.0 / per_single, CI_BATCHES, d->batch_count - 1);
 }
 
 /*
@@ -369,66 +396,20 @@ static double quantile_inf(const double *sorted, size_t n, double q)
 	return sorted[lo] + (h - (double)lo) * (sorted[hi] - sorted[lo]);
 }
 
-static int add_crossover(struct derived *d, const struct run_dir *run,
-			 const char *op)
+/* The crossover's bootstrap interval: every size resampled together. */
+static int crossover_ci(const struct crossover_sweep *s, double *low,
+			double *high)
 {
-	const struct run_bench *in[64], *nop[64];
-	unsigned long size[64];
-	double share[64], *reps = NULL;
-	struct stats_resampler *draws = NULL;
-	size_t n = 0;
-	int rc = -1;
-	struct derived_crossover *c, *nc;
+	struct stats_resampler *draws = calloc(2 * s->n, sizeof(*draws));
+	double *reps = malloc(CROSSOVER_RESAMPLES * sizeof(*reps));
 	struct stats_rng rng;
-	int with_ci = 1;
+	int rc = -1;
 
-	for (size_t i = 0; i < run->count && n < 64; i++) {
-		const struct run_bench *b = &run->bench[i];
-		const struct run_bench *s;
-
-		if (strcmp(b->op, op) || strcmp(b->variant, "inline") || b->batch)
-			continue;
-		s = sibling(run, b, "nopad", 0);
-		if (!s || !(s->median > 0))
-			continue;
-		/* keep sizes ascending (results are usually in order) */
-		size_t k = n++;
-
-		while (k > 0 && size[k - 1] > b->size) {
-			in[k] = in[k - 1];
-			nop[k] = nop[k - 1];
-			size[k] = size[k - 1];
-			k--;
-		}
-		in[k] = b;
-		nop[k] = s;
-		size[k] = b->size;
-	}
-	if (n < 2)
-		return 0;
-	nc = realloc(d->crossovers, (d->crossover_count + 1) * sizeof(*nc));
-	if (!nc)
-		return -1;
-	d->crossovers = nc;
-	c = &d->crossovers[d->crossover_count++];
-	c->op = in[0]->op;
-	c->min_size = size[0];
-	c->max_size = size[n - 1];
-	for (size_t k = 0; k < n; k++) {
-		share[k] = (in[k]->median - nop[k]->median) / nop[k]->median;
-		with_ci &= usable(in[k]) && usable(nop[k]);
-	}
-	c->share_at_max = share[n - 1];
-	c->size = crossover_of(share, size, n);
-	c->low = c->high = NAN;
-	if (!with_ci)
-		return 0;
-	reps = malloc(CROSSOVER_RESAMPLES * sizeof(*reps));
-	draws = calloc(2 * n, sizeof(*draws));
-	for (size_t k = 0; draws && k < n; k++)
-		if (stats_resampler_init(&draws[2 * k], in[k]->values, in[k]->count) ||
-		    stats_resampler_init(&draws[2 * k + 1], nop[k]->values,
-					 nop[k]->count))
+	for (size_t k = 0; draws && k < s->n; k++)
+		if (stats_resampler_init(&draws[2 * k], s->in[k]->values,
+					 s->in[k]->count) ||
+		    stats_resampler_init(&draws[2 * k + 1], s->nop[k]->values,
+					 s->nop[k]->count))
 			goto fail;
 	if (!reps || !draws)
 		goto fail;
@@ -436,25 +417,86 @@ static int add_crossover(struct derived *d, const struct run_dir *run,
 	for (unsigned r = 0; r < CROSSOVER_RESAMPLES; r++) {
 		double rs[64];
 
-		for (size_t k = 0; k < n; k++) {
+		for (size_t k = 0; k < s->n; k++) {
 			double mi = stats_resampler_median(&draws[2 * k], &rng);
 			double mn = stats_resampler_median(&draws[2 * k + 1], &rng);
 
 			rs[k] = (mi - mn) / mn;
 		}
-		reps[r] = crossover_of(rs, size, n);
+		reps[r] = crossover_of(rs, s->size, s->n);
 	}
 	stats_sort(reps, CROSSOVER_RESAMPLES);
-	c->low = quantile_inf(reps, CROSSOVER_RESAMPLES, (1 - DERIVED_LEVEL) / 2);
-	c->high = quantile_inf(reps, CROSSOVER_RESAMPLES,
-			       1 - (1 - DERIVED_LEVEL) / 2);
+	*low = quantile_inf(reps, CROSSOVER_RESAMPLES, (1 - DERIVED_LEVEL) / 2);
+	*high = quantile_inf(reps, CROSSOVER_RESAMPLES,
+			     1 - (1 - DERIVED_LEVEL) / 2);
 	rc = 0;
 fail:
-	for (size_t k = 0; draws && k < 2 * n; k++)
+	for (size_t k = 0; draws && k < 2 * s->n; k++)
 		stats_resampler_free(&draws[k]);
 	free(draws);
 	free(reps);
 	return rc;
+}
+
+static int add_crossover(struct derived *d, const struct run_dir *run,
+			 const char *op, struct ci_jobs *jobs)
+{
+	struct crossover_sweep s = { .n = 0 }, *kept;
+	double share[64];
+	struct derived_crossover *c, *nc;
+	int with_ci = 1;
+
+	for (size_t i = 0; i < run->count && s.n < 64; i++) {
+		const struct run_bench *b = &run->bench[i];
+		const struct run_bench *nop;
+
+		if (strcmp(b->op, op) || strcmp(b->variant, "inline") || b->batch)
+			continue;
+		nop = sibling(run, b, "nopad", 0);
+		if (!nop || !(nop->median > 0))
+			continue;
+		/* keep sizes ascending (results are usually in order) */
+		size_t k = s.n++;
+
+		while (k > 0 && s.size[k - 1] > b->size) {
+			s.in[k] = s.in[k - 1];
+			s.nop[k] = s.nop[k - 1];
+			s.size[k] = s.size[k - 1];
+			k--;
+		}
+		s.in[k] = b;
+		s.nop[k] = nop;
+		s.size[k] = b->size;
+	}
+	if (s.n < 2)
+		return 0;
+	nc = realloc(d->crossovers, (d->crossover_count + 1) * sizeof(*nc));
+	if (!nc)
+		return -1;
+	d->crossovers = nc;
+	c = &d->crossovers[d->crossover_count++];
+	c->op = s.in[0]->op;
+	c->min_size = s.size[0];
+	c->max_size = s.size[s.n - 1];
+	for (size_t k = 0; k < s.n; k++) {
+		share[k] = (s.in[k]->median - s.nop[k]->median) / s.nop[k]->median;
+		with_ci &= usable(s.in[k]) && usable(s.nop[k]);
+	}
+	c->share_at_max = share[s.n - 1];
+	c->size = crossover_of(share, s.size, s.n);
+	c->low = c->high = NAN;
+	if (!with_ci)
+		return 0;
+	/* the interval is computed with the others, in parallel */
+	kept = malloc(sizeof(*kept));
+	if (!kept || defer_ci(jobs, s.in[0], 1, s.nop[0], 1, CI_CROSSOVERS,
+			      d->crossover_count - 1)) {
+		free(kept);
+		return -1;
+	}
+	*kept = s;
+	jobs->job[jobs->count - 1].sweep = kept;
+	return 0;
 }
 
 /*
@@ -518,6 +560,7 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 	const char *crossover_ops[16];
 	struct ci_jobs jobs = { NULL, 0 };
 	size_t ncross = 0;
+	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->unit = "";
@@ -561,24 +604,33 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		}
 	}
 	for (size_t k = 0; k < ncross; k++)
-		if (add_crossover(d, run, crossover_ops[k]))
+		if (add_crossover(d, run, crossover_ops[k], &jobs))
 			goto fail;
 	for (size_t i = 0; i < jobs.count; i++) {
 		struct ci_job *j = &jobs.job[i];
 
-		j->low = j->batch ? &d->batches[j->row].low : &d->pairs[j->row].low;
-		j->high = j->batch ? &d->batches[j->row].high : &d->pairs[j->row].high;
+		if (j->table == CI_PAIRS) {
+			j->low = &d->pairs[j->row].low;
+			j->high = &d->pairs[j->row].high;
+		} else if (j->table == CI_BATCHES) {
+			j->low = &d->batches[j->row].low;
+			j->high = &d->batches[j->row].high;
+		} else {
+			j->low = &d->crossovers[j->row].low;
+			j->high = &d->crossovers[j->row].high;
+		}
 	}
-	if (parallel_for(&(struct parallel_jobs){
-			 .count = jobs.count, .run = run_ci_job,
-			 .weight = ci_job_weight, .arg = &jobs }, 0))
+	rc = parallel_for(&(struct parallel_jobs){
+			  .count = jobs.count, .run = run_ci_job,
+			  .weight = ci_job_weight, .arg = &jobs }, 0);
+	if (rc)
 		goto fail;
-	free(jobs.job);
+	free_jobs(&jobs);
 	group_pairs(d->pairs, d->pair_count);
 	group_batches(d->batches, d->batch_count);
 	return 0;
 fail:
-	free(jobs.job);
+	free_jobs(&jobs);
 	derived_free(d);
 	return -1;
 }
