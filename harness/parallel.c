@@ -36,11 +36,15 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* The CPUs of the affinity mask, or $SMAPBENCH_THREADS when set. */
 static unsigned usable_cpus(void)
 {
+	const char *env = getenv("SMAPBENCH_THREADS");
 	cpu_set_t set;
 	int n;
 
+	if (env && (n = atoi(env)) > 0)
+		return (unsigned)n;
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 1;
 	n = CPU_COUNT(&set);

@@ -30,7 +30,7 @@ struct parallel_jobs {
 
 /*
  * Every job, on up to threads threads (0: one per CPU in the affinity
- * mask, at most PARALLEL_MAX_THREADS). Jobs must not share writable
+ * mask, or $SMAPBENCH_THREADS; at most PARALLEL_MAX_THREADS). Jobs must not share writable
  * state. Returns 0, or -1 when a job failed or memory ran out (the
  * other jobs still run).
  */

@@ -89,6 +89,22 @@ uint64_t stats_rng_below_bound(struct stats_rng *rng,
 	return below_bound(rng, b);
 }
 
+/*
+ * below_bound() without its last correction: x mod bound, or that plus
+ * bound. A table of 2 bound entries (the second half a copy of the
+ * first) looks it up as well, one compare and move fewer per draw.
+ */
+static inline uint64_t below_bound_twice(struct stats_rng *rng,
+					 const struct stats_bound *b)
+{
+	uint64_t x;
+
+	do
+		x = rng_next(rng);
+	while (x >= b->limit);
+	return x - (uint64_t)(((unsigned __int128)x * b->inverse) >> 64) * b->bound;
+}
+
 double stats_rng_double(struct stats_rng *rng)
 {
 	return (double)(stats_rng_next(rng) >> 11) * 0x1.0p-53;
@@ -340,7 +356,7 @@ int stats_resampler_init_band(struct stats_resampler *r, const double *v,
 	struct ranked_value *sorted;
 
 	memset(r, 0, sizeof(*r));
-	if (n == 0 || n > UINT32_MAX)
+	if (n == 0 || n > UINT32_MAX / 2)
 		return -1;
 	r->values = v;
 	r->n = n;
@@ -355,7 +371,7 @@ int stats_resampler_init_band(struct stats_resampler *r, const double *v,
 						  : n - 1) - r->low + 1;
 	r->kept = malloc(n * sizeof(*r->kept));
 	r->kept_index = malloc(n * sizeof(*r->kept_index));
-	r->where = malloc(n);
+	r->where = malloc(2 * n);
 	r->offset = malloc(n * sizeof(*r->offset));
 	r->band = malloc(r->width * sizeof(*r->band));
 	r->count = malloc(r->width * sizeof(*r->count));
@@ -376,7 +392,8 @@ int stats_resampler_init_band(struct stats_resampler *r, const double *v,
 	for (size_t p = 0; p < n; p++) {
 		uint32_t i = sorted[p].index;
 
-		r->where[i] = p < r->low ? 1 : p < r->low + r->width ? 2 : 0;
+		r->where[i] = r->where[n + i] =
+			p < r->low ? 1 : p < r->low + r->width ? 2 : 0;
 		r->offset[i] = (uint32_t)(p - r->low);
 		if (p >= r->low && p < r->low + r->width)
 			r->band[p - r->low] = sorted[p].value;
@@ -416,8 +433,11 @@ static double band_median(struct stats_resampler *r, size_t m, size_t below)
 	double lower;
 
 	memset(r->count, 0, r->width * sizeof(*r->count));
-	for (size_t i = 0; i < m; i++)
-		r->count[r->offset[r->kept_index[i]]]++;
+	for (size_t i = 0; i < m; i++) {
+		uint32_t j = r->kept_index[i];
+
+		r->count[r->offset[j < r->n ? j : j - r->n]]++;
+	}
 	while (seen + r->count[p] <= k)
 		seen += r->count[p++];
 	lower = r->band[p];
@@ -460,7 +480,7 @@ double stats_resampler_median(struct stats_resampler *r, struct stats_rng *rng)
 	 * mispredict: the index is stored always, kept when in the band.
 	 */
 	for (size_t i = 0; i < n; i++) {
-		uint32_t j = (uint32_t)below_bound(&state, &bound);
+		uint32_t j = (uint32_t)below_bound_twice(&state, &bound);
 		unsigned in = where[j];
 
 		below += in & 1;

@@ -101,7 +101,8 @@ struct stats_resampler {
 	size_t middle;		/* index of the lower middle order statistic */
 	double frac;		/* type 7 weight of the upper one */
 	size_t low, width;	/* the band: these positions of values sorted */
-	unsigned char *where;	/* per value: 1 below the band, 2 in it, 0 above */
+	unsigned char *where;	/* per value, twice over: 1 below the band, 2 in it,
+				 * 0 above */
 	uint32_t *offset;	/* per value: its position in the band */
 	double *band;		/* the band's values, ascending */
 	uint32_t *count;	/* per band position: draws there */
@@ -111,7 +112,7 @@ struct stats_resampler {
 	size_t redraws;		/* resamples whose middle fell outside the band */
 };
 
-/* 0, or -1 on n == 0, n > 2^32 - 1 or no memory. v must outlive it. */
+/* 0, or -1 on n == 0, n > 2^31 - 1 or no memory. v must outlive it. */
 int stats_resampler_init(struct stats_resampler *r, const double *v,
 			 size_t n);
 /* The same with a band of middle -+ halfwidth order statistics (tests). */
