@@ -156,6 +156,8 @@ static int read_row(FILE *file, struct csv_row *row, unsigned long *line)
 			field_close(row, len);
 			return 1;
 		}
+		if (!c)
+			return -1;	/* a NUL byte: not text */
 		any = 1;
 		if (in_quotes) {
 			if (c == '"') {

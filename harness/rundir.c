@@ -244,12 +244,57 @@ static const char *name_problem(const char *name)
 	return NULL;
 }
 
+/*
+ * NULL when the other text columns of b are sane, else what is wrong;
+ * *column names the column. Their text lands in every report.
+ */
+static const char *columns_problem(const struct run_bench *b,
+				   const char **column, const char **value)
+{
+	const char *const text[] = { b->suite, b->op, b->variant, b->unit,
+				     b->counter, b->flags };
+	static const char *const names[] = { "suite", "op", "variant", "unit",
+					     "counter", "flags" };
+
+	for (size_t i = 0; i < sizeof(text) / sizeof(*text); i++) {
+		const char *why = *text[i] ? name_problem(text[i]) : NULL;
+
+		*column = names[i];
+		*value = text[i];
+		if (why)
+			return why;
+	}
+	*column = "unit";
+	*value = b->unit;
+	if (*b->unit && strcmp(b->unit, "ns") && strcmp(b->unit, "ticks") &&
+	    strcmp(b->unit, "cycles"))
+		return "is none of ns, ticks or cycles";
+	return NULL;
+}
+
 /* Rows whose values are differences of two loops (bpf): 0 is a value. */
+static int op_is_difference(const char *op, size_t len)
+{
+	return len >= 8 && !strncmp(op + len - 8, "overhead", 8);
+}
+
 static int is_difference(const struct run_bench *b)
 {
-	size_t len = strlen(b->op);
+	return op_is_difference(b->op, strlen(b->op));
+}
 
-	return len >= 8 && !strcmp(b->op + len - 8, "overhead");
+/* The same for a JSON entry: its "op", else the op part of its name. */
+static int entry_is_difference(const char *op, const char *name)
+{
+	const char *slash = strchr(name, '/'), *end;
+
+	if (op)
+		return op_is_difference(op, strlen(op));
+	if (!slash)
+		return 0;
+	end = strchr(slash + 1, '/');
+	return op_is_difference(slash + 1, end ? (size_t)(end - slash - 1)
+					       : strlen(slash + 1));
 }
 
 /* NULL when v (read from text) is a timing, else what is wrong with it. */
@@ -314,12 +359,22 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 		set_err(err, errlen, "%s: needs columns key,value", path);
 		goto out;
 	}
-	for (size_t i = 0; i < t.count; i++)
-		if (add_context(run, &cap, t.rows[i].fields[kc],
-				t.rows[i].fields[vc])) {
+	for (size_t i = 0; i < t.count; i++) {
+		const char *key = t.rows[i].fields[kc];
+
+		/* a key twice could hide a mismatch from compare's check */
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(t.rows[k].fields[kc], key)) {
+				set_err(err, errlen, "%s:%lu: key %s appears twice "
+					"(first on line %lu)", path, t.rows[i].line,
+					key, t.rows[k].line);
+				goto out;
+			}
+		if (add_context(run, &cap, key, t.rows[i].fields[vc])) {
 			set_err(err, errlen, "out of memory");
 			goto out;
 		}
+	}
 	rc = 0;
 out:
 	csv_table_free(&t);
@@ -348,6 +403,7 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		const char *name = csv_table_get(&t, i, "name");
 		const char *median = csv_table_get(&t, i, "median");
 		const char *why = name_problem(name);
+		const char *column, *value;
 
 		if (!b)
 			goto oom;
@@ -376,6 +432,12 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		b->flags = dup_or_empty(csv_table_get(&t, i, "flags"));
 		if (!b->unit || !b->counter || !b->flags)
 			goto oom;
+		if ((why = columns_problem(b, &column, &value))) {
+			set_err(err, errlen, "%s:%lu: %s: the %s '%.40s%s' %s",
+				path, t.rows[i].line, b->name, column, value,
+				strlen(value) > 40 ? "..." : "", why);
+			goto out;
+		}
 		b->median = parse_double(median);
 		why = timing_problem(median, b->median, is_difference(b));
 		if (why) {
@@ -463,8 +525,10 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		/* Samples come grouped by name: look up only on a change. */
 		b = last && !strcmp(last->name, name) ? last : rundir_find(run, name);
 		last = b;
-		if (!b)
-			continue;	/* not in results.csv: nothing to attach to */
+		if (!b) {	/* not in results.csv: nothing to attach to */
+			run->orphan_samples++;
+			continue;
+		}
 		v = parse_double(text);
 		why = timing_problem(text, v, is_difference(b));
 		if (why) {
@@ -1095,7 +1159,9 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			}
 			t = real->number * time_unit_ns(unit);
 			snprintf(shown, sizeof(shown), "%g", real->number);
-			if ((why = timing_problem(shown, t, 0))) {
+			why = timing_problem(shown, t, entry_is_difference(
+						jget_string(e, "op"), name));
+			if (why) {
 				set_err(err, errlen, "%s: benchmarks[%zu] (%s): real_time "
 					"%s %s (" TIMING_RULE ")", path, i, name, shown, why);
 				goto out;
@@ -1199,6 +1265,10 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 		rc = load_results_csv(run, results, err, errlen);
 		if (!rc && build_index(run)) {
 			set_err(err, errlen, "out of memory");
+			rc = -1;
+		}
+		if (!rc && !run->count) {
+			set_err(err, errlen, "%s: no benchmark, only a header", results);
 			rc = -1;
 		}
 		if (!rc)

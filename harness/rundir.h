@@ -46,6 +46,7 @@ struct run_dir {
 	int from_json;		/* read from Google Benchmark JSON */
 	int has_context_file;	/* a run directory with context.csv */
 	size_t aggregates_only;	/* JSON benchmarks with a median but no repetitions */
+	size_t orphan_samples;	/* samples.csv rows of names results.csv lacks */
 	struct run_bench *bench;	/* in file order */
 	size_t count;
 	char **keys, **values;	/* context, in file order */
