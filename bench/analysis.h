@@ -136,12 +136,14 @@ void compare_print(FILE *f, const struct run_dir *a, const struct run_dir *b,
 int compare_pipeline(int argc, char **argv, int with_report);
 /*
  * Write dir/report.md (temp file + rename) for one run or a comparison;
- * an existing report.md is replaced only if smapbench wrote it. 0, or -1
- * with the reason in err.
+ * an existing report.md is replaced only if smapbench wrote it. tables:
+ * the derived tables of the SMAP run when already computed, else NULL.
+ * 0, or -1 with the reason in err.
  */
 int report_write(const char *dir, const struct run_dir *const *runs,
-		 size_t nruns, const struct compare_result *res, double alpha,
-		 char *err, size_t errlen);
+		 size_t nruns, const struct compare_result *res,
+		 const struct derived *tables, double alpha, char *err,
+		 size_t errlen);
 /* What is wrong with comparing a and b as two runs (the same run), or NULL. */
 const char *same_run_warning(const struct run_dir *a, const struct run_dir *b);
 /* Default output directory for comparing a and b (malloc'ed). */

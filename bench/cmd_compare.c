@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "csv.h"
 #include "parallel.h"
+#include "stats.h"
 
 static const char *pvalue(char *buf, size_t len, double p)
 {
@@ -378,7 +379,7 @@ static void compare_usage(FILE *f, const char *name)
 		"  --out DIR    output directory (default: compare-A-vs-B next to RUN_A);\n"
 		"               an existing DIR is replaced only if smapbench compare\n"
 		"               wrote it, anything else is refused (status 2)\n"
-		"  --alpha A    significance level, 0 < A < 0.5 (default 0.05)\n"
+		"  --alpha A    significance level, 0.001 <= A < 0.5 (default 0.05)\n"
 		"  --force      compare runs of different machines, CPUs, microcode,\n"
 		"               kernels, counters or virtualisation anyway (it never\n"
 		"               lets compare replace a directory it did not write)\n"
@@ -427,7 +428,7 @@ int compare_pipeline(int argc, char **argv, int with_report)
 	const char *name = argv[0], *out = NULL, *same;
 	double alpha = COMPARE_DEFAULT_ALPHA;
 	int force = 0, plots = 1, opt, rc = 1, tty = isatty(STDERR_FILENO);
-	int plotted = 0;
+	int plotted = 0, have_tables = 0;
 	struct run_dir a = { 0 }, b = { 0 };
 	const struct run_dir *runs[2] = { &a, &b };
 	struct compare_result res = { 0 };
@@ -451,10 +452,12 @@ int compare_pipeline(int argc, char **argv, int with_report)
 		case 'a':
 			errno = 0;
 			alpha = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(alpha > 0 && alpha < 0.5)) {
+			/* below 2 / resamples the interval is the extremes */
+			if (errno || *end || end == optarg ||
+			    !(alpha >= 2.0 / STATS_BOOTSTRAP_RESAMPLES && alpha < 0.5)) {
 				fprintf(stderr, "smapbench %s: --alpha '%s' is not a "
-					"number in (0, 0.5)\n",
-					name, optarg);
+					"number in [%g, 0.5)\n", name, optarg,
+					2.0 / STATS_BOOTSTRAP_RESAMPLES);
 				return EXIT_USAGE;
 			}
 			break;
@@ -511,6 +514,12 @@ int compare_pipeline(int argc, char **argv, int with_report)
 	if (same)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
 	for (int r = 0; r < 2; r++)
+		if (runs[r]->orphan_samples)
+			fprintf(stderr, "smapbench %s: note: %s's samples.csv has "
+				"%zu samples of benchmarks its results.csv does "
+				"not list: not used\n", name, r ? "B" : "A",
+				runs[r]->orphan_samples);
+	for (int r = 0; r < 2; r++)
 		if (runs[r]->aggregates_only)
 			fprintf(stderr, "smapbench %s: note: %s has %zu benchmarks "
 				"with a median only (Google Benchmark's "
@@ -556,11 +565,10 @@ int compare_pipeline(int argc, char **argv, int with_report)
 
 	compare_print(stdout, &a, &b, &res, alpha, 0);
 	stage(tty, "within-boot tables of %s", smap_run(&a, &b)->label);
-	if (!derived_compute(smap_run(&a, &b), &d)) {
-		stage(tty, "%s", "");
+	have_tables = !derived_compute(smap_run(&a, &b), &d);
+	stage(tty, "%s", "");
+	if (have_tables)
 		derived_print(stdout, smap_run(&a, &b), &d, 0);
-		derived_free(&d);
-	}
 	stage(tty, "%s", "");
 	rc = 0;
 	if (plots) {
@@ -579,7 +587,8 @@ int compare_pipeline(int argc, char **argv, int with_report)
 			plotted = 1;
 		}
 	}
-	if (with_report && report_write(target.tmp, runs, 2, &res, alpha, err,
+	if (with_report && report_write(target.tmp, runs, 2, &res,
+					have_tables ? &d : NULL, alpha, err,
 					sizeof(err))) {
 		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
 			err);
@@ -595,6 +604,8 @@ int compare_pipeline(int argc, char **argv, int with_report)
 	if (same)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
 out:
+	if (have_tables)
+		derived_free(&d);
 	compare_result_free(&res);
 	free(dir);
 	rundir_free(&a);

@@ -284,13 +284,15 @@ static void write_warnings(FILE *f, const struct run_dir *const *runs,
 }
 
 int report_write(const char *dir, const struct run_dir *const *runs,
-		 size_t nruns, const struct compare_result *res, double alpha,
-		 char *err, size_t errlen)
+		 size_t nruns, const struct compare_result *res,
+		 const struct derived *tables, double alpha, char *err,
+		 size_t errlen)
 {
 	char path[PATH_MAX + 16];
 	const struct run_dir *smap = runs[nruns - 1];
 	struct atomic_file out;
-	struct derived d;
+	struct derived computed;
+	const struct derived *d = tables;
 	FILE *f;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/report.md", dir) >= sizeof(path)) {
@@ -322,8 +324,10 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 	else
 		write_headline_two(f, res);
 
-	if (!derived_compute(smap, &d)) {
-		if (d.pair_count || d.batch_count || d.crossover_count) {
+	if (!d && !derived_compute(smap, &computed))
+		d = &computed;
+	if (d) {
+		if (d->pair_count || d->batch_count || d->crossover_count) {
 			fprintf(f, "\n## STAC/CLAC within one boot (%s, %s)\n\n"
 				"Medians in %s, 95%% bootstrap CIs over the raw "
 				"samples. *inline* brackets every access with raw "
@@ -332,10 +336,11 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 				"one pair around K accesses.\n",
 				smap->label,
 				rundir_context_or(smap, "smap_state", "state unknown"),
-				d.unit);
-			derived_print(f, smap, &d, 1);
+				d->unit);
+			derived_print(f, smap, d, 1);
 		}
-		derived_free(&d);
+		if (d == &computed)
+			derived_free(&computed);
 	}
 
 	write_plots(f, dir);
@@ -416,7 +421,7 @@ int cmd_report(int argc, char **argv)
 		rundir_free(&run);
 		return 1;
 	}
-	if (report_write(run.path, runs, 1, NULL, COMPARE_DEFAULT_ALPHA, err,
+	if (report_write(run.path, runs, 1, NULL, NULL, COMPARE_DEFAULT_ALPHA, err,
 			 sizeof(err))) {
 		fprintf(stderr, "smapbench report: no report written: %s\n", err);
 		rundir_free(&run);
