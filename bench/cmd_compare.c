@@ -544,10 +544,10 @@ int compare_pipeline(int argc, char **argv, int with_report)
 	}
 	stage(tty, "%s", "");
 	if (!res.count) {
-		fprintf(stderr, "smapbench %s: the runs have no benchmark in "
-			"common (A has %zu, B %zu%s)\n", name, a.count, b.count,
-			res.only_a_count && a.count ? ", or only in units that do "
-			"not convert" : "");
+		fprintf(stderr, "smapbench %s: no benchmark is in both runs (A "
+			"has %zu, B has %zu): names must match exactly, in "
+			"units that convert to each other\n", name, a.count,
+			b.count);
 		goto out;
 	}
 
