@@ -227,12 +227,12 @@ static void write_flags(FILE *f, const struct run_dir *const *runs,
 		if (!any++)
 			fprintf(f, "\n## Row flags\n\nresults.csv marks rows "
 				"(`flags` column); in this report:\n\n");
-		fprintf(f, "- **%s**: ", flags[k].flag);
+		fprintf(f, "- **%s** (", flags[k].flag);
 		for (size_t r = 0; r < nruns; r++)
 			fprintf(f, "%s%s%zu of %zu rows", r ? ", " : "",
 				nruns == 1 ? "" : r ? "B " : "A ", count[r],
 				runs[r]->count);
-		fprintf(f, ". %s.\n", flags[k].meaning);
+		fprintf(f, "): %s.\n", flags[k].meaning);
 	}
 }
 
