@@ -12,8 +12,6 @@
 #include "compare.h"
 #include "rundir.h"
 
-/* Fields the kmod sigframe op writes per iteration (kmod/uapi/smapbench.h). */
-#define SIGFRAME_FIELDS 25
 /* A pair "costs under 1%" of a copy below this share. */
 #define CROSSOVER_SHARE 0.01
 
@@ -49,8 +47,13 @@ struct bench_key {
 	unsigned long size, batch;
 };
 
-/* The benchmarks a reader looks at first; ends with a NULL suite. */
-extern const struct bench_key headline_benchmarks[];
+/*
+ * The headline: the benchmarks a reader looks at first, as the suites
+ * mark them (kmod: the catalogue); ends with a NULL suite.
+ */
+const struct bench_key *headline_benchmarks(void);
+/* One line per headline row of run: median in ns, 95% CI, flags. */
+void headline_print(FILE *f, const struct run_dir *run);
 int bench_is(const struct run_bench *b, const struct bench_key *k);
 const struct run_bench *bench_match(const struct run_dir *run,
 				    const struct bench_key *k);
@@ -67,7 +70,8 @@ struct derived_pair {
 struct derived_batch {
 	const char *op, *variant;	/* batched or masked */
 	unsigned long size, batch;
-	double single;		/* kapi cost per access */
+	unsigned long per_pair;	/* accesses per STAC/CLAC pair (batch x item) */
+	double single;		/* kapi cost per access (per field: sigframe) */
 	double batched;		/* batched cost per access */
 	double saving, low, high;	/* single - batched, per access */
 };

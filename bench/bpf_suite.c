@@ -359,6 +359,10 @@ static void add(struct bench_family *f, enum bpf_row row,
 		.teardown = bpf_teardown, .measure = bpf_measure,
 		.timer = bpf_timer,
 		.extended = !quick_size(size),
+		/* the SMAP-related difference, 8 B in the main mode (docs/bpf.md) */
+		.headline = row == BPF_ROW_DIFFERENCE &&
+			    op == BPFBENCH_OP_USER_READ &&
+			    mode == BPFBENCH_MODE_RAW_TP && size == 8,
 	};
 	f->count++;
 }

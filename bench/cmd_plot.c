@@ -24,6 +24,7 @@
 
 #include "atomic_dir.h"
 #include "commands.h"
+#include "kmod_catalogue.h"
 #include "stats.h"
 
 extern char **environ;
@@ -487,12 +488,17 @@ static int cluster_index(struct bar_cluster *c, size_t *n, size_t max,
 	return (int)(*n)++;
 }
 
-static int is_headline_op(const struct run_bench *b)
+/*
+ * The ops plot: the catalogue's ops whose iteration is one access or none
+ * (not the calib loop), one per access (no block), up to 64 B.
+ */
+static int in_ops_plot(const struct run_bench *b)
 {
-	return !strcmp(b->suite, "kmod") && b->size <= 64 && !b->batch &&
-	       strcmp(b->op, "sigframe") && strcmp(b->op, "calib") &&
-	       (!strcmp(b->variant, "kapi") || !strcmp(b->variant, "none") ||
-		!strcmp(b->variant, "inline") || !strcmp(b->variant, "nopad"));
+	int op = kmod_op_find(b->op), variant = kmod_variant_find(b->variant);
+
+	return !strcmp(b->suite, "kmod") && op >= 0 && variant >= 0 &&
+	       op != SMAPBENCH_OP_CALIB && kmod_ops[op].accesses <= 1 &&
+	       !kmod_variant_is_block((unsigned)variant) && b->size <= 64;
 }
 
 static const char *unit_of(const struct run_dir *const *runs, size_t nruns,
@@ -525,7 +531,7 @@ static int plot_ops(struct plotter *p)
 			char label[96];
 			int k;
 
-			if (!is_headline_op(b))
+			if (!in_ops_plot(b))
 				continue;
 			short_label(label, sizeof(label), b, 0);
 			k = cluster_index(c, &n, 64, label);
@@ -549,7 +555,7 @@ static int plot_ops(struct plotter *p)
 				char label[96];
 				int k;
 
-				if (!is_headline_op(b) || !strcmp(b->variant, "inline") ||
+				if (!in_ops_plot(b) || !strcmp(b->variant, "inline") ||
 				    !strcmp(b->variant, "nopad"))
 					continue;
 				short_label(label, sizeof(label), b, 0);
@@ -583,7 +589,8 @@ static int plot_sigframe(struct plotter *p)
 			char label[96];
 			int k;
 
-			if (strcmp(b->suite, "kmod") || strcmp(b->op, "sigframe"))
+			if (strcmp(b->suite, "kmod") ||
+			    strcmp(b->op, kmod_ops[SMAPBENCH_OP_SIGFRAME].name))
 				continue;
 			if (b->batch)
 				snprintf(label, sizeof(label), "%s (K=%lu)",
@@ -603,8 +610,9 @@ static int plot_sigframe(struct plotter *p)
 	}
 	if (!n)
 		return 0;
-	snprintf(ylabel, sizeof(ylabel), "%s per signal frame (%d fields)",
-		 unit_of(p->runs, p->nruns, "kmod"), SIGFRAME_FIELDS);
+	snprintf(ylabel, sizeof(ylabel), "%s per signal frame (%u fields)",
+		 unit_of(p->runs, p->nruns, "kmod"),
+		 kmod_ops[SMAPBENCH_OP_SIGFRAME].accesses);
 	snprintf(title, sizeof(title),
 		 "Signal frame: STAC/CLAC per field against one pair per frame (median, 95%% CI)");
 	return bars_write(p, "sigframe", c, n, titles, p->nruns, title, ylabel, 0);
@@ -778,8 +786,7 @@ static int plot_batch(struct plotter *p)
 		const struct run_bench *b = &p->runs[0]->bench[i], *s[64];
 		size_t k;
 
-		if (strcmp(b->suite, "kmod") || strcmp(b->variant, "batched") ||
-		    !strcmp(b->op, "sigframe"))
+		if (strcmp(b->suite, "kmod") || strcmp(b->variant, "batched"))
 			continue;
 		for (k = 0; k < nops && strcmp(ops[k], b->op); k++)
 			;
@@ -813,9 +820,11 @@ static int plot_batch(struct plotter *p)
 
 				for (size_t k = 0; k < n; k++) {
 					const struct run_bench *b = ref ? kapi : s[k];
-					double per = ref ? 1 : (double)s[k]->batch;
+					/* per access: a block is K items */
+					double per = b ? (double)kmod_row_accesses(b->op,
+							b->variant, b->batch) : 0;
 
-					if (!b)
+					if (!(per > 0))
 						continue;
 					fprintf(f, "%lu", s[k]->batch);
 					put_value(f, b->median / per);
@@ -959,7 +968,10 @@ static int plot_bpf(struct plotter *p)
 
 static int plot_copy(struct plotter *p)
 {
-	static const char *const ops_all[] = { "copy_to_user", "copy_from_user" };
+	const char *const ops_all[] = {
+		kmod_ops[SMAPBENCH_OP_COPY_TO_USER].name,
+		kmod_ops[SMAPBENCH_OP_COPY_FROM_USER].name,
+	};
 	const char *ops[2];
 	size_t nops = 0, nseries;
 	char opsw[64] = "", titles[128] = "", pcttitles[64], set[2048] = "";
@@ -1068,19 +1080,20 @@ fail:
 
 static int plot_dist(struct plotter *p)
 {
+	const struct bench_key *headline = headline_benchmarks();
 	char names[1024] = "", units[512] = "", titles[128] = "", set[4096] = "";
 	size_t nb = 0;
 	FILE *f = NULL;
 
-	/* at most 9 panels (3 x 3): the headline list minus its last */
-	for (size_t h = 0; headline_benchmarks[h].suite && nb < 9; h++) {
+	/* at most 9 panels (3 x 3): the first headline rows the runs have */
+	for (size_t h = 0; headline[h].suite && nb < 9; h++) {
 		const struct run_bench *b[MAX_RUNS] = { 0 };
 		const char *name = NULL;
 		int any = 1;
 
 		/* every run needs samples: gnuplot cannot draw an empty box */
 		for (size_t r = 0; r < p->nruns; r++) {
-			b[r] = bench_match(p->runs[r], &headline_benchmarks[h]);
+			b[r] = bench_match(p->runs[r], &headline[h]);
 			any &= b[r] && b[r]->count > 0;
 			if (b[r] && !name)
 				name = b[r]->name;
@@ -1149,7 +1162,7 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 
 		/* what changes between boots: the kernel API, syscalls */
 		if (strcmp(x->suite, suite) || (!strcmp(suite, "kmod") &&
-		    (x->batch || !strcmp(x->op, "calib") ||
+		    (x->batch || kmod_op_find(x->op) == SMAPBENCH_OP_CALIB ||
 		     (strcmp(x->variant, "kapi") && strcmp(x->variant, "none")))))
 			continue;
 		/* bpf: only the derived user - kernel rows, the SMAP-related ones */

@@ -96,14 +96,15 @@ static void write_plots(FILE *f, const char *dir)
 
 static void write_headline_one(FILE *f, const struct run_dir *run)
 {
+	const struct bench_key *headline = headline_benchmarks();
 	struct atable t;
 	size_t rows = 0;
 
 	atable_init(&t, 5, "lrrlr");
 	atable_add(&t, (const char *const[]){ "benchmark", "median", "95% CI",
 		   "unit", "ns" });
-	for (size_t i = 0; headline_benchmarks[i].suite; i++) {
-		const struct run_bench *b = bench_match(run, &headline_benchmarks[i]);
+	for (size_t i = 0; headline[i].suite; i++) {
+		const struct run_bench *b = bench_match(run, &headline[i]);
 		char m[32], ci[80], ns[32];
 
 		if (!b)
@@ -125,18 +126,19 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 /* Units differ between suites (ticks, ns): every row says its own. */
 static void write_headline_two(FILE *f, const struct compare_result *res)
 {
+	const struct bench_key *headline = headline_benchmarks();
 	struct atable t;
 	size_t rows = 0;
 
 	atable_init(&t, 9, "lrrlrrrrl");
 	atable_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
 		   "B-A", "B-A ns", "B-A %", "95% CI of B-A", "verdict" });
-	for (size_t i = 0; headline_benchmarks[i].suite; i++)
+	for (size_t i = 0; headline[i].suite; i++)
 		for (size_t k = 0; k < res->count; k++) {
 			const struct compare_row *r = &res->rows[k];
 			char ma[32], mb[32], d[32], dns[32], rel[32], ci[80];
 
-			if (!bench_is(r->a, &headline_benchmarks[i]))
+			if (!bench_is(r->a, &headline[i]))
 				continue;
 			atable_add(&t, (const char *const[]){ r->a->name,
 				   fmt_num(ma, sizeof(ma), r->median_a),
@@ -362,6 +364,7 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 static void report_usage(FILE *f)
 {
 	fputs("usage: smapbench report RUN\n"
+	      "       smapbench report --headline RUN\n"
 	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--force] [--no-plots]\n"
 	      "\n"
 	      "One run: writes RUN/report.md (warnings, headline numbers, STAC/CLAC\n"
@@ -369,7 +372,24 @@ static void report_usage(FILE *f)
 	      "existing report.md is replaced only if smapbench wrote it.\n"
 	      "Two runs: does what 'smapbench compare' does (compare.csv, plots)\n"
 	      "and writes report.md into the comparison directory; the options are\n"
-	      "compare's (smapbench compare --help).\n", f);
+	      "compare's (smapbench compare --help).\n"
+	      "--headline: prints the headline rows of RUN, one line each (median\n"
+	      "in ns, 95% CI in ns, flags), and writes nothing.\n", f);
+}
+
+/* report --headline RUN: the rows run-bench.sh shows after a run. */
+static int report_headline(const char *path)
+{
+	struct run_dir run;
+	char err[512];
+
+	if (rundir_load(path, &run, err, sizeof(err))) {
+		fprintf(stderr, "smapbench report: %s\n", err);
+		return 1;
+	}
+	headline_print(stdout, &run);
+	rundir_free(&run);
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -384,6 +404,15 @@ int cmd_report(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			report_usage(stdout);
 			return 0;
+		}
+		if (!strcmp(argv[i], "--headline")) {
+			const char *path = argc == 3 ? argv[i == 1 ? 2 : 1] : "-";
+
+			if (path[0] == '-') {
+				fprintf(stderr, "smapbench report: --headline takes one RUN and no other option\n");
+				return EXIT_USAGE;
+			}
+			return report_headline(path);
 		}
 		if (argv[i][0] != '-') {
 			positional++;

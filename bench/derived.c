@@ -12,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmod_catalogue.h"
 #include "parallel.h"
+#include "registry.h"
 #include "stats.h"
+#include "suite.h"
 
 #define DERIVED_SEED		COMPARE_DEFAULT_SEED
 #define DERIVED_LEVEL		0.95
@@ -183,20 +186,66 @@ const char *fmt_pct(char *buf, size_t len, double fraction)
 
 /* ------------------------------------------------------ derived tables */
 
-const struct bench_key headline_benchmarks[] = {
-	{ "kmod", "pair", "none", 0, 0 },
-	{ "kmod", "get_user", "kapi", 8, 0 },
-	{ "kmod", "put_user", "kapi", 8, 0 },
-	{ "kmod", "copy_to_user", "kapi", 64, 0 },
-	{ "kmod", "futex", "kapi", 4, 0 },
-	{ "kmod", "sigframe", "kapi", 0, 0 },
-	{ "syscall", "getppid", "none", 0, 0 },
-	{ "syscall", "signal", "roundtrip", 0, 0 },
-	{ "syscall", "write_read", "pipe", 4096, 0 },
-	{ "kmod", "sigframe", "batched", 0, SIGFRAME_FIELDS },
-	{ "bpf", "overhead", "syscall", 64, 0 },
-	{ NULL, NULL, NULL, 0, 0 },
-};
+/*
+ * The headline: the rows the families mark (struct benchmark's headline;
+ * kmod's from the catalogue), kmod first, then syscall, then bpf, each
+ * in its registration order. Built once.
+ */
+static int suite_rank(const char *suite)
+{
+	static const char *const order[] = { "kmod", "syscall", "bpf" };
+	int i;
+
+	for (i = 0; i < 3 && strcmp(suite, order[i]); i++)
+		;
+	return i;
+}
+
+const struct bench_key *headline_benchmarks(void)
+{
+	static struct bench_key *keys;
+	static const struct bench_key none = { NULL, NULL, NULL, 0, 0 };
+	struct registry reg = { 0 };
+	size_t n = 0;
+
+	if (keys)
+		return keys;
+	if (suite_register_all(&reg) ||
+	    !(keys = calloc(reg.count + 1, sizeof(*keys)))) {
+		registry_free(&reg);
+		return &none;
+	}
+	for (int rank = 0; rank <= 3; rank++)
+		for (size_t i = 0; i < reg.count; i++) {
+			const struct benchmark *b = reg.items[i];
+
+			if (b->headline && suite_rank(b->suite) == rank)
+				keys[n++] = (struct bench_key){ b->suite, b->op,
+								b->variant, b->size,
+								b->batch };
+		}
+	registry_free(&reg);
+	return keys;
+}
+
+/* The headline rows of run, as run-bench.sh shows them after a run. */
+void headline_print(FILE *f, const struct run_dir *run)
+{
+	const struct bench_key *k = headline_benchmarks();
+
+	for (; k->suite; k++) {
+		const struct run_bench *b = bench_match(run, k);
+		double per_ns;
+
+		if (!b)
+			continue;
+		/* the median's ns/unit factor converts the interval too */
+		per_ns = b->median > 0 ? b->median_ns / b->median : NAN;
+		fprintf(f, "  %-36s %9.1f ns  [%.1f .. %.1f]  %s\n", b->name,
+			b->median_ns, b->ci_low * per_ns, b->ci_high * per_ns,
+			b->flags);
+	}
+}
 
 int bench_is(const struct run_bench *b, const struct bench_key *k)
 {
@@ -308,18 +357,43 @@ static size_t ci_job_weight(void *arg, size_t i)
 	return values * CROSSOVER_RESAMPLES / STATS_BOOTSTRAP_RESAMPLES;
 }
 
+/*
+ * User accesses in one iteration of a kmod row, as the catalogue says: a
+ * sigframe iteration writes all its fields, a batched or masked one a
+ * block of batch items. 0 for an op or variant it does not know (a run
+ * of another version): no per-access figure then.
+ */
+static double accesses_of(const struct run_bench *b)
+{
+	return (double)kmod_row_accesses(b->op, b->variant, b->batch);
+}
+
+/*
+ * An op whose sizes run free up to the module's largest (copies, clear):
+ * the crossover table follows it. Words (power-of-two sizes up to 8) and
+ * fixed units are no size sweep.
+ */
+static int is_bulk(const char *name)
+{
+	int op = kmod_op_find(name);
+
+	return op >= 0 && kmod_ops[op].min_size < kmod_ops[op].max_size &&
+	       !(kmod_ops[op].flags & SMAPBENCH_OPF_POW2);
+}
+
 static int add_pair(struct derived *d, const struct run_bench *in,
 		    const struct run_bench *nop, struct ci_jobs *jobs)
 {
-	struct derived_pair *p;
-	struct derived_pair *np = realloc(d->pairs, (d->pair_count + 1) *
-						    sizeof(*np));
+	double per = accesses_of(in);
+	struct derived_pair *p, *np;
 
+	if (!(per > 0) || accesses_of(nop) != per)
+		return 0;
+	np = realloc(d->pairs, (d->pair_count + 1) * sizeof(*np));
 	if (!np)
 		return -1;
 	d->pairs = np;
 	p = &d->pairs[d->pair_count++];
-	double per = !strcmp(in->op, "sigframe") ? SIGFRAME_FIELDS : 1;
 
 	p->op = in->op;
 	p->size = in->size;
@@ -333,11 +407,12 @@ static int add_pair(struct derived *d, const struct run_bench *in,
 static int add_batch(struct derived *d, const struct run_bench *batched,
 		     const struct run_bench *single, struct ci_jobs *jobs)
 {
-	struct derived_batch *b;
-	struct derived_batch *nb = realloc(d->batches, (d->batch_count + 1) *
-						       sizeof(*nb));
-	double per_single = !strcmp(single->op, "sigframe") ? SIGFRAME_FIELDS : 1;
+	double per_single = accesses_of(single), per_block = accesses_of(batched);
+	struct derived_batch *b, *nb;
 
+	if (!(per_single > 0) || !(per_block > 0))
+		return 0;
+	nb = realloc(d->batches, (d->batch_count + 1) * sizeof(*nb));
 	if (!nb)
 		return -1;
 	d->batches = nb;
@@ -346,11 +421,12 @@ static int add_batch(struct derived *d, const struct run_bench *batched,
 	b->variant = batched->variant;
 	b->size = batched->size;
 	b->batch = batched->batch;
+	b->per_pair = (unsigned long)per_block;
 	b->single = single->median / per_single;
-	b->batched = batched->median / (double)batched->batch;
+	b->batched = batched->median / per_block;
 	b->saving = b->single - b->batched;
 	b->low = b->high = NAN;
-	return defer_ci(jobs, batched, 1.0 / (double)batched->batch, single,
+	return defer_ci(jobs, batched, 1 / per_block, single,
 			1.0 / per_single, CI_BATCHES, d->batch_count - 1);
 }
 
@@ -556,7 +632,12 @@ static void group_batches(struct derived_batch *b, size_t n)
 
 int derived_compute(const struct run_dir *run, struct derived *d)
 {
-	const struct run_bench *pair = bench_match(run, &headline_benchmarks[0]);
+	/* the bare STAC;CLAC pair, timed alone */
+	const struct bench_key pair_key = {
+		"kmod", kmod_ops[SMAPBENCH_OP_PAIR].name,
+		kmod_variant_name(SMAPBENCH_VARIANT_NONE), 0, 0
+	};
+	const struct run_bench *pair = bench_match(run, &pair_key);
 	const char *crossover_ops[16];
 	struct ci_jobs jobs = { NULL, 0 };
 	size_t ncross = 0;
@@ -593,7 +674,7 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s, &jobs))
 			goto fail;
 		if (!strcmp(b->variant, "inline") && !b->batch && b->size &&
-		    (strstr(b->op, "copy") || strstr(b->op, "clear"))) {
+		    is_bulk(b->op)) {
 			size_t k;
 
 			for (k = 0; k < ncross; k++)
@@ -705,8 +786,9 @@ void derived_print(FILE *f, const struct run_dir *run,
 		atable_free(&t);
 	}
 	if (d->batch_count) {
-		heading(f, markdown, "Per-access pair (kapi) against one pair "
-			"per batch of K, cost per access");
+		heading(f, markdown, "Per-access pair (kapi) against one pair per "
+			"batch of K accesses (sigframe: K counts fields, one frame "
+			"per block), cost per access");
 		atable_init(&t, 8, "llrrrrrr");
 		atable_add(&t, (const char *const[]){ "op", "variant", "size", "K",
 			   "per access", "batched", "saving", "95% CI" });
@@ -715,7 +797,7 @@ void derived_print(FILE *f, const struct run_dir *run,
 			char sz[24], k[24];
 
 			snprintf(sz, sizeof(sz), "%lu", x->size);
-			snprintf(k, sizeof(k), "%lu", x->batch);
+			snprintf(k, sizeof(k), "%lu", x->per_pair);
 			atable_add(&t, (const char *const[]){ x->op, x->variant, sz, k,
 				   fmt_num(a, sizeof(a), x->single),
 				   fmt_num(b, sizeof(b), x->batched),

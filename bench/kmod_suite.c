@@ -10,13 +10,13 @@
  * skipped with the reason (no device, ABI mismatch, op or variant not
  * built, no SMAP in CPUID for raw STAC/CLAC, -EOPNOTSUPP).
  *
- * Sizes: copies, clear_user and strncpy_from_user (kapi only) at 1, 8,
- * 64, 512, 4096 and 65536 bytes; get_user/put_user at 1, 2, 4, 8; futex
- * 4. Batched and masked run blocks of K = 1, 4, 16 and 25 accesses (25:
- * a signal frame's field count); a sigframe iteration is a whole frame,
- * one per block. The module's timer overhead (median of an empty timed
- * region) is recorded from the calib run, never subtracted. The module's calib op (1024 dependent adds per
- * iteration) gives core cycles per TSC tick for the context.
+ * The table comes from the catalogue, kmod/uapi/smapbench_ops.def (see
+ * kmod_catalogue.h): every op in every variant it lists, at each size of
+ * its sweep, batched and masked at each of its batch sizes (a block of K
+ * items: accesses for most ops, whole frames for sigframe). The module's
+ * timer overhead (median of an empty timed region) is recorded from the
+ * calib run, never subtracted. The module's calib op (1024 dependent adds
+ * per iteration) gives core cycles per TSC tick for the context.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,41 +28,13 @@
 #include <unistd.h>
 
 #include "kmod/uapi/smapbench.h"
+#include "kmod_catalogue.h"
 #include "kmod_suite.h"
 #include "stats.h"
 #include "suite.h"
 
 #define KMOD_MAX_BENCHMARKS 512
 #define CALIB_ADDS 1024
-
-static const char *const op_names[SMAPBENCH_OP_COUNT] = {
-	[SMAPBENCH_OP_CALIB] = "calib",
-	[SMAPBENCH_OP_PAIR] = "pair",
-	[SMAPBENCH_OP_STAC] = "stac",
-	[SMAPBENCH_OP_CLAC] = "clac",
-	[SMAPBENCH_OP_POPF_AC] = "popf_ac",
-	[SMAPBENCH_OP_GET_USER] = "get_user",
-	[SMAPBENCH_OP_PUT_USER] = "put_user",
-	[SMAPBENCH_OP_COPY_TO_USER] = "copy_to_user",
-	[SMAPBENCH_OP_COPY_FROM_USER] = "copy_from_user",
-	[SMAPBENCH_OP_CLEAR_USER] = "clear_user",
-	[SMAPBENCH_OP_STRNCPY_FROM_USER] = "strncpy_from_user",
-	[SMAPBENCH_OP_FUTEX] = "futex",
-	[SMAPBENCH_OP_SIGFRAME] = "sigframe",
-};
-
-static const char *const variant_names[SMAPBENCH_VARIANT_COUNT] = {
-	[SMAPBENCH_VARIANT_KAPI] = "kapi",
-	[SMAPBENCH_VARIANT_INLINE] = "inline",
-	[SMAPBENCH_VARIANT_BATCHED] = "batched",
-	[SMAPBENCH_VARIANT_NOPAD] = "nopad",
-	[SMAPBENCH_VARIANT_MASKED] = "masked",
-	[SMAPBENCH_VARIANT_NONE] = "none",
-};
-
-static const unsigned copy_sizes[] = { 1, 8, 64, 512, 4096, 65536 };
-static const unsigned word_sizes[] = { 1, 2, 4, 8 };
-static const unsigned batches[] = { 1, 4, 16, 25 };
 
 struct kmod_arg {
 	unsigned op, variant;
@@ -148,12 +120,12 @@ static int kmod_valid(const struct benchmark *b, char *why, size_t whylen)
 	}
 	if (!(info->ops_mask & (1ULL << a->op))) {
 		snprintf(why, whylen, "op %s is not built into this module",
-			 op_names[a->op]);
+			 kmod_ops[a->op].name);
 		return -1;
 	}
 	if (!(info->variants_mask & (1U << a->variant))) {
 		snprintf(why, whylen, "variant %s is not built into this module",
-			 variant_names[a->variant]);
+			 kmod_variant_name(a->variant));
 		return -1;
 	}
 	if (needs_smap_cpuid(a->variant) &&
@@ -162,8 +134,7 @@ static int kmod_valid(const struct benchmark *b, char *why, size_t whylen)
 			 "raw STAC/CLAC need SMAP in CPUID (they would raise #UD on this CPU model)");
 		return -1;
 	}
-	if ((a->op == SMAPBENCH_OP_PAIR || a->op == SMAPBENCH_OP_STAC ||
-	     a->op == SMAPBENCH_OP_CLAC) &&
+	if ((kmod_ops[a->op].flags & SMAPBENCH_OPF_RAW) &&
 	    !(info->flags & SMAPBENCH_INFO_SMAP_CPUID)) {
 		snprintf(why, whylen,
 			 "STAC/CLAC need SMAP in CPUID (they would raise #UD on this CPU model)");
@@ -197,9 +168,10 @@ static int kmod_setup(const struct benchmark *b, void **state, char *why,
 		      size_t whylen)
 {
 	struct kmod_state *s = calloc(1, sizeof(*s));
-	/* Room for one block; sigframe's size 0 means one whole frame. */
-	size_t unit = b->size ? b->size : SMAPBENCH_SIGFRAME_BYTES;
-	size_t len = unit * (b->batch ? b->batch : 1);
+	const struct kmod_op *op = &kmod_ops[((const struct kmod_arg *)b->arg)->op];
+	/* Room for one block; size 0 means the op's fixed unit (a frame). */
+	size_t unit = b->size ? b->size : op->max_size;
+	size_t len = (unit ? unit : 1) * (b->batch ? b->batch : 1);
 
 	if (!s) {
 		snprintf(why, whylen, "out of memory");
@@ -322,6 +294,8 @@ static void kmod_timer(void *state, struct bench_timer *t)
 static void add(struct bench_family *f, unsigned op, unsigned variant,
 		unsigned size, unsigned batch)
 {
+	const struct kmod_op *o = &kmod_ops[op];
+	const char *variant_name = kmod_variant_name(variant);
 	size_t i = f->count;
 	struct benchmark *b = &table[i];
 	int n;
@@ -329,18 +303,18 @@ static void add(struct bench_family *f, unsigned op, unsigned variant,
 	if (i >= KMOD_MAX_BENCHMARKS)
 		return;
 	args[i] = (struct kmod_arg){ op, variant };
-	n = snprintf(names[i], sizeof(names[i]), "kmod/%s", op_names[op]);
+	n = snprintf(names[i], sizeof(names[i]), "kmod/%s", o->name);
 	if (variant != SMAPBENCH_VARIANT_NONE)
 		n += snprintf(names[i] + n, sizeof(names[i]) - (size_t)n, "/%s",
-			      variant_names[variant]);
+			      variant_name);
 	if (size)
 		n += snprintf(names[i] + n, sizeof(names[i]) - (size_t)n, "/%u",
 			      size);
 	if (batch)
 		snprintf(names[i] + n, sizeof(names[i]) - (size_t)n, "/%u", batch);
 	*b = (struct benchmark){
-		.name = names[i], .suite = "kmod", .op = op_names[op],
-		.variant = variant_names[variant], .size = size, .batch = batch,
+		.name = names[i], .suite = "kmod", .op = o->name,
+		.variant = variant_name, .size = size, .batch = batch,
 		.arg = &args[i], .summary = "timed in ring 0 by smapbench.ko",
 		.valid = kmod_valid, .setup = kmod_setup,
 		.teardown = kmod_teardown, .measure = kmod_measure,
@@ -348,59 +322,52 @@ static void add(struct bench_family *f, unsigned op, unsigned variant,
 		.max_iterations = SMAPBENCH_MAX_ITERATIONS,
 		/* Stay inside the module's interrupts-off budget. */
 		.max_sample_seconds = SMAPBENCH_SAMPLE_BUDGET_NS * 0.5e-9,
-		/* --quick keeps 1, 64, 4096, 65536 B and blocks of 1 and 16. */
-		.extended = size == 8 && op >= SMAPBENCH_OP_COPY_TO_USER ?
-				1 : size == 512 || batch == 4 || batch == 25,
+		.extended = !kmod_list_has(&o->quick_sizes, size) ||
+			    (batch && !kmod_list_has(&o->quick_batches, batch)),
+		.headline = kmod_is_headline(op, variant, size, batch),
 	};
 	f->count++;
 }
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-static void add_variants(struct bench_family *f, unsigned op,
-			 const unsigned *sizes, size_t nsizes, int blocks)
-{
-	static const unsigned single[] = { SMAPBENCH_VARIANT_KAPI,
-					   SMAPBENCH_VARIANT_INLINE,
-					   SMAPBENCH_VARIANT_NOPAD };
-	static const unsigned blocked[] = { SMAPBENCH_VARIANT_BATCHED,
-					    SMAPBENCH_VARIANT_MASKED };
-
-	for (size_t v = 0; v < N(single); v++)
-		for (size_t s = 0; s < nsizes; s++)
-			add(f, op, single[v], sizes[s], 0);
-	if (!blocks)
-		return;
-	for (size_t v = 0; v < N(blocked); v++)
-		for (size_t s = 0; s < nsizes; s++)
-			for (size_t k = 0; k < N(batches); k++)
-				add(f, op, blocked[v], sizes[s], batches[k]);
-}
-
+/*
+ * Every op of the catalogue in every variant it lists, in the order
+ * kapi, inline, nopad, batched, masked (or none), each at every size of
+ * its sweep, batched and masked at every batch size.
+ */
 static int kmod_init(struct bench_family *f)
 {
-	static const unsigned futex_size[] = { 4 };
-	static const unsigned no_size[] = { 0 };
+	static const unsigned order[] = {
+		SMAPBENCH_VARIANT_NONE, SMAPBENCH_VARIANT_KAPI,
+		SMAPBENCH_VARIANT_INLINE, SMAPBENCH_VARIANT_NOPAD,
+		SMAPBENCH_VARIANT_BATCHED, SMAPBENCH_VARIANT_MASKED,
+	};
 
 	f->count = 0;
 	f->table = table;
-	for (unsigned op = SMAPBENCH_OP_CALIB; op <= SMAPBENCH_OP_POPF_AC; op++)
-		add(f, op, SMAPBENCH_VARIANT_NONE, 0, 0);
-	add_variants(f, SMAPBENCH_OP_GET_USER, word_sizes, N(word_sizes), 1);
-	add_variants(f, SMAPBENCH_OP_PUT_USER, word_sizes, N(word_sizes), 1);
-	add_variants(f, SMAPBENCH_OP_COPY_TO_USER, copy_sizes, N(copy_sizes), 1);
-	add_variants(f, SMAPBENCH_OP_COPY_FROM_USER, copy_sizes, N(copy_sizes), 1);
-	add_variants(f, SMAPBENCH_OP_CLEAR_USER, copy_sizes, N(copy_sizes), 1);
-	/* strncpy_from_user exists as kapi only: its cost is the kernel's loop. */
-	for (size_t s = 0; s < N(copy_sizes); s++)
-		add(f, SMAPBENCH_OP_STRNCPY_FROM_USER, SMAPBENCH_VARIANT_KAPI,
-		    copy_sizes[s], 0);
-	add_variants(f, SMAPBENCH_OP_FUTEX, futex_size, 1, 1);
-	/* One sigframe iteration writes a whole frame (25 fields); batched
-	 * and masked put one frame in one block. */
-	add_variants(f, SMAPBENCH_OP_SIGFRAME, no_size, 1, 0);
-	add(f, SMAPBENCH_OP_SIGFRAME, SMAPBENCH_VARIANT_BATCHED, 0, 1);
-	add(f, SMAPBENCH_OP_SIGFRAME, SMAPBENCH_VARIANT_MASKED, 0, 1);
+	for (unsigned op = 0; op < SMAPBENCH_OP_COUNT; op++) {
+		const struct kmod_op *o = &kmod_ops[op];
+
+		for (size_t v = 0; v < sizeof(order) / sizeof(order[0]); v++) {
+			unsigned variant = order[v];
+
+			if (!(o->variants & (1U << variant)))
+				continue;
+			for (size_t s = 0; s < o->sizes.count; s++) {
+				if (!kmod_variant_is_block(variant)) {
+					add(f, op, variant, o->sizes.value[s], 0);
+					continue;
+				}
+				for (size_t k = 0; k < o->batches.count; k++)
+					add(f, op, variant, o->sizes.value[s],
+					    o->batches.value[k]);
+			}
+		}
+	}
+	if (f->count == KMOD_MAX_BENCHMARKS) {
+		fprintf(stderr, "smapbench: the catalogue has more kmod benchmarks than KMOD_MAX_BENCHMARKS (%d)\n",
+			KMOD_MAX_BENCHMARKS);
+		return -1;
+	}
 	return 0;
 }
 

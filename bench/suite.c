@@ -11,18 +11,34 @@
 #define TMPFS_MAGIC 0x01021994
 #endif
 
-static struct bench_family *const families[] = {
-	&family_syscall_getppid,
-	&family_syscall_rw,
-	&family_syscall_futex,
-	&family_syscall_signal,
-	&family_syscall_clock,
-	&family_syscall_poll,
-	&family_syscall_udp,
-	&family_kmod,
+/*
+ * Every family, in the order they run: adding one is its file, which
+ * defines struct bench_family family_<name>, and one line here.
+ */
+#define BENCH_FAMILIES(X)						\
+	X(syscall_getppid)						\
+	X(syscall_rw)							\
+	X(syscall_futex)						\
+	X(syscall_signal)						\
+	X(syscall_clock)						\
+	X(syscall_poll)							\
+	X(syscall_udp)							\
+	X(kmod)								\
+	BPF_FAMILY(X)
+
 #ifdef HAVE_BPF_SUITE
-	&family_bpf,
+#define BPF_FAMILY(X)	X(bpf)
+#else
+#define BPF_FAMILY(X)
 #endif
+
+#define DECLARE_FAMILY(name)	extern struct bench_family family_##name;
+#define FAMILY_ENTRY(name)	&family_##name,
+
+BENCH_FAMILIES(DECLARE_FAMILY)
+
+static struct bench_family *const families[] = {
+	BENCH_FAMILIES(FAMILY_ENTRY)
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

@@ -5,9 +5,9 @@
  * A family is one file of bench/ holding a static table of benchmarks
  * (see harness/registry.h) and, optionally, hooks: init() for tables
  * that depend on the machine (the kmod suite asks the module), context()
- * to add the family's keys to the run's context. The families[] table
- * in bench/suite.c lists them all: adding a family is one file and one
- * line there.
+ * to add the family's keys to the run's context. BENCH_FAMILIES in
+ * bench/suite.c lists them all: adding a family is one file and one line
+ * there.
  */
 #ifndef SMAPBENCH_SUITE_H
 #define SMAPBENCH_SUITE_H
@@ -31,16 +31,6 @@ struct bench_family {
 #define BENCH_FAMILY(suite_, name_, table_) {				\
 	.suite = suite_, .name = name_, .table = table_,		\
 	.count = sizeof(table_) / sizeof((table_)[0]) }
-
-extern struct bench_family family_syscall_getppid;
-extern struct bench_family family_syscall_rw;
-extern struct bench_family family_syscall_futex;
-extern struct bench_family family_syscall_signal;
-extern struct bench_family family_syscall_clock;
-extern struct bench_family family_syscall_poll;
-extern struct bench_family family_syscall_udp;
-extern struct bench_family family_kmod;
-extern struct bench_family family_bpf;	/* when built with HAVE_BPF_SUITE */
 
 /* Every suite name --suite accepts, NULL-terminated ("all" too). */
 extern const char *const suite_names[];

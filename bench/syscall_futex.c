@@ -57,6 +57,7 @@ static const struct benchmark futex_benchmarks[] = {
 		.op = "futex", .variant = "wake",
 		.summary = "FUTEX_WAKE_PRIVATE with no waiters",
 		.run = wake_run,
+		.headline = 1,
 	},
 	{
 		.name = "syscall/futex/wait_eagain", .suite = "syscall",

@@ -24,6 +24,7 @@ static const struct benchmark getppid_benchmarks[] = {
 		.op = "getppid", .variant = "none",
 		.summary = "getppid() through syscall(): entry and exit only",
 		.run = getppid_run,
+		.headline = 1,
 	},
 };
 

@@ -178,26 +178,28 @@ static int rw_run(void *state, uint64_t iterations)
 	return 0;
 }
 
-#define RW(name_, op_, variant_, arg_, size_, summary_) {		\
+/* headline_: the size whose row is a headline row, 0 for none */
+#define RW(name_, op_, variant_, arg_, size_, headline_, summary_) {	\
 	.name = "syscall/" name_ "/" #size_, .suite = "syscall",	\
 	.op = op_, .variant = variant_, .size = size_, .arg = &arg_,	\
 	.summary = summary_, .valid = rw_valid, .setup = rw_setup,	\
-	.teardown = rw_teardown, .run = rw_run }
+	.teardown = rw_teardown, .run = rw_run,			\
+	.headline = size_ == headline_ }
 
-#define RW_SIZES(name_, op_, variant_, arg_, summary_)			\
-	RW(name_, op_, variant_, arg_, 1, summary_),			\
-	RW(name_, op_, variant_, arg_, 64, summary_),			\
-	RW(name_, op_, variant_, arg_, 4096, summary_),			\
-	RW(name_, op_, variant_, arg_, 65536, summary_)
+#define RW_SIZES(name_, op_, variant_, arg_, headline_, summary_)	\
+	RW(name_, op_, variant_, arg_, 1, headline_, summary_),	\
+	RW(name_, op_, variant_, arg_, 64, headline_, summary_),	\
+	RW(name_, op_, variant_, arg_, 4096, headline_, summary_),	\
+	RW(name_, op_, variant_, arg_, 65536, headline_, summary_)
 
 static const struct benchmark rw_benchmarks[] = {
-	RW_SIZES("read/tmpfs", "read", "tmpfs", arg_read,
+	RW_SIZES("read/tmpfs", "read", "tmpfs", arg_read, 0,
 		 "read() from a tmpfs file (copy_to_user)"),
-	RW_SIZES("pread/tmpfs", "pread", "tmpfs", arg_pread,
+	RW_SIZES("pread/tmpfs", "pread", "tmpfs", arg_pread, 0,
 		 "pread() at offset 0 of a tmpfs file (copy_to_user)"),
-	RW_SIZES("write/tmpfs", "write", "tmpfs", arg_write,
+	RW_SIZES("write/tmpfs", "write", "tmpfs", arg_write, 0,
 		 "write() into a tmpfs file (copy_from_user)"),
-	RW_SIZES("write_read/pipe", "write_read", "pipe", arg_pipe,
+	RW_SIZES("write_read/pipe", "write_read", "pipe", arg_pipe, 64,
 		 "write() then read() through a pipe (one copy each way)"),
 };
 

@@ -70,6 +70,7 @@ static const struct benchmark signal_benchmarks[] = {
 		.summary = "tgkill(self, SIGUSR1): frame setup, handler, rt_sigreturn",
 		.setup = signal_setup, .teardown = signal_teardown,
 		.run = signal_run,
+		.headline = 1,
 	},
 };
 

@@ -60,6 +60,7 @@ struct benchmark {
 	uint64_t max_iterations;	/* per sample; 0: no limit */
 	double max_sample_seconds;	/* per sample; 0: no limit */
 	int extended;			/* left out of --quick runs */
+	int headline;			/* a row a reader looks at first */
 };
 
 struct registry {

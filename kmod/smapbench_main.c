@@ -79,6 +79,7 @@ struct stamp {
 /**
  * struct run_state - one RUN in progress
  * @req: the validated request.
+ * @desc: the op's entry in the op table.
  * @loop: the op x variant loop.
  * @ctx: what @loop works on.
  * @samples: kernel copy of the samples, copied out at the end.
@@ -89,7 +90,8 @@ struct stamp {
  */
 struct run_state {
 	struct smapbench_run req;
-	int (*loop)(struct smapbench_ctx *ctx, u32 n);
+	const struct smapbench_op_desc *desc;
+	smapbench_loop_t loop;
 	struct smapbench_ctx ctx;
 	struct smapbench_sample *samples;
 	struct clock clock;
@@ -225,7 +227,7 @@ static int prefault(struct run_state *st)
 		return 0;
 	if (clear_user(c->ubuf, c->span))
 		return -EFAULT;
-	if (st->req.op == SMAPBENCH_OP_STRNCPY_FROM_USER) {
+	if (st->desc->flags & SMAPBENCH_OPF_STRING) {
 		memset(c->kbuf, 'x', c->size - 1);
 		((char *)c->kbuf)[c->size - 1] = '\0';
 		if (copy_to_user(c->ubuf, c->kbuf, c->size))
@@ -425,20 +427,20 @@ static int check_run(struct run_state *st)
 	if (!(d->variants & BIT(variant)))
 		return -EINVAL;
 
-	if (d->unit) {
-		if (r->size && r->size != d->unit)
+	if (d->min_size == d->max_size) {
+		/* a fixed unit, which size 0 selects too */
+		if (r->size && r->size != d->min_size)
 			return -EINVAL;
-		unit = d->unit;
+		unit = d->min_size;
 	} else {
 		if (r->size < d->min_size || r->size > d->max_size)
 			return -EINVAL;
-		if (d->pow2_size && !is_power_of_2(r->size))
+		if ((d->flags & SMAPBENCH_OPF_POW2) && !is_power_of_2(r->size))
 			return -EINVAL;
 		unit = r->size;
 	}
 
-	blocks = variant == SMAPBENCH_VARIANT_BATCHED ||
-		 variant == SMAPBENCH_VARIANT_MASKED;
+	blocks = SMAPBENCH_VARIANTS_BLOCK & BIT(variant);
 	if (blocks ? r->batch < 1 || r->batch > SMAPBENCH_MAX_BATCH : r->batch)
 		return -EINVAL;
 	batch = blocks ? r->batch : 1;
@@ -460,9 +462,11 @@ static int check_run(struct run_state *st)
 
 	if (!d->loop[variant])
 		return -EOPNOTSUPP;
-	if ((d->raw_insn || variant == SMAPBENCH_VARIANT_INLINE ||
+	if (((d->flags & SMAPBENCH_OPF_RAW) ||
+	     variant == SMAPBENCH_VARIANT_INLINE ||
 	     variant == SMAPBENCH_VARIANT_NOPAD) && !cpuid_smap())
 		return -EOPNOTSUPP;
+	st->desc = d;
 	st->loop = d->loop[variant];
 
 	if (st->ctx.span) {
@@ -505,9 +509,8 @@ static long ioctl_run(struct smapbench_run __user *arg)
 			       GFP_KERNEL);
 	if (!st->samples)
 		goto out;
-	if (st->req.op == SMAPBENCH_OP_COPY_TO_USER ||
-	    st->req.op == SMAPBENCH_OP_COPY_FROM_USER ||
-	    st->req.op == SMAPBENCH_OP_STRNCPY_FROM_USER) {
+	/* The copies' kernel side, or where the string is made. */
+	if (st->desc->flags & (SMAPBENCH_OPF_KBUF | SMAPBENCH_OPF_STRING)) {
 		st->ctx.kbuf = kvzalloc(st->ctx.size, GFP_KERNEL);
 		if (!st->ctx.kbuf)
 			goto out;
@@ -626,8 +629,11 @@ static struct miscdevice smapbench_dev = {
 
 static int __init smapbench_init(void)
 {
-	int ret = misc_register(&smapbench_dev);
+	int ret = smapbench_ops_check();
 
+	if (ret)
+		return ret;
+	ret = misc_register(&smapbench_dev);
 	if (ret)
 		return ret;
 	pr_info("ready: SMAP cpuid=%d feature=%d cr4=%d, tsc_khz=%u, masked=%d\n",

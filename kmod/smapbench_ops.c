@@ -22,9 +22,12 @@
  * a loop clears EFLAGS.AC again. Loops run with interrupts and page faults
  * disabled (see smapbench_main.c), so the caller pre-faults the buffer.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
 #include <linux/objtool.h>
+#include <linux/printk.h>
 #include <linux/uaccess.h>
 #include <asm/asm.h>
 #include <asm/futex.h>
@@ -483,7 +486,8 @@ static __always_inline int run_sized(struct smapbench_ctx *ctx, u32 n,
 
 /*
  * One function per op x variant, each a specialised copy of run_loop(),
- * reached through the table below: e.g. get_user_inline().
+ * e.g. get_user_inline(), and per op the table of them by variant that the
+ * catalogue entry's op table points at: e.g. get_user_loops[].
  */
 #define DEFINE_LOOP(name, OP, variant, VARIANT)				\
 static int name##_##variant(struct smapbench_ctx *ctx, u32 n)		\
@@ -494,53 +498,48 @@ static int name##_##variant(struct smapbench_ctx *ctx, u32 n)		\
 
 #if SMAPBENCH_HAVE_MASKED
 #define DEFINE_MASKED_LOOP(name, OP)	DEFINE_LOOP(name, OP, masked, MASKED)
+#define MASKED(name)			name
 #else
 #define DEFINE_MASKED_LOOP(name, OP)
+#define MASKED(name)			NULL
 #endif
 
-DEFINE_LOOP(get_user, GET_USER, kapi, KAPI)
-DEFINE_LOOP(get_user, GET_USER, inline, INLINE)
-DEFINE_LOOP(get_user, GET_USER, batched, BATCHED)
-DEFINE_LOOP(get_user, GET_USER, nopad, NOPAD)
-DEFINE_MASKED_LOOP(get_user, GET_USER)
+/* An op that accesses user memory: all five variants. */
+#define DEFINE_ACCESS_LOOPS(name, OP)					\
+DEFINE_LOOP(name, OP, kapi, KAPI)					\
+DEFINE_LOOP(name, OP, inline, INLINE)					\
+DEFINE_LOOP(name, OP, batched, BATCHED)					\
+DEFINE_LOOP(name, OP, nopad, NOPAD)					\
+DEFINE_MASKED_LOOP(name, OP)						\
+static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
+	[SMAPBENCH_VARIANT_KAPI] = name##_kapi,				\
+	[SMAPBENCH_VARIANT_INLINE] = name##_inline,			\
+	[SMAPBENCH_VARIANT_BATCHED] = name##_batched,			\
+	[SMAPBENCH_VARIANT_NOPAD] = name##_nopad,			\
+	[SMAPBENCH_VARIANT_MASKED] = MASKED(name##_masked),		\
+}
 
-DEFINE_LOOP(put_user, PUT_USER, kapi, KAPI)
-DEFINE_LOOP(put_user, PUT_USER, inline, INLINE)
-DEFINE_LOOP(put_user, PUT_USER, batched, BATCHED)
-DEFINE_LOOP(put_user, PUT_USER, nopad, NOPAD)
-DEFINE_MASKED_LOOP(put_user, PUT_USER)
+/* An op that exists only through the kernel's API. */
+#define DEFINE_KAPI_LOOPS(name, OP)					\
+DEFINE_LOOP(name, OP, kapi, KAPI)					\
+static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
+	[SMAPBENCH_VARIANT_KAPI] = name##_kapi,				\
+}
 
-DEFINE_LOOP(copy_to_user, COPY_TO_USER, kapi, KAPI)
-DEFINE_LOOP(copy_to_user, COPY_TO_USER, inline, INLINE)
-DEFINE_LOOP(copy_to_user, COPY_TO_USER, batched, BATCHED)
-DEFINE_LOOP(copy_to_user, COPY_TO_USER, nopad, NOPAD)
-DEFINE_MASKED_LOOP(copy_to_user, COPY_TO_USER)
+/* An op without an access to bracket: its asm loop, name_loop(). */
+#define DEFINE_NONE_LOOPS(name)						\
+static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
+	[SMAPBENCH_VARIANT_NONE] = name##_loop,				\
+}
 
-DEFINE_LOOP(copy_from_user, COPY_FROM_USER, kapi, KAPI)
-DEFINE_LOOP(copy_from_user, COPY_FROM_USER, inline, INLINE)
-DEFINE_LOOP(copy_from_user, COPY_FROM_USER, batched, BATCHED)
-DEFINE_LOOP(copy_from_user, COPY_FROM_USER, nopad, NOPAD)
-DEFINE_MASKED_LOOP(copy_from_user, COPY_FROM_USER)
-
-DEFINE_LOOP(clear_user, CLEAR_USER, kapi, KAPI)
-DEFINE_LOOP(clear_user, CLEAR_USER, inline, INLINE)
-DEFINE_LOOP(clear_user, CLEAR_USER, batched, BATCHED)
-DEFINE_LOOP(clear_user, CLEAR_USER, nopad, NOPAD)
-DEFINE_MASKED_LOOP(clear_user, CLEAR_USER)
-
-DEFINE_LOOP(futex, FUTEX, kapi, KAPI)
-DEFINE_LOOP(futex, FUTEX, inline, INLINE)
-DEFINE_LOOP(futex, FUTEX, batched, BATCHED)
-DEFINE_LOOP(futex, FUTEX, nopad, NOPAD)
-DEFINE_MASKED_LOOP(futex, FUTEX)
-
-DEFINE_LOOP(sigframe, SIGFRAME, kapi, KAPI)
-DEFINE_LOOP(sigframe, SIGFRAME, inline, INLINE)
-DEFINE_LOOP(sigframe, SIGFRAME, batched, BATCHED)
-DEFINE_LOOP(sigframe, SIGFRAME, nopad, NOPAD)
-DEFINE_MASKED_LOOP(sigframe, SIGFRAME)
-
-DEFINE_LOOP(strncpy_from_user, STRNCPY_FROM_USER, kapi, KAPI)
+DEFINE_ACCESS_LOOPS(get_user, GET_USER);
+DEFINE_ACCESS_LOOPS(put_user, PUT_USER);
+DEFINE_ACCESS_LOOPS(copy_to_user, COPY_TO_USER);
+DEFINE_ACCESS_LOOPS(copy_from_user, COPY_FROM_USER);
+DEFINE_ACCESS_LOOPS(clear_user, CLEAR_USER);
+DEFINE_ACCESS_LOOPS(futex, FUTEX);
+DEFINE_ACCESS_LOOPS(sigframe, SIGFRAME);
+DEFINE_KAPI_LOOPS(strncpy_from_user, STRNCPY_FROM_USER);
 
 /*
  * The ops without user memory. Each iteration is one pass of the asm loop
@@ -632,99 +631,77 @@ static int popf_ac_loop(struct smapbench_ctx *ctx, u32 n)
 	return 0;
 }
 
-/* The variants the ABI defines for ops that access user memory. */
-#if SMAPBENCH_HAVE_MASKED
-#define MASKED(name)	name
-#else
-#define MASKED(name)	NULL
-#endif
 
-#define ACCESS_VARIANTS							\
-	(BIT(SMAPBENCH_VARIANT_KAPI) | BIT(SMAPBENCH_VARIANT_INLINE) |	\
-	 BIT(SMAPBENCH_VARIANT_BATCHED) | BIT(SMAPBENCH_VARIANT_NOPAD) |	\
-	 BIT(SMAPBENCH_VARIANT_MASKED))
+DEFINE_NONE_LOOPS(calib);
+DEFINE_NONE_LOOPS(pair);
+DEFINE_NONE_LOOPS(stac);
+DEFINE_NONE_LOOPS(clac);
+DEFINE_NONE_LOOPS(popf_ac);
 
-#define ACCESS_LOOPS(name) {						\
-	[SMAPBENCH_VARIANT_KAPI] = name##_kapi,				\
-	[SMAPBENCH_VARIANT_INLINE] = name##_inline,			\
-	[SMAPBENCH_VARIANT_BATCHED] = name##_batched,			\
-	[SMAPBENCH_VARIANT_NOPAD] = name##_nopad,			\
-	[SMAPBENCH_VARIANT_MASKED] = MASKED(name##_masked),		\
-}
+/* The op table: the catalogue's entries, with each op's loops. */
+#define SMAPBENCH_OP(id, op_name, min, max, op_flags, op_align,	\
+		     op_variants, ...)					\
+	[SMAPBENCH_OP_##id] = {						\
+		.name = #op_name,					\
+		.min_size = min,					\
+		.max_size = max,					\
+		.flags = op_flags,					\
+		.align = op_align,					\
+		.variants = op_variants,				\
+		.loop = op_name##_loops,				\
+	},
 
 const struct smapbench_op_desc smapbench_ops[SMAPBENCH_OP_COUNT] = {
-	[SMAPBENCH_OP_CALIB] = {
-		.name = "calib", .align = 1,
-		.variants = BIT(SMAPBENCH_VARIANT_NONE),
-		.loop = { [SMAPBENCH_VARIANT_NONE] = calib_loop },
-	},
-	[SMAPBENCH_OP_PAIR] = {
-		.name = "pair", .align = 1, .raw_insn = true,
-		.variants = BIT(SMAPBENCH_VARIANT_NONE),
-		.loop = { [SMAPBENCH_VARIANT_NONE] = pair_loop },
-	},
-	[SMAPBENCH_OP_STAC] = {
-		.name = "stac", .align = 1, .raw_insn = true,
-		.variants = BIT(SMAPBENCH_VARIANT_NONE),
-		.loop = { [SMAPBENCH_VARIANT_NONE] = stac_loop },
-	},
-	[SMAPBENCH_OP_CLAC] = {
-		.name = "clac", .align = 1, .raw_insn = true,
-		.variants = BIT(SMAPBENCH_VARIANT_NONE),
-		.loop = { [SMAPBENCH_VARIANT_NONE] = clac_loop },
-	},
-	[SMAPBENCH_OP_POPF_AC] = {
-		.name = "popf_ac", .align = 1,
-		.variants = BIT(SMAPBENCH_VARIANT_NONE),
-		.loop = { [SMAPBENCH_VARIANT_NONE] = popf_ac_loop },
-	},
-	[SMAPBENCH_OP_GET_USER] = {
-		.name = "get_user", .min_size = 1, .max_size = 8,
-		.pow2_size = true, .align = 1,
-		.variants = ACCESS_VARIANTS,
-		.loop = ACCESS_LOOPS(get_user),
-	},
-	[SMAPBENCH_OP_PUT_USER] = {
-		.name = "put_user", .min_size = 1, .max_size = 8,
-		.pow2_size = true, .align = 1,
-		.variants = ACCESS_VARIANTS,
-		.loop = ACCESS_LOOPS(put_user),
-	},
-	[SMAPBENCH_OP_COPY_TO_USER] = {
-		.name = "copy_to_user", .min_size = 1,
-		.max_size = SMAPBENCH_MAX_SIZE, .align = 1,
-		.variants = ACCESS_VARIANTS,
-		.loop = ACCESS_LOOPS(copy_to_user),
-	},
-	[SMAPBENCH_OP_COPY_FROM_USER] = {
-		.name = "copy_from_user", .min_size = 1,
-		.max_size = SMAPBENCH_MAX_SIZE, .align = 1,
-		.variants = ACCESS_VARIANTS,
-		.loop = ACCESS_LOOPS(copy_from_user),
-	},
-	[SMAPBENCH_OP_CLEAR_USER] = {
-		.name = "clear_user", .min_size = 1,
-		.max_size = SMAPBENCH_MAX_SIZE, .align = 1,
-		.variants = ACCESS_VARIANTS,
-		.loop = ACCESS_LOOPS(clear_user),
-	},
-	[SMAPBENCH_OP_STRNCPY_FROM_USER] = {
-		.name = "strncpy_from_user", .min_size = 1,
-		.max_size = SMAPBENCH_MAX_SIZE, .align = 1,
-		.variants = BIT(SMAPBENCH_VARIANT_KAPI),
-		.loop = { [SMAPBENCH_VARIANT_KAPI] = strncpy_from_user_kapi },
-	},
-	[SMAPBENCH_OP_FUTEX] = {
-		.name = "futex", .unit = sizeof(u32), .align = sizeof(u32),
-		.variants = ACCESS_VARIANTS,
-		.loop = ACCESS_LOOPS(futex),
-	},
-	[SMAPBENCH_OP_SIGFRAME] = {
-		.name = "sigframe", .unit = SMAPBENCH_SIGFRAME_BYTES,
-		.align = 1,
-		.variants = ACCESS_VARIANTS,
-		.loop = ACCESS_LOOPS(sigframe),
-	},
+#include "uapi/smapbench_ops.def"
 };
+
+#undef SMAPBENCH_OP
+
+/* As many catalogue entries as ops (smapbench_ops_check() sees each). */
+#define SMAPBENCH_OP(id, ...)	SMAPBENCH_CATALOGUE_##id,
+enum {
+#include "uapi/smapbench_ops.def"
+	SMAPBENCH_CATALOGUE_COUNT
+};
+
+#undef SMAPBENCH_OP
+static_assert((int)SMAPBENCH_CATALOGUE_COUNT == (int)SMAPBENCH_OP_COUNT);
+
+/**
+ * smapbench_ops_check() - do the loops built match the catalogue?
+ *
+ * Every variant the catalogue lists for an op needs a loop, masked only
+ * where the kernel has masked_user_access_begin(); a loop for a variant
+ * it does not list could never be reached. Either is a bug of this file.
+ *
+ * Return: 0, or -EINVAL after logging the first mismatch.
+ */
+int smapbench_ops_check(void)
+{
+	int op, v;
+
+	for (op = 0; op < SMAPBENCH_OP_COUNT; op++) {
+		const struct smapbench_op_desc *d = &smapbench_ops[op];
+
+		if (!d->name) {
+			pr_err("op %d has no entry in the catalogue\n", op);
+			return -EINVAL;
+		}
+		for (v = 0; v < SMAPBENCH_VARIANT_COUNT; v++) {
+			bool listed = d->variants & BIT(v);
+			bool built = d->loop[v];
+
+			if (listed == built ||
+			    (listed && v == SMAPBENCH_VARIANT_MASKED &&
+			     !SMAPBENCH_HAVE_MASKED))
+				continue;
+			pr_err("op %s variant %d is %s in the catalogue but %s\n",
+			       d->name, v, listed ? "listed" : "not listed",
+			       built ? "has a loop" : "has no loop");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
 
 static_assert(sizeof(struct smapbench_frame) == SMAPBENCH_SIGFRAME_BYTES);

@@ -51,34 +51,41 @@ struct smapbench_ctx {
 };
 
 /**
- * struct smapbench_op_desc - one op: its size rules and its loops
+ * typedef smapbench_loop_t - one op x variant's timed loop
+ * @ctx: what the loop works on.
+ * @n: iterations to run, at least 1.
+ *
+ * Returns 0 or -EFAULT; always returns with EFLAGS.AC clear.
+ */
+typedef int (*smapbench_loop_t)(struct smapbench_ctx *ctx, u32 n);
+
+/**
+ * struct smapbench_op_desc - one op: its catalogue entry and its loops
  * @name: for log messages.
  * @min_size: smallest accepted smapbench_run.size.
- * @max_size: largest accepted smapbench_run.size.
- * @pow2_size: size must also be a power of two (get_user, put_user).
- * @unit: bytes per access when size is 0 or fixed (sigframe), else 0.
+ * @max_size: largest accepted smapbench_run.size; equal to @min_size for
+ *	a fixed unit, which size 0 also selects.
+ * @flags: SMAPBENCH_OPF_* of the op.
  * @align: required alignment of the buffer (futex: 4), else 1.
- * @raw_insn: the op executes STAC/CLAC itself: needs SMAP in CPUID.
  * @variants: bit (1 << variant) for every variant the ABI defines for the op
  *	at all; a defined one whose @loop is NULL is not built for this kernel.
- * @loop: per variant, the loop running @n iterations, NULL where the
- *	combination does not exist. Returns 0 or -EFAULT; always returns
- *	with EFLAGS.AC clear.
+ * @loop: per variant (SMAPBENCH_VARIANT_COUNT entries), the loop running
+ *	@n iterations, NULL where the combination does not exist.
+ *
+ * All but @loop come from the op's entry in uapi/smapbench_ops.def.
  */
 struct smapbench_op_desc {
 	const char *name;
 	u32 min_size;
 	u32 max_size;
-	bool pow2_size;
-	u32 unit;
+	u32 flags;
 	u32 align;
-	bool raw_insn;
 	u32 variants;
-
-	/* indexed by enum smapbench_variant */
-	int (*loop[SMAPBENCH_VARIANT_COUNT])(struct smapbench_ctx *ctx, u32 n);
+	const smapbench_loop_t *loop;
 };
 
 extern const struct smapbench_op_desc smapbench_ops[SMAPBENCH_OP_COUNT];
+
+int smapbench_ops_check(void);
 
 #endif /* _SMAPBENCH_OPS_H */

@@ -3,10 +3,8 @@
 # in mk/user.mk builds it against the harness and bench objects;
 # tests/stages/30-plots.sh runs it.
 
-COMPARE_TEST   := $(BUILD)/tests/unit/test_compare
-COMPARE_CMOCKA := $(shell printf '\#include <cmocka.h>\n' | \
-	$(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+COMPARE_TEST := $(BUILD)/tests/unit/test_compare
 
 .PHONY: compare-tests
 compare-tests: $(COMPARE_TEST)
-all: $(if $(COMPARE_CMOCKA),compare-tests)
+all: $(if $(HAVE_CMOCKA),compare-tests)

@@ -4,30 +4,30 @@
 #                                KDIR if it exists (default
 #                                /lib/modules/$(uname -r)/build), else the
 #                                newest Debian 6.1 headers in /usr/src, else
-#                                print how to install headers (not an error)
+#                                say how to install headers (not an error);
+#                                mk/config.mk finds them
 #   make kmod-for KVER=<release> build build/kmod/<release>/smapbench.ko
 #                                against /lib/modules/<release>/build or
 #                                /usr/src/linux-headers-<release>; e.g.
 #                                KVER=6.12.117+deb12-amd64 for the VM runner
-#       KMOD_FLAGS="W=1"|"C=2"   extra kbuild flags (warnings, sparse)
+#       KMOD_FLAGS="W=1"|"C=2"   extra kbuild flags (warnings, sparse); for
+#                                `module` too
 #       KMOD_OUT=<dir>           build directory instead of build/kmod/<release>
 #   make kmod-lint               checkpatch, sparse and W=1 for the default kernel
 #   make kmod-selftest           build/tests/kmod_selftest, the static program
 #                                the VM boots run against /dev/smapbench
+#   make kmod-clean              remove build/kmod
 #
 # Each kernel gets its own copy of the sources in build/kmod/<release>/, so
-# 6.1 and 6.12 objects never mix and kmod/ itself stays free of build output.
+# 6.1 and 6.12 objects never mix and kmod/ itself stays free of build
+# output. The copy is of the files named here and nothing else: a build in
+# kmod/ itself (by hand) leaves smapbench.mod.c and objects of one kernel
+# there, and copying them along breaks every other kernel's build
+# ("disagrees about version of symbol module_layout").
 
-KMOD_SRC     := kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) kmod/uapi/smapbench.h
+KMOD_SOURCES := kmod/Kbuild kmod/smapbench_main.c kmod/smapbench_ops.c \
+	kmod/smapbench_ops.h kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def
 KMOD_BUILD   := $(BUILD)/kmod
-KDIR         ?= /lib/modules/$(shell uname -r)/build
-# Newest Debian 6.1 headers, the kernel Debian 12 ships (6.1.0-9 < 6.1.0-57:
-# sort -V).
-KMOD_DEB61   := $(lastword $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 \
-			  2>/dev/null | sort -V))
-KMOD_KDIR    := $(firstword $(wildcard $(KDIR)/Makefile) \
-			    $(wildcard $(KMOD_DEB61)/Makefile))
-KMOD_KDIR    := $(patsubst %/Makefile,%,$(KMOD_KDIR))
 
 # Kernel release of a build directory, as the module's vermagic has it
 # (Debian's 6.1 include/config/kernel.release says 6.1.NNN instead).
@@ -38,31 +38,45 @@ kmod_kdir_of = $(patsubst %/Makefile,%,$(firstword \
 		$(wildcard /lib/modules/$(1)/build/Makefile) \
 		$(wildcard /usr/src/linux-headers-$(1)/Makefile)))
 
+# Kbuild and the kernel's tools/ makefiles split paths at spaces. When the
+# checkout's path has one, they are given a path through a symbolic link
+# without spaces, made for the one command and removed after it.
+# $(call via_space_free_path,<command using $$top for the checkout>)
+# The command runs in a subshell of its own (set -e stays inside).
+ifneq ($(word 2,$(CURDIR)),)
+via_space_free_path = alias=$$(mktemp -d) && ln -s "$(CURDIR)" "$$alias/top" && \
+	top=$$alias/top && ( $(1) ); rc=$$?; rm -f "$$alias/top"; rmdir "$$alias"; exit $$rc
+else
+via_space_free_path = top='$(CURDIR)' && ( $(1) )
+endif
+
+# $(call from_top,<path>): <path> as seen from $$top, the checkout.
+from_top = $(if $(filter /%,$(1)),$(1),$$top/$(1))
+
 # $(call kmod_build,<kernel build dir>,<output dir>,<kbuild flags>)
 define kmod_build
-	@mkdir -p $(2)/uapi
-	@cp -p kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) $(2)/
-	@cp -p kmod/uapi/smapbench.h $(2)/uapi/
-	$(MAKE) --no-print-directory -C $(1) M=$(abspath $(2)) $(3) modules
+	@mkdir -p "$(2)/uapi"
+	@cp -p $(filter-out kmod/uapi/%,$(KMOD_SOURCES)) "$(2)/"
+	@cp -p $(filter kmod/uapi/%,$(KMOD_SOURCES)) "$(2)/uapi/"
+	@echo "  KBUILD  $(2) against $(1)$(if $(3), $(3))"
+	+@$(call via_space_free_path,$(MAKE) --no-print-directory -C $(1) \
+		M=$(call from_top,$(2)) $(3) modules)
 endef
 
-.PHONY: module kmod-for kmod-lint kmod-checkpatch kmod-selftest
+.PHONY: module kmod-for kmod-lint kmod-checkpatch kmod-selftest kmod-clean
 all: module kmod-selftest
 lint: kmod-lint
 
-module:
+module: $(KMOD_SOURCES)
 ifneq ($(KMOD_KDIR),)
-	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/$(call kmod_release,$(KMOD_KDIR)))
+	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/$(call kmod_release,$(KMOD_KDIR)),$(KMOD_FLAGS))
 	@echo "  KMOD    $(KMOD_BUILD)/$(call kmod_release,$(KMOD_KDIR))/smapbench.ko"
-else
-	@echo "note: smapbench.ko not built: no kernel headers in $(KDIR)" \
-	      "nor /usr/src/linux-headers-6.1.*-amd64."
-	@echo "      For this kernel: apt-get install linux-headers-$$(uname -r)"
-	@echo "      For the QEMU runs (Debian's kernel): apt-get install linux-headers-amd64"
+else ifneq ($(filter module,$(MAKECMDGOALS)),)
+	@$(config_print)
 endif
 
 KMOD_OUT ?= $(KMOD_BUILD)/$(KVER)
-kmod-for:
+kmod-for: $(KMOD_SOURCES)
 	@if [ -z "$(KVER)" ]; then \
 		echo "usage: make kmod-for KVER=<release> [KMOD_FLAGS=W=1|C=2]" >&2; \
 		exit 2; \
@@ -73,8 +87,11 @@ kmod-for:
 	fi
 	$(call kmod_build,$(call kmod_kdir_of,$(KVER)),$(KMOD_OUT),$(KMOD_FLAGS))
 
+kmod-clean:
+	rm -rf $(KMOD_BUILD)
+
 kmod-checkpatch: kmod-doctools
-	$(CHECKPATCH) --no-tree --show-types -f kmod/*.c kmod/*.h kmod/uapi/*.h
+	$(CHECKPATCH) --no-tree --show-types -f $(filter-out %/Kbuild,$(KMOD_SOURCES))
 
 kmod-lint: kmod-checkpatch kmod-kerneldoc
 ifneq ($(KMOD_KDIR),)
@@ -87,9 +104,13 @@ endif
 
 # The self-test runs in a guest without a C library: link it statically.
 kmod-selftest: $(BUILD)/tests/kmod_selftest
-$(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c kmod/uapi/smapbench.h
+$(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c bench/kmod_catalogue.c \
+		bench/kmod_catalogue.h kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def \
+		$(BUILD_FLAGS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -static -pthread -o $@ $< -lpthread
+	@echo "  CC      $< (static)"
+	@$(CC) $(USER_CFLAGS) $(LDFLAGS) -static -pthread -o $@ $< bench/kmod_catalogue.c \
+		-lpthread $(LDLIBS)
 
 # checkpatch.pl and kernel-doc from Debian's linux-source-6.1. kernel-doc
 # joined LINUX_SOURCE_PARTS after some trees were extracted: fetch it alone

@@ -9,8 +9,8 @@
 #                           sysfs + sched_setaffinity)
 #   make unit-tests         build/tests/unit/*
 #
-# Optional libraries are detected by their header and turned into
-# HAVE_* macros; `smapbench info` prints which ones a binary has.
+# Optional libraries are found by mk/config.mk and turned into HAVE_*
+# macros here; `smapbench info` prints which ones a binary has.
 
 USER_OUT      := $(BUILD)/user
 LIBPERF_DIR   := $(LINUX_SOURCE_DIR)/tools/lib/perf
@@ -18,16 +18,7 @@ LIBAPI_DIR    := $(LINUX_SOURCE_DIR)/tools/lib/api
 LIBPERF_A     := $(LIBPERF_DIR)/libperf.a
 LIBAPI_A      := $(LIBAPI_DIR)/libapi.a
 
-HASH := $(shell printf '\043')
-have_header = $(shell printf '$(HASH)include <$(1)>\n' | \
-	$(CC) -E -x c - >/dev/null 2>&1 && echo 1)
-
-HAVE_HWLOC     := $(call have_header,hwloc.h)
-HAVE_LIBPFM    := $(call have_header,perfmon/pfmlib_perf_event.h)
-HAVE_CPUCYCLES := $(call have_header,cpucycles.h)
-HAVE_LIBPERF   := $(if $(LINUX_SOURCE_TARBALL),1)
-CMOCKA         := $(call have_header,cmocka.h)
-
+# HAVE_* come from mk/config.mk.
 FEATURE_CFLAGS := $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM) \
 	$(if $(HAVE_CPUCYCLES),-DHAVE_CPUCYCLES) \
 	$(if $(HAVE_LIBPERF),-DHAVE_LIBPERF -I$(LIBPERF_DIR)/include)
@@ -53,7 +44,7 @@ BENCH_SRCS   := $(filter-out $(if $(BPF_SUITE),,bench/bpf_suite.c),\
 	$(sort $(wildcard bench/*.c)))
 # Our tests; other parts keep theirs in tests/unit/ with their own rules.
 UNIT_SRCS    := $(wildcard $(addprefix tests/unit/,test_stats.c test_csv.c \
-	test_json.c test_options.c test_runner.c test_context.c))
+	test_json.c test_options.c test_runner.c test_context.c test_catalogue.c))
 
 user_objs = $(patsubst %.c,$(USER_OUT)/$(1)/%.o,$(2))
 DYNAMIC_OBJS := $(call user_objs,dynamic,$(HARNESS_SRCS) $(BENCH_SRCS))
@@ -65,21 +56,41 @@ UNIT_BINS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 REVISION_H := $(BUILD)/include/smapbench_revision.h
 
 .PHONY: smapbench smapbench-static unit-tests json-check libperf FORCE
-all: smapbench smapbench-static json-check $(if $(CMOCKA),unit-tests)
+all: smapbench smapbench-static json-check $(if $(HAVE_CMOCKA),unit-tests)
 
 smapbench: $(BUILD)/smapbench
 smapbench-static: $(BUILD)/smapbench-static
+ifeq ($(HAVE_CMOCKA),1)
 unit-tests: $(UNIT_BINS)
+else
+unit-tests:
+	@echo "unit-tests: cmocka.h not found: apt-get install libcmocka-dev" >&2
+	@false
+endif
 json-check: $(BUILD)/tests/json-check
 
-# libperf and the libapi it uses, built inside the extracted tree.
+# libperf and the libapi it uses, built inside the extracted tree. Their
+# makefiles find the tree from their own directory, which must have no
+# space: see via_space_free_path (mk/kmod.mk).
 $(LIBPERF_A): $(LINUX_SOURCE_STAMP)
 	@echo "  MAKE    libperf.a"
-	@$(MAKE) -s -C $(LIBPERF_DIR) libperf.a >/dev/null
+	+@$(call via_space_free_path,$(MAKE) -s -C $(call from_top,$(LIBPERF_DIR)) \
+		srctree=$(call from_top,$(LINUX_SOURCE_DIR)) libperf.a >/dev/null)
 $(LIBAPI_A): $(LINUX_SOURCE_STAMP)
 	@echo "  MAKE    libapi.a"
-	@$(MAKE) -s -C $(LIBAPI_DIR) libapi.a >/dev/null
+	+@$(call via_space_free_path,$(MAKE) -s -C $(call from_top,$(LIBAPI_DIR)) \
+		srctree=$(call from_top,$(LINUX_SOURCE_DIR)) libapi.a >/dev/null)
 libperf: $(LIBPERF_A) $(LIBAPI_A)
+
+# What the objects are built with, rewritten only when it changes.
+BUILD_FLAGS_TEXT = $(CC) $(USER_CFLAGS) | dynamic $(DYNAMIC_CFLAGS) $(DYNAMIC_LIBS) | \
+	static $(STATIC_CFLAGS) $(STATIC_LIBS) | $(USER_LDFLAGS) $(LDLIBS) | \
+	bpf $(HAVE_BPF) $(bpf_stub_reason)
+$(BUILD_FLAGS): FORCE
+	@mkdir -p $(dir $@)
+	@text='$(subst ','\'',$(BUILD_FLAGS_TEXT))'; \
+	if [ ! -f $@ ] || [ "$$(cat $@)" != "$$text" ]; then \
+		printf '%s\n' "$$text" > $@; fi
 
 # The revision is baked in; the header changes only when it does.
 $(REVISION_H): FORCE
@@ -89,34 +100,34 @@ $(REVISION_H): FORCE
 	if [ ! -f $@ ] || [ "$$(cat $@)" != "$$line" ]; then \
 		echo "$$line" > $@; fi
 
-$(USER_OUT)/dynamic/%.o: %.c $(REVISION_H) $(if $(HAVE_LIBPERF),$(LIBPERF_A))
+$(USER_OUT)/dynamic/%.o: %.c $(REVISION_H) $(BUILD_FLAGS) $(if $(HAVE_LIBPERF),$(LIBPERF_A))
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -MMD -MP -c $< -o $@
 
-$(USER_OUT)/static/%.o: %.c $(REVISION_H) $(if $(HAVE_LIBPERF),$(LIBPERF_A))
+$(USER_OUT)/static/%.o: %.c $(REVISION_H) $(BUILD_FLAGS) $(if $(HAVE_LIBPERF),$(LIBPERF_A))
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (static)"
 	@$(CC) $(USER_CFLAGS) $(STATIC_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/smapbench: $(DYNAMIC_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
 	@echo "  LD      $@"
-	@$(CC) $(USER_LDFLAGS) -o $@ $(DYNAMIC_OBJS) $(DYNAMIC_LIBS)
+	@$(CC) $(USER_LDFLAGS) -o $@ $(DYNAMIC_OBJS) $(DYNAMIC_LIBS) $(LDLIBS)
 
 $(BUILD)/smapbench-static: $(STATIC_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
 	@echo "  LD      $@"
-	@$(CC) -static $(USER_LDFLAGS) -o $@ $(STATIC_OBJS) $(STATIC_LIBS)
+	@$(CC) -static $(USER_LDFLAGS) -o $@ $(STATIC_OBJS) $(STATIC_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(TESTED_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -Ibench -o $@ $< \
-		$(TESTED_OBJS) $(DYNAMIC_LIBS) -lcmocka
+	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -Ibench $(LDFLAGS) -o $@ $< \
+		$(TESTED_OBJS) $(DYNAMIC_LIBS) -lcmocka $(LDLIBS)
 
 # A JSON validator for the test stages.
 $(BUILD)/tests/json-check: tests/unit/json_check.c $(USER_OUT)/dynamic/harness/json.o
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(USER_CFLAGS) -o $@ $^
+	@$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(DYNAMIC_OBJS:.o=.d) $(STATIC_OBJS:.o=.d)

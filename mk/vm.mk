@@ -33,8 +33,8 @@ lint: vm-lint
 vm-lint: $(LINUX_SOURCE_STAMP)
 	$(CHECKPATCH) --no-tree --show-types -q -f kmod/tests/smapbench_canary.c
 	shellcheck -S warning -s sh vm/init
-	@set -e; for kdir in $(VM_LINT_KDIRS); do \
-		out=$(abspath $(BUILD))/vm/lint/$$(basename $$kdir); \
+	+@$(call via_space_free_path,set -e; for kdir in $(VM_LINT_KDIRS); do \
+		out=$(call from_top,$(BUILD))/vm/lint/$$(basename $$kdir); \
 		mkdir -p $$out; cp -p $(VM_CANARY_SRC) $$out/; \
 		echo "  CANARY  W=1 C=2 $$kdir"; \
 		$(MAKE) --no-print-directory -s -C $$kdir M=$$out \
@@ -42,4 +42,4 @@ vm-lint: $(LINUX_SOURCE_STAMP)
 			{ cat $$out/build.log; exit 1; }; \
 		grep -v 'Skipping BTF' $$out/build.log >$$out/warnings.log || true; \
 		cat $$out/warnings.log; ! test -s $$out/warnings.log; \
-	done
+	done)

@@ -6,7 +6,8 @@
 #
 # "run" is what run-bench.sh needs on a user's machine; "test" is what
 # make check needs (module builds for both Debian kernels, QEMU guests,
-# lint tools). Package names are Debian 12's; Ubuntu has the same ones.
+# lint tools, a fresh Debian root). Package names are Debian 12's; Ubuntu
+# has the same ones.
 set -eu
 
 run_packages() {
@@ -32,6 +33,9 @@ test_packages() {
 	echo linux-headers-6.12-amd64 linux-image-6.12-amd64
 	echo qemu-system-x86 busybox-static cpio
 	echo sparse flex bison bc shellcheck
+	# tests/stages/50-fresh-machine.sh: a minimal Debian root to run the
+	# README's commands in, and the clones the build stages test.
+	echo mmdebstrap debian-archive-keyring git
 }
 
 missing() {
@@ -58,6 +62,14 @@ ensure:run | ensure:test)
 	exec "$0" install "$what"
 	;;
 install:run | install:test)
+	export DEBIAN_FRONTEND=noninteractive
+	# A fresh machine may have no package lists yet (minimal and cloud
+	# images drop them): without them the running kernel's headers look
+	# absent from the archive and would be left out.
+	if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
+		apt-get update -qq
+		updated=1
+	fi
 	# shellcheck disable=SC2046
 	todo=$(missing $("$0" list "$what"))
 	if [ -z "$todo" ]; then
@@ -65,8 +77,7 @@ install:run | install:test)
 		exit 0
 	fi
 	echo "deps: installing:" $todo
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
+	[ -n "${updated:-}" ] || apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $todo
 	;;

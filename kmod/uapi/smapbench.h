@@ -30,10 +30,11 @@
 #define SMAPBENCH_MAX_BUFFER		(4U * 1024 * 1024)
 
 /*
- * Bytes of the signal frame SMAPBENCH_OP_SIGFRAME writes per access (25
- * stores of 2, 4 and 8 bytes in a 200-byte layout).
+ * The signal frame SMAPBENCH_OP_SIGFRAME writes per iteration: 25 stores
+ * (fields) of 2, 4 and 8 bytes in a 200-byte layout.
  */
 #define SMAPBENCH_SIGFRAME_BYTES	200
+#define SMAPBENCH_SIGFRAME_FIELDS	25
 
 /* Upper bound of one sample's interrupts-off window, in nanoseconds. */
 #define SMAPBENCH_SAMPLE_BUDGET_NS	1000000
@@ -68,16 +69,15 @@
  *
  * Each iteration of calib, pair, stac, clac and popf_ac is one pass of an
  * asm loop whose dec/jnz is counted too (it cancels in differences).
- * Valid combinations with enum smapbench_variant:
  *
- *  - calib, pair, stac, clac, popf_ac: SMAPBENCH_VARIANT_NONE only.
- *  - strncpy_from_user: SMAPBENCH_VARIANT_KAPI only.
- *  - every other op: kapi, inline, batched, nopad and masked.
- *
- * Any other pair is -EINVAL on every machine. A valid pair this machine
- * cannot run is -EOPNOTSUPP: pair, stac, clac, inline and nopad execute
- * raw STAC/CLAC, which raise #UD without SMAP in CPUID; masked needs a
- * kernel with masked_user_access_begin(). popf_ac runs everywhere.
+ * smapbench_ops.def, next to this header, is the catalogue of the ops: one
+ * entry per op with the sizes and variants RUN accepts, which is also
+ * what the module's op table is built from. Any variant or size it does
+ * not list for an op is -EINVAL on every machine. A valid pair this
+ * machine cannot run is -EOPNOTSUPP: ops with SMAPBENCH_OPF_RAW and the
+ * inline and nopad variants execute raw STAC/CLAC, which raise #UD
+ * without SMAP in CPUID; masked needs a kernel with
+ * masked_user_access_begin(). popf_ac runs everywhere.
  */
 enum smapbench_op {
 	SMAPBENCH_OP_CALIB = 0,
@@ -129,6 +129,23 @@ enum smapbench_variant {
 	SMAPBENCH_VARIANT_NONE = 5,
 	SMAPBENCH_VARIANT_COUNT
 };
+
+/* Bit of SMAPBENCH_VARIANT_<v> in a mask of variants (variants_mask). */
+#define SMAPBENCH_VARIANT_BIT(v)	(1U << SMAPBENCH_VARIANT_##v)
+/* The variants of an op that accesses user memory. */
+#define SMAPBENCH_VARIANTS_ACCESS					\
+	(SMAPBENCH_VARIANT_BIT(KAPI) | SMAPBENCH_VARIANT_BIT(INLINE) |	\
+	 SMAPBENCH_VARIANT_BIT(BATCHED) | SMAPBENCH_VARIANT_BIT(NOPAD) |	\
+	 SMAPBENCH_VARIANT_BIT(MASKED))
+/* The variants whose iteration is a block of smapbench_run.batch items. */
+#define SMAPBENCH_VARIANTS_BLOCK					\
+	(SMAPBENCH_VARIANT_BIT(BATCHED) | SMAPBENCH_VARIANT_BIT(MASKED))
+
+/* Flags of an op in the catalogue, smapbench_ops.def */
+#define SMAPBENCH_OPF_POW2	(1U << 0) /* size must be a power of two */
+#define SMAPBENCH_OPF_RAW	(1U << 1) /* executes STAC/CLAC itself */
+#define SMAPBENCH_OPF_KBUF	(1U << 2) /* copies to or from kernel memory */
+#define SMAPBENCH_OPF_STRING	(1U << 3) /* reads a string the module writes */
 
 /* smapbench_info.flags */
 #define SMAPBENCH_INFO_SMAP_CPUID	(1U << 0) /* CPUID.7.0:EBX[20] */

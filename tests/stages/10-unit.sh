@@ -6,7 +6,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 
 build=${BUILD:-build}
-tests="stats csv json options runner context"
+tests="stats csv json options runner context catalogue"
 status=0
 
 if ! make -s unit-tests >/dev/null 2>&1; then

@@ -81,7 +81,7 @@ done
 if make --no-print-directory -s kmod-doctools >/dev/null 2>&1; then
 	tools=$BUILD/linux-source/scripts
 	log=$("$tools/checkpatch.pl" --no-tree --show-types --terse -f \
-		kmod/*.c kmod/*.h kmod/uapi/*.h 2>&1)
+		kmod/*.c kmod/*.h kmod/uapi/*.h kmod/uapi/*.def 2>&1)
 	rc=$?
 	if [ "$rc" -eq 0 ] && ! echo "$log" | grep -qE '(WARNING|ERROR|CHECK):'; then
 		ok "checkpatch --no-tree -f is clean on kmod/ sources"

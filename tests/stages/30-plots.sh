@@ -152,6 +152,30 @@ if "$smapbench" report "$tmp/run-smap" >/dev/null 2>&1 && [ -s "$tmp/run-smap/re
 else
 	not_ok "report of one run failed"
 fi
+# report --headline: the rows of report.md's headline table, one line each
+# in ns, and the sigframe row at the batch size the suite runs.
+if out=$("$smapbench" report --headline "$tmp/run-smap" 2>&1); then
+	table=$(sed -n '/^## Headline/,/^## /s/^| \(kmod\|syscall\|bpf\)\([^ ]*\) .*/\1\2/p' \
+		"$tmp/run-smap/report.md")
+	bad=$(grep -cvE '^  [a-z_/0-9]+ +[0-9.]+ ns  \[[0-9.]+ \.\. [0-9.]+\]  ' <<<"$out")
+	if [ "$bad" -eq 0 ] && [ "$(awk '{ print $1 }' <<<"$out")" = "$table" ] &&
+		grep -q '^  kmod/sigframe/batched/1 ' <<<"$out"; then
+		ok "report --headline prints report.md's $(wc -l <<<"$out") headline rows, in ns"
+	else
+		echo "$out" | sed 's/^/# /'
+		not_ok "report --headline: lines malformed or not report.md's headline rows"
+	fi
+else
+	echo "$out" | sed 's/^/# /'
+	not_ok "report --headline failed on the fixture run"
+fi
+"$smapbench" report --headline "$tmp/run-smap" "$tmp/run-nosmap" >/dev/null 2>&1
+rc=$?
+if [ "$rc" -eq 2 ]; then
+	ok "report --headline with two runs is a usage error (status 2)"
+else
+	not_ok "report --headline with two runs: status $rc, not 2"
+fi
 if "$smapbench" report "$tmp/run-nosmap" "$tmp/run-smap" --out "$tmp/cmp-report" >/dev/null 2>&1 &&
 	[ -s "$tmp/cmp-report/report.md" ]; then
 	ok "report of a comparison"

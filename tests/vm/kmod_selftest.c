@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/kmod_catalogue.h"
 #include "kmod/uapi/smapbench.h"
 
 #define PAGE		4096UL
@@ -70,16 +71,6 @@ static void skip(const char *what, const char *why)
 	printf("ok - %s # SKIP %s\n", what, why);
 	fflush(stdout);
 }
-
-static const char *const op_names[SMAPBENCH_OP_COUNT] = {
-	"calib", "pair", "stac", "clac", "popf_ac", "get_user", "put_user",
-	"copy_to_user", "copy_from_user", "clear_user", "strncpy_from_user",
-	"futex", "sigframe",
-};
-
-static const char *const variant_names[SMAPBENCH_VARIANT_COUNT] = {
-	"kapi", "inline", "batched", "nopad", "masked", "none",
-};
 
 static const char *errname(int e)
 {
@@ -349,7 +340,7 @@ static void run_case(unsigned int op, unsigned int variant, unsigned int size,
 	unsigned int i;
 
 	snprintf(name, sizeof(name), "RUN %s/%s size %u batch %u",
-		 op_names[op], variant_names[variant], size, batch);
+		 kmod_ops[op].name, kmod_variant_name(variant), size, batch);
 	request(&r, op, variant, size, batch, 16, 8);
 	/* Dirty the buffer so clear_user and the module's writes show. */
 	memset(arena, 0xa5, 65536 * 2);
@@ -375,46 +366,51 @@ static void run_case(unsigned int op, unsigned int variant, unsigned int size,
 	       (unsigned long long)r.timer_overhead_tsc, r.result_flags);
 }
 
+/* A combination the module must refuse with EINVAL, on every machine. */
+static void run_refused(unsigned int op, unsigned int variant,
+			unsigned int size, unsigned int batch, const char *why)
+{
+	struct smapbench_run r;
+	int got;
+
+	request(&r, op, variant, size, batch, 16, 8);
+	got = run(&r);
+	ok(got == EINVAL, "RUN %s/%s size %u batch %u, %s, returns EINVAL (got %s)",
+	   kmod_ops[op].name, kmod_variant_name(variant), size, batch, why,
+	   errname(got));
+}
+
+/* Whether value is among the first n of v. */
+static bool memchr_u32(const unsigned int *v, unsigned int n, unsigned int value)
+{
+	while (n--)
+		if (*v++ == value)
+			return true;
+	return false;
+}
+
+/*
+ * Every op in every variant the catalogue lists, at the sizes of a quick
+ * run's sweep; batched and masked with blocks of 4 items. The variants it
+ * does not list must be refused.
+ */
 static void test_matrix(void)
 {
-	static const unsigned int word_sizes[] = { 1, 2, 4, 8 };
-	static const unsigned int copy_sizes[] = { 1, 64, 4096, 65536 };
-	static const unsigned int access_variants[] = {
-		SMAPBENCH_VARIANT_KAPI, SMAPBENCH_VARIANT_INLINE,
-		SMAPBENCH_VARIANT_BATCHED, SMAPBENCH_VARIANT_NOPAD,
-		SMAPBENCH_VARIANT_MASKED,
-	};
-	unsigned int op, i, j;
+	unsigned int op, v, i;
 
-	for (op = SMAPBENCH_OP_CALIB; op <= SMAPBENCH_OP_POPF_AC; op++)
-		run_case(op, SMAPBENCH_VARIANT_NONE, 0, 0);
+	for (op = 0; op < SMAPBENCH_OP_COUNT; op++) {
+		const struct kmod_op *o = &kmod_ops[op];
 
-	for (op = SMAPBENCH_OP_GET_USER; op < SMAPBENCH_OP_COUNT; op++) {
-		for (j = 0; j < 5; j++) {
-			unsigned int v = access_variants[j];
-			unsigned int batch = (v == SMAPBENCH_VARIANT_BATCHED ||
-					      v == SMAPBENCH_VARIANT_MASKED) ? 4 : 0;
+		for (v = 0; v < SMAPBENCH_VARIANT_COUNT; v++) {
+			unsigned int batch = kmod_variant_is_block(v) ? 4 : 0;
 
-			if (op == SMAPBENCH_OP_STRNCPY_FROM_USER &&
-			    v != SMAPBENCH_VARIANT_KAPI)
+			if (!(o->variants & (1U << v))) {
+				run_refused(op, v, o->quick_sizes.value[0], batch,
+					    "a variant the catalogue does not list");
 				continue;
-			switch (op) {
-			case SMAPBENCH_OP_GET_USER:
-			case SMAPBENCH_OP_PUT_USER:
-				for (i = 0; i < 4; i++)
-					run_case(op, v, word_sizes[i], batch);
-				break;
-			case SMAPBENCH_OP_FUTEX:
-				run_case(op, v, 4, batch);
-				break;
-			case SMAPBENCH_OP_SIGFRAME:
-				run_case(op, v, 0, batch);
-				break;
-			default:
-				for (i = 0; i < 4; i++)
-					run_case(op, v, copy_sizes[i], batch);
-				break;
 			}
+			for (i = 0; i < o->quick_sizes.count; i++)
+				run_case(op, v, o->quick_sizes.value[i], batch);
 		}
 	}
 	/* The largest block the ABI allows: 64 x 64 KiB = the whole buffer. */
@@ -422,6 +418,53 @@ static void test_matrix(void)
 		 SMAPBENCH_MAX_BATCH);
 	run_case(SMAPBENCH_OP_GET_USER, SMAPBENCH_VARIANT_BATCHED, 8,
 		 SMAPBENCH_MAX_BATCH);
+}
+
+/*
+ * The catalogue's size rule of every op against the module's, at the
+ * edges: each size it calls invalid is -EINVAL, each valid one runs (one
+ * iteration, one sample, in the op's first variant; EOPNOTSUPP where
+ * this machine cannot run that variant).
+ */
+static void test_catalogue_sizes(void)
+{
+	unsigned int op, v, i;
+
+	for (op = 0; op < SMAPBENCH_OP_COUNT; op++) {
+		const struct kmod_op *o = &kmod_ops[op];
+		const unsigned int probes[] = {
+			0, 1, 2, 3, 4, 5, 8, 9, 16, o->min_size - 1, o->min_size,
+			o->min_size + 1, o->max_size - 1, o->max_size,
+			o->max_size + 1, SMAPBENCH_MAX_SIZE + 1,
+		};
+		unsigned int bad = 0, good = 0, wrong = 0;
+		char what[160] = "";
+
+		for (v = 0; !(o->variants & (1U << v)); v++)
+			;
+		for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+			unsigned int size = probes[i];
+			int want = kmod_size_accepted(op, size) ?
+				   expected_errno(op, v) : EINVAL;
+			struct smapbench_run r;
+			int got;
+
+			if (memchr_u32(probes, i, size))
+				continue;
+			request(&r, op, v, size, kmod_variant_is_block(v) ? 1 : 0,
+				1, 1);
+			got = run(&r);
+			want == EINVAL ? bad++ : good++;
+			if (got != want) {
+				wrong++;
+				snprintf(what + strlen(what), sizeof(what) - strlen(what),
+					 " size %u: %s not %s;", size, errname(got),
+					 errname(want));
+			}
+		}
+		ok(!wrong, "RUN %s/%s at the edges of the catalogue's sizes: %u refused with EINVAL and %u accepted, as it says%s",
+		   o->name, kmod_variant_name(v), bad, good, what);
+	}
 }
 
 /* ---- limits ------------------------------------------------------- */
@@ -676,7 +719,7 @@ static void test_bad_inputs(void)
 		r.buffer_len = 16;
 		got = run(&r);
 		ok(got == want, "RUN put_user/%s crossing into PROT_NONE returns %s (got %s)",
-		   variant_names[i], errname(want), errname(got));
+		   kmod_variant_name(i), errname(want), errname(got));
 	}
 
 	got = ioctl(dev, SMAPBENCH_IOC_RUN, NULL) ? errno : 0;
@@ -749,7 +792,7 @@ static void test_fault_paths(void)
 				v == SMAPBENCH_VARIANT_MASKED ? 2 : 0, 64, 32);
 			got = run(&r);
 			ok(got == want, "RUN %s while pages are dropped returns %s (got %s)",
-			   variant_names[v], errname(want), errname(got));
+			   kmod_variant_name(v), errname(want), errname(got));
 			continue;
 		}
 
@@ -768,7 +811,7 @@ static void test_fault_paths(void)
 				other++;
 		}
 		ok(!other, "RUN %s while pages are dropped: %u ok, %u EFAULT, %u other",
-		   variant_names[v], ok_runs, faults, other);
+		   kmod_variant_name(v), ok_runs, faults, other);
 	}
 	zapping = false;
 	pthread_join(t, NULL);
@@ -824,7 +867,7 @@ static void *worker_main(void *arg)
 		if (got) {
 			w->failures++;
 			snprintf(w->why, sizeof(w->why), "%s/%s: %s",
-				 op_names[op], variant_names[r.variant],
+				 kmod_ops[op].name, kmod_variant_name(r.variant),
 				 errname(got));
 		} else if ((int)r.cpu != w->cpu) {
 			w->wrong_cpu++;
@@ -1025,6 +1068,7 @@ int main(int argc, char **argv)
 	if (!info_ok)
 		return 1;
 	test_matrix();
+	test_catalogue_sizes();
 	test_limits();
 	test_bad_inputs();
 	test_fault_paths();
