@@ -12,9 +12,9 @@ not_ok() { echo "not ok - $*"; fail=1; }
 smapbench=${SMAPBENCH:-build/smapbench}
 plots=(ops copy batch sigframe dist syscall bpf)
 
-# The comparison statistics on known answers (cmocka, mk/compare.mk).
+# The comparison statistics on known answers (cmocka, tests/unit/test_compare.c).
 unit=${BUILD:-build}/tests/unit/test_compare
-if make -s compare-tests >/dev/null 2>&1 && [ -x "$unit" ]; then
+if make -s "$unit" >/dev/null 2>&1 && [ -x "$unit" ]; then
 	out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$unit" 2>&1)
 	rc=$?
 	cases=$(grep -cE '^(not )?ok ' <<<"$out")
@@ -24,7 +24,7 @@ if make -s compare-tests >/dev/null 2>&1 && [ -x "$unit" ]; then
 		not_ok "compare unit tests: status $rc, $cases cases"
 	fi
 else
-	not_ok "compare unit tests do not build (make compare-tests)"
+	not_ok "compare unit tests do not build (make $unit)"
 fi
 if [ ! -x "$smapbench" ]; then
 	not_ok "$smapbench is not built (make smapbench)"
