@@ -42,7 +42,7 @@ endif
 
 HARNESS_SRCS := $(sort $(wildcard harness/*.c))
 BENCH_SRCS   := $(filter-out $(if $(BPF_SUITE),,bench/bpf_suite.c),\
-	$(sort $(wildcard bench/*.c)))
+	$(sort $(wildcard bench/*.c bench/analysis/*.c)))
 # Every cmocka test: a new tests/unit/test_<name>.c needs no make line.
 UNIT_SRCS    := $(sort $(wildcard tests/unit/test_*.c))
 

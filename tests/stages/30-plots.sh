@@ -96,6 +96,25 @@ for run in run-smap run-nosmap; do
 	fi
 done
 
+# gnuplot runs in C.UTF-8 whatever the caller's locale: under LC_ALL=C
+# (a root without locales) it warned once per plot that it could not
+# convert the degree sign. No word on stderr, the same files.
+# (the same run name: it is in a title)
+mkdir "$tmp/c-locale" && cp -r tests/fixtures/run-smap "$tmp/c-locale/"
+c_run=$tmp/c-locale/run-smap
+rm -rf "$c_run/plots"
+out=$(env -u LANG -u LANGUAGE LC_ALL=C "$smapbench" plot "$c_run" 2>&1)
+rc=$?
+differ=$(cd "$c_run/plots" 2>/dev/null && for f in *; do
+	cmp -s "$f" "$tmp/run-smap/plots/$f" || echo "$f"; done)
+if [ "$rc" -eq 0 ] && [ "$out" = "plots: $c_run/plots/" ] &&
+	[ -z "$differ" ] && [ -n "$(ls "$c_run/plots")" ]; then
+	ok "plot under LC_ALL=C: no gnuplot warning, the same files"
+else
+	echo "$out" | head -n 5 | sed 's/^/# /'
+	not_ok "plot under LC_ALL=C: status $rc, files that differ: ${differ:-none}"
+fi
+
 # A CPU without SMAP has no inline or nopad rows (they #UD): a run with
 # whole series missing must still plot.
 cp -r tests/fixtures/run-smap "$tmp/run-cpu-off"

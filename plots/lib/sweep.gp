@@ -1,6 +1,7 @@
-# sweep.gp - cost against a swept parameter, one panel per op, log-log:
-# copy size for copy_to_user / copy_from_user, accesses per STAC/CLAC pair
-# (K) for the batched variants.
+# lib/sweep.gp - cost against a swept parameter, one panel per op,
+# log-log: copy size for copy_to_user / copy_from_user (plots/copy.gp),
+# accesses per STAC/CLAC pair (K) for the batched variants (batch.gp),
+# bytes per access for the bpf suite (bpf.gp).
 #
 # Top row: one line per series (variants of one run, or the same variant
 # on two boots), error bars = 95% CI of the median. Optional bottom row: a
@@ -27,7 +28,7 @@
 #             drawn down to it
 
 if (!exists("height")) height = 900
-load plotsdir."/common.gp"
+load plotsdir."/lib/common.gp"
 if (!exists("npct")) npct = 0
 if (!exists("pctlog")) pctlog = 1
 if (!exists("pctlabel")) pctlabel = "pair cost as a share of the copy"
