@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,20 +12,6 @@
 #include "csv.h"
 #include "json.h"
 #include "stats.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static char *join_path(const char *dir, const char *file)
 {
@@ -324,10 +309,10 @@ static int check_unique(const struct run_dir *run, const char *path,
 		if (!strcmp(run->sorted[i - 1]->name, run->sorted[i]->name)) {
 			const struct run_bench *x = run->sorted[i - 1], *y = run->sorted[i];
 
-			set_err(err, errlen, "%s: benchmark %s appears twice (lines "
-				"%lu and %lu)", path, x->name,
-				x->line < y->line ? x->line : y->line,
-				x->line < y->line ? y->line : x->line);
+			snprintf(err, errlen, "%s: benchmark %s appears twice (lines "
+				 "%lu and %lu)", path, x->name,
+				 x->line < y->line ? x->line : y->line,
+				 x->line < y->line ? y->line : x->line);
 			return -1;
 		}
 	return 0;
@@ -357,7 +342,7 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 	kc = csv_table_column(&t, "key");
 	vc = csv_table_column(&t, "value");
 	if (kc < 0 || vc < 0) {
-		set_err(err, errlen, "%s: needs columns key,value", path);
+		snprintf(err, errlen, "%s: needs columns key,value", path);
 		goto out;
 	}
 	for (size_t i = 0; i < t.count; i++) {
@@ -366,13 +351,13 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 		/* a key twice could hide a mismatch from compare's check */
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(t.rows[k].fields[kc], key)) {
-				set_err(err, errlen, "%s:%lu: key %s appears twice "
-					"(first on line %lu)", path, t.rows[i].line,
-					key, t.rows[k].line);
+				snprintf(err, errlen, "%s:%lu: key %s appears twice "
+					 "(first on line %lu)", path, t.rows[i].line,
+					 key, t.rows[k].line);
 				goto out;
 			}
 		if (add_context(run, &cap, key, t.rows[i].fields[vc])) {
-			set_err(err, errlen, "out of memory");
+			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
 	}
@@ -394,8 +379,8 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		return -1;
 	if (csv_table_column(&t, "name") < 0 ||
 	    csv_table_column(&t, "median") < 0) {
-		set_err(err, errlen, "%s: needs at least columns name,median",
-			path);
+		snprintf(err, errlen, "%s: needs at least columns name,median",
+			 path);
 		goto out;
 	}
 	for (size_t i = 0; i < t.count; i++) {
@@ -409,8 +394,8 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		if (!b)
 			goto oom;
 		if (why) {
-			set_err(err, errlen, "%s:%lu: the benchmark name %s", path,
-				t.rows[i].line, why);
+			snprintf(err, errlen, "%s:%lu: the benchmark name %s", path,
+				 t.rows[i].line, why);
 			goto out;
 		}
 		b->line = t.rows[i].line;
@@ -434,16 +419,16 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		if (!b->unit || !b->counter || !b->flags)
 			goto oom;
 		if ((why = columns_problem(b, &column, &value))) {
-			set_err(err, errlen, "%s:%lu: %s: the %s '%.40s%s' %s",
-				path, t.rows[i].line, b->name, column, value,
-				strlen(value) > 40 ? "..." : "", why);
+			snprintf(err, errlen, "%s:%lu: %s: the %s '%.40s%s' %s",
+				 path, t.rows[i].line, b->name, column, value,
+				 strlen(value) > 40 ? "..." : "", why);
 			goto out;
 		}
 		b->median = parse_double(median);
 		why = timing_problem(median, b->median, is_difference(b));
 		if (why) {
-			set_err(err, errlen, "%s:%lu: %s: median '%s' %s (" TIMING_RULE ")",
-				path, t.rows[i].line, b->name, median, why);
+			snprintf(err, errlen, "%s:%lu: %s: median '%s' %s (" TIMING_RULE ")",
+				 path, t.rows[i].line, b->name, median, why);
 			goto out;
 		}
 		b->min = parse_double(csv_table_get(&t, i, "min"));
@@ -460,7 +445,7 @@ static int load_results_csv(struct run_dir *run, const char *path,
 	rc = 0;
 	goto out;
 oom:
-	set_err(err, errlen, "out of memory reading %s", path);
+	snprintf(err, errlen, "out of memory reading %s", path);
 out:
 	csv_table_free(&t);
 	return rc;
@@ -487,20 +472,20 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 	struct run_bench *last = NULL;
 
 	if (!f) {
-		set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
 	got = csv_read_row(f, &row, &line);
 	if (got <= 0) {
-		set_err(err, errlen, "%s: %s", path,
-			got ? "malformed header row" : "empty file, no header");
+		snprintf(err, errlen, "%s: %s", path,
+			 got ? "malformed header row" : "empty file, no header");
 		goto out;
 	}
 	columns = row.count;
 	nc = header_column(&row, "name");
 	vc = header_column(&row, "value");
 	if (nc < 0 || vc < 0) {
-		set_err(err, errlen, "%s: needs columns name,value", path);
+		snprintf(err, errlen, "%s: needs columns name,value", path);
 		goto out;
 	}
 	cap = calloc(run->count ? run->count : 1, sizeof(*cap));
@@ -516,9 +501,9 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		if (!got)
 			break;
 		if (got < 0 || row.count != columns) {
-			set_err(err, errlen, got < 0 ? "%s:%lu: malformed record"
+			snprintf(err, errlen, got < 0 ? "%s:%lu: malformed record"
 						     : "%s:%lu: wrong number of fields",
-				path, start);
+				 path, start);
 			goto out;
 		}
 		name = row.fields[nc];
@@ -533,8 +518,8 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		v = parse_double(text);
 		why = timing_problem(text, v, is_difference(b));
 		if (why) {
-			set_err(err, errlen, "%s:%lu: %s: value '%s' %s (" TIMING_RULE ")",
-				path, start, b->name, text, why);
+			snprintf(err, errlen, "%s:%lu: %s: value '%s' %s (" TIMING_RULE ")",
+				 path, start, b->name, text, why);
 			goto out;
 		}
 		if (push_value(b, &cap[b - run->bench], v))
@@ -542,13 +527,13 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		b->source = RUN_VALUES_SAMPLES;
 	}
 	if (ferror(f)) {
-		set_err(err, errlen, "cannot read %s", path);
+		snprintf(err, errlen, "cannot read %s", path);
 		goto out;
 	}
 	rc = 0;
 	goto out;
 oom:
-	set_err(err, errlen, "out of memory reading %s", path);
+	snprintf(err, errlen, "out of memory reading %s", path);
 out:
 	free(cap);
 	csv_row_free(&row);
@@ -671,9 +656,9 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	ctx = json_get(&root, "context");
 	list = json_get(&root, "benchmarks");
 	if (!list || list->type != JSON_ARRAY) {
-		set_err(err, errlen,
-			"%s: not Google Benchmark JSON (no \"benchmarks\" array)",
-			path);
+		snprintf(err, errlen,
+			 "%s: not Google Benchmark JSON (no \"benchmarks\" array)",
+			 path);
 		goto out;
 	}
 	for (size_t i = 0; ctx && ctx->type == JSON_OBJECT && i < ctx->count; i++) {
@@ -723,14 +708,14 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			if (!name)
 				name = json_get_string(e, "name");
 			if (e->type != JSON_OBJECT || !name) {
-				set_err(err, errlen, "%s: benchmarks[%zu] %s", path, i,
-					e->type != JSON_OBJECT ? "is not an object"
+				snprintf(err, errlen, "%s: benchmarks[%zu] %s", path, i,
+					 e->type != JSON_OBJECT ? "is not an object"
 							    : "has no name");
 				goto out;
 			}
 			if ((why = name_problem(name))) {
-				set_err(err, errlen, "%s: benchmarks[%zu]: the name %s",
-					path, i, why);
+				snprintf(err, errlen, "%s: benchmarks[%zu]: the name %s",
+					 path, i, why);
 				goto out;
 			}
 			if (aggregate != pass)
@@ -742,14 +727,14 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			if (aggregate && (!agg || strcmp(agg, "median")))
 				continue;
 			if (!real || real->type != JSON_NUMBER) {
-				set_err(err, errlen, "%s: benchmarks[%zu] (%s) has no "
-					"real_time number", path, i, name);
+				snprintf(err, errlen, "%s: benchmarks[%zu] (%s) has no "
+					 "real_time number", path, i, name);
 				goto out;
 			}
 			if (isnan(time_unit_ns(unit))) {
-				set_err(err, errlen, "%s: benchmarks[%zu] (%s): unknown "
-					"time_unit '%s' (ns, us, ms or s)", path, i, name,
-					unit);
+				snprintf(err, errlen, "%s: benchmarks[%zu] (%s): unknown "
+					 "time_unit '%s' (ns, us, ms or s)", path, i, name,
+					 unit);
 				goto out;
 			}
 			t = real->number * time_unit_ns(unit);
@@ -757,8 +742,8 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			why = timing_problem(shown, t, entry_is_difference(
 						json_get_string(e, "op"), name));
 			if (why) {
-				set_err(err, errlen, "%s: benchmarks[%zu] (%s): real_time "
-					"%s %s (" TIMING_RULE ")", path, i, name, shown, why);
+				snprintf(err, errlen, "%s: benchmarks[%zu] (%s): real_time "
+					 "%s %s (" TIMING_RULE ")", path, i, name, shown, why);
 				goto out;
 			}
 			k = map_find(&map, run, name);
@@ -790,9 +775,9 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 		}
 	}
 	if (!run->count) {
-		set_err(err, errlen, "%s: no benchmark to compare (%zu entries%s)",
-			path, list->count, skipped_failed ?
-			", every one with error_occurred" : "");
+		snprintf(err, errlen, "%s: no benchmark to compare (%zu entries%s)",
+			 path, list->count, skipped_failed ?
+			 ", every one with error_occurred" : "");
 		goto out;
 	}
 	for (size_t k = 0; k < run->count; k++) {
@@ -810,7 +795,7 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	rc = 0;
 	goto out;
 oom:
-	set_err(err, errlen, "out of memory reading %s", path);
+	snprintf(err, errlen, "out of memory reading %s", path);
 out:
 	free(vcap);
 	free(map.slot);
@@ -832,11 +817,11 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 	run->path = strdup(path);
 	run->label = make_label(path);
 	if (!run->path || !run->label) {
-		set_err(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	if (stat(path, &st)) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (S_ISREG(st.st_mode) && plen > 5 &&
@@ -845,25 +830,25 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 		goto index;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		set_err(err, errlen,
-			"%s is neither a run directory nor a .json file", path);
+		snprintf(err, errlen,
+			 "%s is neither a run directory nor a .json file", path);
 		goto out;
 	}
 	results = join_path(path, "results.csv");
 	samples = join_path(path, "samples.csv");
 	json = join_path(path, "results.json");
 	if (!results || !samples || !json) {
-		set_err(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	if (is_file(results)) {
 		rc = load_results_csv(run, results, err, errlen);
 		if (!rc && build_index(run)) {
-			set_err(err, errlen, "out of memory");
+			snprintf(err, errlen, "out of memory");
 			rc = -1;
 		}
 		if (!rc && !run->count) {
-			set_err(err, errlen, "%s: no benchmark, only a header", results);
+			snprintf(err, errlen, "%s: no benchmark, only a header", results);
 			rc = -1;
 		}
 		if (!rc)
@@ -878,13 +863,13 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 		rc = load_gbench_json(run, json, err, errlen);
 		goto index;
 	}
-	set_err(err, errlen,
-		"%s has neither results.csv nor results.json: not a run directory",
-		path);
+	snprintf(err, errlen,
+		 "%s has neither results.csv nor results.json: not a run directory",
+		 path);
 	goto out;
 index:
 	if (!rc && build_index(run)) {
-		set_err(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}
 out:
