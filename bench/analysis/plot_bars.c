@@ -313,8 +313,9 @@ static int in_delta(const struct run_bench *x, const char *suite)
 	return 1;
 }
 
-static int select_delta(struct plot_job *job, const char *suite)
+int plot_select_delta(struct plot_job *job)
 {
+	const char *suite = job->arg;
 	const struct run_dir *a, *b;
 	const char *labels[256];
 	size_t n = 0;
@@ -372,19 +373,4 @@ static int select_delta(struct plot_job *job, const char *suite)
 	plot_set_number(job, "width", n > 30 ? 1600 : 1200);
 	label_margins(job, labels, n < 256 ? n : 256, n > 30 ? 1600 : 1200);
 	return PLOT_DRAW;
-}
-
-int plot_select_delta_kmod(struct plot_job *job)
-{
-	return select_delta(job, "kmod");
-}
-
-int plot_select_delta_syscall(struct plot_job *job)
-{
-	return select_delta(job, "syscall");
-}
-
-int plot_select_delta_bpf(struct plot_job *job)
-{
-	return select_delta(job, "bpf");
 }

@@ -34,7 +34,7 @@ int plot_select_dist(struct plot_job *job)
 		}
 		if (!any)
 			continue;
-		if (!f && !(f = plot_dat_open(job, "dist")))
+		if (!f && !(f = plot_dat_open(job, job->name)))
 			return -1;
 		for (size_t r = 0; r < job->nruns; r++)
 			for (size_t k = 0; b[r] && k < b[r]->count; k++)
@@ -50,7 +50,7 @@ int plot_select_dist(struct plot_job *job)
 	}
 	if (!panels)
 		return PLOT_EMPTY;
-	if (plot_dat_close(job, f, "dist"))
+	if (plot_dat_close(job, f, job->name))
 		return -1;
 	plot_set_string(job, "names", names);
 	plot_set_string(job, "units", units);

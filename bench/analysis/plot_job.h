@@ -29,6 +29,7 @@ struct plot_job {
 	size_t nruns;			/* 1 or 2 */
 	const char *dir;		/* where its files are built */
 	const char *name;		/* the plot's: name.dat, name.png, ... */
+	const char *arg;		/* the table's arg for select, or NULL */
 	const char *who;		/* the command, for messages */
 	char settings[8192];		/* gnuplot -e assignments */
 };

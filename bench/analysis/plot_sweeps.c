@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * plot_sweeps.c - the plots of a cost against a swept parameter, one
- * panel per op (plots/lib/sweep.gp): copy (against size, with the pair's
- * share below), batch (against K) and bpf (against size, per mode).
+ * panel per op (plots/lib/sweep.gp): kmod ops against size with the
+ * pair's share below (copy), batch (against K) and bpf (against size,
+ * per mode).
  * Their .dat files are blocks of "x median low high" rows, one block per
  * series of each panel, separated by two blank lines.
  */
@@ -84,38 +85,39 @@ static const struct run_bench *at_size(const struct run_bench *const *s,
 }
 
 /*
- * copy_to_user and copy_from_user against size. One run: kapi, inline
- * and nopad, below the pair's share (inline - nopad) / nopad. Two runs:
- * kapi of each, below (B - A) / A.
+ * The kmod ops of job->arg against size, a panel each. One run: kapi,
+ * inline and nopad, below the pair's share (inline - nopad) / nopad. Two
+ * runs: kapi of each, below (B - A) / A. The shares go to name-share.dat.
  */
-int plot_select_copy(struct plot_job *job)
+int plot_select_size_sweep(struct plot_job *job)
 {
 	static const char *const variants[] = { "kapi", "inline", "nopad" };
-	const char *const ops_all[] = {
-		kmod_ops[SMAPBENCH_OP_COPY_TO_USER].name,
-		kmod_ops[SMAPBENCH_OP_COPY_FROM_USER].name,
-	};
-	const char *ops[2];
+	const char *ops[4];
 	size_t nops = 0;
-	char words[64] = "", path[PATH_MAX + 64];
+	char wanted[128], *save = NULL, words[128] = "", share[128];
+	char path[PATH_MAX + 64];
 	int positive = 1;
 	double min_share = INFINITY;
 	FILE *f, *g;
 
-	for (size_t j = 0; j < 2; j++) {
+	/* the ops asked for that a run has at least two sizes of */
+	snprintf(wanted, sizeof(wanted), "%s", job->arg ? job->arg : "");
+	for (char *op = strtok_r(wanted, " ", &save); op && nops < 4;
+	     op = strtok_r(NULL, " ", &save)) {
 		const struct run_bench *s[MAX_SWEEP];
 
 		for (size_t r = 0; r < job->nruns; r++)
-			if (bench_sweep(job->runs[r], "kmod", ops_all[j], "kapi", s, MAX_SWEEP) +
-			    bench_sweep(job->runs[r], "kmod", ops_all[j], "inline", s, MAX_SWEEP) >= 2) {
-				ops[nops++] = ops_all[j];
+			if (bench_sweep(job->runs[r], "kmod", op, "kapi", s, MAX_SWEEP) +
+			    bench_sweep(job->runs[r], "kmod", op, "inline", s, MAX_SWEEP) >= 2) {
+				ops[nops++] = op;
 				break;
 			}
 	}
 	if (!nops)
 		return PLOT_EMPTY;
-	f = plot_dat_open(job, "copy");
-	g = plot_dat_open(job, "copy-share");
+	snprintf(share, sizeof(share), "%s-share", job->name);
+	f = plot_dat_open(job, job->name);
+	g = plot_dat_open(job, share);
 	if (!f || !g) {
 		if (f)
 			fclose(f);
@@ -159,7 +161,7 @@ int plot_select_copy(struct plot_job *job)
 			return -1;
 		}
 	}
-	if (plot_dat_close(job, f, "copy") | plot_dat_close(job, g, "copy-share"))
+	if (plot_dat_close(job, f, job->name) | plot_dat_close(job, g, share))
 		return -1;
 	plot_set_string(job, "ops", words);
 	plot_set_string(job, "unit", suite_unit(job->runs, job->nruns, "kmod"));
@@ -168,7 +170,7 @@ int plot_select_copy(struct plot_job *job)
 	plot_set_number(job, "pctlog", positive);
 	if (positive && isfinite(min_share))
 		plot_set_number(job, "pctmin", min_share / 4);
-	plot_dat_path(job, "copy-share", path, sizeof(path));
+	plot_dat_path(job, share, path, sizeof(path));
 	plot_set_string(job, "pctfile", path);
 	return PLOT_DRAW;
 }
@@ -229,7 +231,7 @@ int plot_select_batch(struct plot_job *job)
 	}
 	if (!nops)
 		return PLOT_EMPTY;
-	f = plot_dat_open(job, "batch");
+	f = plot_dat_open(job, job->name);
 	if (!f)
 		return -1;
 	for (size_t j = 0; j < nops; j++) {
@@ -267,7 +269,7 @@ int plot_select_batch(struct plot_job *job)
 				fputs("\n\n", f);
 			}
 	}
-	if (plot_dat_close(job, f, "batch"))
+	if (plot_dat_close(job, f, job->name))
 		return -1;
 	plot_set_string(job, "ops", words);
 	plot_set_string(job, "unit", suite_unit(job->runs, job->nruns, "kmod"));
@@ -319,7 +321,7 @@ int plot_select_bpf(struct plot_job *job)
 	}
 	if (!nmodes)
 		return PLOT_EMPTY;
-	f = plot_dat_open(job, "bpf");
+	f = plot_dat_open(job, job->name);
 	if (!f)
 		return -1;
 	for (size_t j = 0; j < nmodes; j++) {
@@ -340,7 +342,7 @@ int plot_select_bpf(struct plot_job *job)
 			nseries += job->nruns;
 		}
 	}
-	if (plot_dat_close(job, f, "bpf"))
+	if (plot_dat_close(job, f, job->name))
 		return -1;
 	plot_set_string(job, "ops", modes_words);
 	plot_set_string(job, "bpfops", ops_words);

@@ -19,28 +19,28 @@
 const struct plot plots[] = {
 	{ "delta-kmod",
 	  "kmod suite: difference between the runs, in percent of A",
-	  "delta-kmod.gp", plot_select_delta_kmod },
+	  "delta-kmod.gp", plot_select_delta, "kmod" },
 	{ "delta-syscall",
 	  "Syscall suite: difference between the runs, in percent of A",
-	  "delta-syscall.gp", plot_select_delta_syscall },
+	  "delta-syscall.gp", plot_select_delta, "syscall" },
 	{ "delta-bpf",
 	  "bpf suite: difference of the user - kernel overhead, in percent of A",
-	  "delta-bpf.gp", plot_select_delta_bpf },
+	  "delta-bpf.gp", plot_select_delta, "bpf" },
 	{ "ops", "Cost per operation with 95% CI error bars",
-	  "ops.gp", plot_select_ops },
+	  "ops.gp", plot_select_ops, NULL },
 	{ "copy", "copy_to_user / copy_from_user against copy size",
-	  "copy.gp", plot_select_copy },
+	  "copy.gp", plot_select_size_sweep, "copy_to_user copy_from_user" },
 	{ "batch", "Cost per access: one pair per access (kapi) against one per K",
-	  "batch.gp", plot_select_batch },
+	  "batch.gp", plot_select_batch, NULL },
 	{ "sigframe", "Signal frame: a pair per field against one pair per frame",
-	  "sigframe.gp", plot_select_sigframe },
+	  "sigframe.gp", plot_select_sigframe, NULL },
 	{ "dist", "Sample distributions of the headline benchmarks",
-	  "dist.gp", plot_select_dist },
+	  "dist.gp", plot_select_dist, NULL },
 	{ "syscall", "Syscall suite, nanoseconds per call",
-	  "syscall.gp", plot_select_syscall },
+	  "syscall.gp", plot_select_syscall, NULL },
 	{ "bpf", "bpf suite: user against kernel reads in ring 0",
-	  "bpf.gp", plot_select_bpf },
-	{ NULL, NULL, NULL, NULL },
+	  "bpf.gp", plot_select_bpf, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 /* ------------------------------------------------------------ context */
@@ -156,7 +156,7 @@ int plots_render(const char *who, const struct run_dir *const *runs,
 	for (const struct plot *p = plots; p->name; p++) {
 		struct plot_job job = { .runs = runs, .nruns = nruns,
 					.dir = out.tmp, .name = p->name,
-					.who = who };
+					.arg = p->arg, .who = who };
 		int selected;
 
 		snprintf(job.settings, sizeof(job.settings), "%s", common);

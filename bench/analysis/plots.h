@@ -2,9 +2,11 @@
 /*
  * plots.h - the plots of one run or of two side by side, as a table in
  * the manner of perf bench's: a name, a caption, the gnuplot script that
- * draws it (plots/<script>: titles, labels, colours), and the function
- * that selects its data (plot_job.h). Adding a plot is one line of the
- * table in plots.c and one script.
+ * draws it (plots/<script>: titles, labels, colours), the function that
+ * selects its data (plot_select.h), and what that function is asked for
+ * (the ops of a size sweep, the suite of a delta). Adding a plot is one
+ * line of the table in plots.c and one script; a plot of rows no select
+ * function picks yet also needs that function.
  */
 #ifndef SMAPBENCH_PLOTS_H
 #define SMAPBENCH_PLOTS_H
@@ -19,6 +21,7 @@ struct plot {
 	const char *script;	/* in plots/ */
 	/* Write the .dat, set the variables; PLOT_DRAW, PLOT_EMPTY or -1. */
 	int (*select)(struct plot_job *job);
+	const char *arg;	/* for select (plot_select.h), or NULL */
 };
 
 /* Every plot, in the order report.md shows them; ends with a NULL name. */
