@@ -13,8 +13,6 @@
 #include "kmod_suite.h"
 #include "pin.h"
 
-void bench_collect_context(struct context *c);
-
 int cmd_info(int argc, char **argv)
 {
 	struct context ctx = { 0 };

@@ -113,7 +113,6 @@ static const char *features(void)
 }
 
 /* Context keys common to run and info. */
-void bench_collect_context(struct context *c);
 void bench_collect_context(struct context *c)
 {
 	const char *hint_source;

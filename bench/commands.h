@@ -22,6 +22,10 @@ int cmd_compare(int argc, char **argv);	/* bench/cmd_compare.c */
 int cmd_plot(int argc, char **argv);	/* bench/cmd_plot.c */
 int cmd_report(int argc, char **argv);	/* bench/cmd_report.c */
 
+struct context;
+/* The context keys run and info share (bench/cmd_run.c). */
+void bench_collect_context(struct context *c);
+
 /* Exit statuses shared by all subcommands. */
 #define EXIT_USAGE 2
 

@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* suite.c - the family table and shared helpers; see suite.h. */
+/* suite.c - the family table; see suite.h. */
 #include "suite.h"
 
-#include <stdio.h>
 #include <string.h>
-#include <sys/statfs.h>
-#include <unistd.h>
-
-#ifndef TMPFS_MAGIC
-#define TMPFS_MAGIC 0x01021994
-#endif
 
 /*
  * Every family, in the order they run: adding one is its file, which
@@ -70,22 +63,4 @@ void suite_context(struct context *c, const char *suite)
 		if (families[i]->context &&
 		    (!strcmp(suite, "all") || !strcmp(suite, families[i]->suite)))
 			families[i]->context(c);
-}
-
-const char *bench_tmpfs_dir(char *why, size_t whylen)
-{
-	static const char *const candidates[] = { "/dev/shm", "/run/shm",
-						  "/tmp", "/run" };
-
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
-		struct statfs fs;
-
-		if (statfs(candidates[i], &fs) == 0 &&
-		    (unsigned long)fs.f_type == TMPFS_MAGIC &&
-		    access(candidates[i], W_OK | X_OK) == 0)
-			return candidates[i];
-	}
-	snprintf(why, whylen,
-		 "no writable tmpfs (tried /dev/shm, /run/shm, /tmp, /run): mount one, e.g. mount -t tmpfs tmpfs /dev/shm");
-	return NULL;
 }

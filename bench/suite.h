@@ -40,7 +40,4 @@ int suite_register_all(struct registry *r);
 /* Let the families of a suite ("all": every one) add context keys. */
 void suite_context(struct context *c, const char *suite);
 
-/* A tmpfs directory we may create files in, or NULL with why. */
-const char *bench_tmpfs_dir(char *why, size_t whylen);
-
 #endif /* SMAPBENCH_SUITE_H */

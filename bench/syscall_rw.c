@@ -17,11 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "suite.h"
 
 #define FILE_BYTES (1U << 20)
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
 
 enum rw_kind { RW_READ, RW_PREAD, RW_WRITE, RW_PIPE };
 
@@ -42,11 +47,30 @@ static const struct rw_arg arg_pread = { RW_PREAD };
 static const struct rw_arg arg_write = { RW_WRITE };
 static const struct rw_arg arg_pipe = { RW_PIPE };
 
+/* A tmpfs directory we may create files in, or NULL with why. */
+static const char *tmpfs_dir(char *why, size_t whylen)
+{
+	static const char *const candidates[] = { "/dev/shm", "/run/shm",
+						  "/tmp", "/run" };
+
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+		struct statfs fs;
+
+		if (statfs(candidates[i], &fs) == 0 &&
+		    (unsigned long)fs.f_type == TMPFS_MAGIC &&
+		    access(candidates[i], W_OK | X_OK) == 0)
+			return candidates[i];
+	}
+	snprintf(why, whylen,
+		 "no writable tmpfs (tried /dev/shm, /run/shm, /tmp, /run): mount one, e.g. mount -t tmpfs tmpfs /dev/shm");
+	return NULL;
+}
+
 static int rw_valid(const struct benchmark *b, char *why, size_t whylen)
 {
 	const struct rw_arg *a = b->arg;
 
-	if (a->kind != RW_PIPE && !bench_tmpfs_dir(why, whylen))
+	if (a->kind != RW_PIPE && !tmpfs_dir(why, whylen))
 		return -1;
 	return 0;
 }
@@ -98,7 +122,7 @@ static int rw_setup(const struct benchmark *b, void **state, char *why,
 		*state = s;
 		return 0;
 	}
-	const char *dir = bench_tmpfs_dir(why, whylen);
+	const char *dir = tmpfs_dir(why, whylen);
 
 	if (!dir)
 		goto fail;

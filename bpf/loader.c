@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/loader.h"
+#include "context.h"
 #include "smapbench.skel.h"
 
 #define DEFAULT_BTF_PATH	"/sys/kernel/btf/vmlinux"
@@ -142,28 +143,13 @@ static void failed_program(char *name, size_t len)
 		snprintf(name, len, "%.*s", (int)(q - p), p);
 }
 
-static int read_small_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
 static int permission_denied(struct bpfbench_error *err, int error,
 			     const char *what)
 {
 	char unpriv[16] = "?";
 
-	read_small_file("/proc/sys/kernel/unprivileged_bpf_disabled", unpriv,
-			sizeof(unpriv));
+	context_read_file("/proc/sys/kernel/unprivileged_bpf_disabled", unpriv,
+			  sizeof(unpriv));
 	return fail(err, BPFBENCH_PERMISSION, error,
 		    "permission denied %s: BPF timing programs need CAP_BPF and "
 		    "CAP_PERFMON (or CAP_SYS_ADMIN), and this process has not "
@@ -201,8 +187,8 @@ static int check_environment(const char *btf_path, struct bpfbench_error *err)
 	}
 	close(fd);
 
-	if (read_small_file("/sys/kernel/security/lockdown", lockdown,
-			    sizeof(lockdown)) == 0 &&
+	if (context_read_file("/sys/kernel/security/lockdown", lockdown,
+			      sizeof(lockdown)) == 0 &&
 	    strstr(lockdown, "[confidentiality]"))
 		return fail(err, BPFBENCH_LOCKDOWN, EPERM,
 			    "kernel lockdown is 'confidentiality': "

@@ -232,6 +232,34 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * After renaming tmp to target (rc: the rename's), with the stop signals
+ * blocked: tmp is no longer a temporary of ours; or err says why not.
+ */
+static int renamed(char *tmp, const char *target, int rc, char *err,
+		   size_t errlen)
+{
+	if (!rc) {
+		unregister_temporary(tmp);
+		tmp[0] = '\0';
+	} else {
+		set_err(err, errlen, "cannot rename %s to %s: %s", tmp, target,
+			strerror(errno));
+	}
+	return rc;
+}
+
+/* A temporary removed: the stop handler has nothing left to remove. */
+static void forget_temporary(char *tmp)
+{
+	sigset_t old;
+
+	block_stop_signals(&old);
+	unregister_temporary(tmp);
+	restore_signals(&old);
+	tmp[0] = '\0';
+}
+
 /* target without trailing slashes into out; its parent and last name. */
 static int split_target(const char *target, char *out, char *parent,
 			const char **base, char *err, size_t errlen)
@@ -582,13 +610,7 @@ int atomic_dir_commit_new(struct atomic_dir *d, const char *parent,
 		if (!rc || (errno != EEXIST && errno != ENOTEMPTY))
 			break;
 	}
-	if (!rc) {
-		unregister_temporary(d->tmp);
-		d->tmp[0] = '\0';
-	} else {
-		set_err(err, errlen, "cannot rename %s to %s: %s", d->tmp,
-			d->target, strerror(errno));
-	}
+	rc = renamed(d->tmp, d->target, rc, err, errlen);
 	restore_signals(&old);
 	atomic_dir_abort(d);
 	return rc;
@@ -596,15 +618,10 @@ int atomic_dir_commit_new(struct atomic_dir *d, const char *parent,
 
 void atomic_dir_abort(struct atomic_dir *d)
 {
-	sigset_t old;
-
 	if (!d->tmp[0])
 		return;
 	atomic_dir_remove_tree(d->tmp);
-	block_stop_signals(&old);
-	unregister_temporary(d->tmp);
-	restore_signals(&old);
-	d->tmp[0] = '\0';
+	forget_temporary(d->tmp);
 }
 
 /* ------------------------------------------------ one file */
@@ -684,14 +701,7 @@ int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
 	}
 	f->file = NULL;
 	block_stop_signals(&old);
-	rc = rename(f->tmp, f->target);
-	if (!rc) {
-		unregister_temporary(f->tmp);
-		f->tmp[0] = '\0';
-	} else {
-		set_err(err, errlen, "cannot rename %s to %s: %s", f->tmp,
-			f->target, strerror(errno));
-	}
+	rc = renamed(f->tmp, f->target, rename(f->tmp, f->target), err, errlen);
 	restore_signals(&old);
 	atomic_file_abort(f);
 	return rc;
@@ -699,16 +709,11 @@ int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
 
 void atomic_file_abort(struct atomic_file *f)
 {
-	sigset_t old;
-
 	if (f->file)
 		fclose(f->file);
 	f->file = NULL;
 	if (!f->tmp[0])
 		return;
 	unlink(f->tmp);
-	block_stop_signals(&old);
-	unregister_temporary(f->tmp);
-	restore_signals(&old);
-	f->tmp[0] = '\0';
+	forget_temporary(f->tmp);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * json.h - a small JSON writer with correct string escaping, and a
- * validator for tests and for tools that want to check a file.
+ * json.h - a small JSON writer with correct string escaping, and the one
+ * JSON reader: a tree of values, used by the run loader (Google
+ * Benchmark files) and by the validator.
  *
  * The writer tracks nesting and commas; pretty-prints with two-space
  * indents like Google Benchmark. Strings: '"', '\\' and control
@@ -46,11 +47,52 @@ int json_writer_finish(struct json_writer *w);
 /* Write text as a quoted, escaped JSON string. */
 int json_write_escaped(FILE *file, const char *text);
 
+/* ------------------------------------------------------------ reading */
+
+enum json_type {
+	JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT,
+};
+
+struct json_value {
+	enum json_type type;
+	double number;		/* JSON_NUMBER; JSON_BOOL: 1 true, 0 false */
+	char *string;		/* JSON_STRING: unescaped, UTF-8 */
+	struct json_value *items;	/* array elements, object values */
+	char **keys;		/* object keys, in file order */
+	size_t count;
+};
+
+/* Deeper nesting is refused: nothing we read comes close. */
+#define JSON_MAX_READ_DEPTH 64
+
+/* json_parse() flags. */
+#define JSON_NONFINITE	1u	/* accept NaN, Infinity, -Infinity as numbers */
+
 /*
- * Check that text[0..len) is exactly one JSON value (RFC 8259) with
- * optional surrounding whitespace. Returns 0, or -1 with a message
- * naming the byte offset in err.
+ * Read text[0..len) (no terminating NUL needed) as exactly one JSON value
+ * (RFC 8259: UTF-8, no leading zeros, ...) with optional surrounding
+ * whitespace into *root. Returns 0, or -1 with
+ * "LINE:COLUMN: invalid JSON: what" in err and *root empty.
  */
+int json_parse(const char *text, size_t len, unsigned flags,
+	       struct json_value *root, char *err, size_t errlen);
+/*
+ * The same for a file: "FILE:LINE:COLUMN: invalid JSON: what", or
+ * "cannot open FILE: reason".
+ */
+int json_parse_file(const char *path, unsigned flags, struct json_value *root,
+		    char *err, size_t errlen);
+void json_free(struct json_value *v);
+
+/* Member of an object (the first, if the key repeats), or NULL. */
+const struct json_value *json_get(const struct json_value *object,
+				  const char *key);
+/* A string member, or NULL when absent or not a string. */
+const char *json_get_string(const struct json_value *object, const char *key);
+/* A number member, or NAN when absent or not a number. */
+double json_get_number(const struct json_value *object, const char *key);
+
+/* json_parse() without keeping the tree: 0 when text is valid JSON. */
 int json_validate(const char *text, size_t len, char *err, size_t errlen);
 
 #endif /* SMAPBENCH_JSON_H */

@@ -4,28 +4,14 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "json.h"
 #include "stats.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static char *join_path(const char *dir, const char *file)
 {
@@ -323,10 +309,10 @@ static int check_unique(const struct run_dir *run, const char *path,
 		if (!strcmp(run->sorted[i - 1]->name, run->sorted[i]->name)) {
 			const struct run_bench *x = run->sorted[i - 1], *y = run->sorted[i];
 
-			set_err(err, errlen, "%s: benchmark %s appears twice (lines "
-				"%lu and %lu)", path, x->name,
-				x->line < y->line ? x->line : y->line,
-				x->line < y->line ? y->line : x->line);
+			snprintf(err, errlen, "%s: benchmark %s appears twice (lines "
+				 "%lu and %lu)", path, x->name,
+				 x->line < y->line ? x->line : y->line,
+				 x->line < y->line ? y->line : x->line);
 			return -1;
 		}
 	return 0;
@@ -356,7 +342,7 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 	kc = csv_table_column(&t, "key");
 	vc = csv_table_column(&t, "value");
 	if (kc < 0 || vc < 0) {
-		set_err(err, errlen, "%s: needs columns key,value", path);
+		snprintf(err, errlen, "%s: needs columns key,value", path);
 		goto out;
 	}
 	for (size_t i = 0; i < t.count; i++) {
@@ -365,13 +351,13 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 		/* a key twice could hide a mismatch from compare's check */
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(t.rows[k].fields[kc], key)) {
-				set_err(err, errlen, "%s:%lu: key %s appears twice "
-					"(first on line %lu)", path, t.rows[i].line,
-					key, t.rows[k].line);
+				snprintf(err, errlen, "%s:%lu: key %s appears twice "
+					 "(first on line %lu)", path, t.rows[i].line,
+					 key, t.rows[k].line);
 				goto out;
 			}
 		if (add_context(run, &cap, key, t.rows[i].fields[vc])) {
-			set_err(err, errlen, "out of memory");
+			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
 	}
@@ -393,8 +379,8 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		return -1;
 	if (csv_table_column(&t, "name") < 0 ||
 	    csv_table_column(&t, "median") < 0) {
-		set_err(err, errlen, "%s: needs at least columns name,median",
-			path);
+		snprintf(err, errlen, "%s: needs at least columns name,median",
+			 path);
 		goto out;
 	}
 	for (size_t i = 0; i < t.count; i++) {
@@ -408,8 +394,8 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		if (!b)
 			goto oom;
 		if (why) {
-			set_err(err, errlen, "%s:%lu: the benchmark name %s", path,
-				t.rows[i].line, why);
+			snprintf(err, errlen, "%s:%lu: the benchmark name %s", path,
+				 t.rows[i].line, why);
 			goto out;
 		}
 		b->line = t.rows[i].line;
@@ -433,16 +419,16 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		if (!b->unit || !b->counter || !b->flags)
 			goto oom;
 		if ((why = columns_problem(b, &column, &value))) {
-			set_err(err, errlen, "%s:%lu: %s: the %s '%.40s%s' %s",
-				path, t.rows[i].line, b->name, column, value,
-				strlen(value) > 40 ? "..." : "", why);
+			snprintf(err, errlen, "%s:%lu: %s: the %s '%.40s%s' %s",
+				 path, t.rows[i].line, b->name, column, value,
+				 strlen(value) > 40 ? "..." : "", why);
 			goto out;
 		}
 		b->median = parse_double(median);
 		why = timing_problem(median, b->median, is_difference(b));
 		if (why) {
-			set_err(err, errlen, "%s:%lu: %s: median '%s' %s (" TIMING_RULE ")",
-				path, t.rows[i].line, b->name, median, why);
+			snprintf(err, errlen, "%s:%lu: %s: median '%s' %s (" TIMING_RULE ")",
+				 path, t.rows[i].line, b->name, median, why);
 			goto out;
 		}
 		b->min = parse_double(csv_table_get(&t, i, "min"));
@@ -459,7 +445,7 @@ static int load_results_csv(struct run_dir *run, const char *path,
 	rc = 0;
 	goto out;
 oom:
-	set_err(err, errlen, "out of memory reading %s", path);
+	snprintf(err, errlen, "out of memory reading %s", path);
 out:
 	csv_table_free(&t);
 	return rc;
@@ -486,20 +472,20 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 	struct run_bench *last = NULL;
 
 	if (!f) {
-		set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
 	got = csv_read_row(f, &row, &line);
 	if (got <= 0) {
-		set_err(err, errlen, "%s: %s", path,
-			got ? "malformed header row" : "empty file, no header");
+		snprintf(err, errlen, "%s: %s", path,
+			 got ? "malformed header row" : "empty file, no header");
 		goto out;
 	}
 	columns = row.count;
 	nc = header_column(&row, "name");
 	vc = header_column(&row, "value");
 	if (nc < 0 || vc < 0) {
-		set_err(err, errlen, "%s: needs columns name,value", path);
+		snprintf(err, errlen, "%s: needs columns name,value", path);
 		goto out;
 	}
 	cap = calloc(run->count ? run->count : 1, sizeof(*cap));
@@ -515,9 +501,9 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		if (!got)
 			break;
 		if (got < 0 || row.count != columns) {
-			set_err(err, errlen, got < 0 ? "%s:%lu: malformed record"
+			snprintf(err, errlen, got < 0 ? "%s:%lu: malformed record"
 						     : "%s:%lu: wrong number of fields",
-				path, start);
+				 path, start);
 			goto out;
 		}
 		name = row.fields[nc];
@@ -532,8 +518,8 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		v = parse_double(text);
 		why = timing_problem(text, v, is_difference(b));
 		if (why) {
-			set_err(err, errlen, "%s:%lu: %s: value '%s' %s (" TIMING_RULE ")",
-				path, start, b->name, text, why);
+			snprintf(err, errlen, "%s:%lu: %s: value '%s' %s (" TIMING_RULE ")",
+				 path, start, b->name, text, why);
 			goto out;
 		}
 		if (push_value(b, &cap[b - run->bench], v))
@@ -541,13 +527,13 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		b->source = RUN_VALUES_SAMPLES;
 	}
 	if (ferror(f)) {
-		set_err(err, errlen, "cannot read %s", path);
+		snprintf(err, errlen, "cannot read %s", path);
 		goto out;
 	}
 	rc = 0;
 	goto out;
 oom:
-	set_err(err, errlen, "out of memory reading %s", path);
+	snprintf(err, errlen, "out of memory reading %s", path);
 out:
 	free(cap);
 	csv_row_free(&row);
@@ -556,350 +542,6 @@ out:
 }
 
 /* ------------------------------------------------------------ JSON */
-
-/*
- * Just enough JSON to read Google Benchmark output: a tree of values,
- * numbers as doubles, strings unescaped to UTF-8.
- */
-enum jtype { J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
-
-struct jvalue {
-	enum jtype type;
-	double number;
-	char *string;
-	struct jvalue *items;	/* array elements or object values */
-	char **keys;		/* object keys */
-	size_t count;
-};
-
-struct jparser {
-	const char *p, *start;
-	int depth;
-	char *err;
-	size_t errlen;
-};
-
-static void jfree(struct jvalue *v)
-{
-	for (size_t i = 0; i < v->count; i++) {
-		jfree(&v->items[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
-	free(v->items);
-	free(v->keys);
-	free(v->string);
-	memset(v, 0, sizeof(*v));
-}
-
-static int jfail(struct jparser *jp, const char *what)
-{
-	unsigned long line = 1, column = 1;
-
-	for (const char *p = jp->start; p < jp->p; p++) {
-		column = *p == '\n' ? 1 : column + 1;
-		line += *p == '\n';
-	}
-	set_err(jp->err, jp->errlen, "%lu:%lu: invalid JSON: %s", line, column,
-		what);
-	return -1;
-}
-
-static void jspace(struct jparser *jp)
-{
-	while (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' ||
-	       *jp->p == '\r')
-		jp->p++;
-}
-
-static int hex4(const char *s, unsigned *out)
-{
-	unsigned v = 0;
-
-	for (int i = 0; i < 4; i++) {
-		char c = s[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static size_t put_utf8(char *out, unsigned cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-static int jstring(struct jparser *jp, char **out)
-{
-	const char *s = ++jp->p;	/* after the opening quote */
-	size_t len = 0;
-	char *buf;
-
-	/* Unescaped text is never longer than the escaped form. */
-	while (*s && *s != '"') {
-		if (*s == '\\' && s[1])
-			s++;
-		s++;
-	}
-	if (!*s)
-		return jfail(jp, "unterminated string");
-	buf = malloc((size_t)(s - jp->p) + 1);
-	if (!buf)
-		return jfail(jp, "out of memory");
-	while (*jp->p != '"') {
-		unsigned char c = (unsigned char)*jp->p++;
-		unsigned cp, lo;
-
-		if (c < 0x20) {
-			free(buf);
-			return jfail(jp, "control character in string");
-		}
-		if (c != '\\') {
-			buf[len++] = (char)c;
-			continue;
-		}
-		c = (unsigned char)*jp->p++;
-		switch (c) {
-		case '"': case '\\': case '/':
-			buf[len++] = (char)c;
-			break;
-		case 'b': buf[len++] = '\b'; break;
-		case 'f': buf[len++] = '\f'; break;
-		case 'n': buf[len++] = '\n'; break;
-		case 'r': buf[len++] = '\r'; break;
-		case 't': buf[len++] = '\t'; break;
-		case 'u':
-			if (hex4(jp->p, &cp)) {
-				free(buf);
-				return jfail(jp, "bad \\u escape");
-			}
-			jp->p += 4;
-			if (cp >= 0xd800 && cp < 0xdc00 && jp->p[0] == '\\' &&
-			    jp->p[1] == 'u' && !hex4(jp->p + 2, &lo) &&
-			    lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) +
-				     (lo - 0xdc00);
-				jp->p += 6;
-			} else if (cp >= 0xd800 && cp < 0xe000) {
-				cp = 0xfffd;	/* lone surrogate */
-			}
-			len += put_utf8(buf + len, cp);
-			break;
-		default:
-			free(buf);
-			return jfail(jp, "bad escape");
-		}
-	}
-	jp->p++;
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
-}
-
-static int jvalue(struct jparser *jp, struct jvalue *v);
-
-static int jpush(struct jparser *jp, struct jvalue *v, size_t *cap,
-		 struct jvalue *item, char *key)
-{
-	if (v->count == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		struct jvalue *ni = realloc(v->items, ncap * sizeof(*ni));
-
-		if (!ni)
-			return jfail(jp, "out of memory");
-		v->items = ni;
-		if (v->type == J_OBJECT) {
-			char **nk = realloc(v->keys, ncap * sizeof(*nk));
-
-			if (!nk)
-				return jfail(jp, "out of memory");
-			v->keys = nk;
-		}
-		*cap = ncap;
-	}
-	v->items[v->count] = *item;
-	if (v->type == J_OBJECT)
-		v->keys[v->count] = key;
-	v->count++;
-	return 0;
-}
-
-static int jcontainer(struct jparser *jp, struct jvalue *v, int object)
-{
-	char close = object ? '}' : ']';
-	size_t cap = 0;
-
-	if (++jp->depth > 64)
-		return jfail(jp, "nested too deeply");
-	v->type = object ? J_OBJECT : J_ARRAY;
-	jp->p++;
-	jspace(jp);
-	if (*jp->p == close) {
-		jp->p++;
-		jp->depth--;
-		return 0;
-	}
-	for (;;) {
-		struct jvalue item = { 0 };
-		char *key = NULL;
-
-		jspace(jp);
-		if (object) {
-			if (*jp->p != '"')
-				return jfail(jp, "expected a key");
-			if (jstring(jp, &key))
-				return -1;
-			jspace(jp);
-			if (*jp->p != ':') {
-				free(key);
-				return jfail(jp, "expected ':'");
-			}
-			jp->p++;
-		}
-		if (jvalue(jp, &item) || jpush(jp, v, &cap, &item, key)) {
-			free(key);
-			jfree(&item);
-			return -1;
-		}
-		jspace(jp);
-		if (*jp->p == ',') {
-			jp->p++;
-			continue;
-		}
-		if (*jp->p != close)
-			return jfail(jp, object ? "expected ',' or '}'"
-						: "expected ',' or ']'");
-		jp->p++;
-		jp->depth--;
-		return 0;
-	}
-}
-
-/*
- * A JSON number, or NaN, Infinity and -Infinity as some writers put
- * them (not JSON, but refusing them as "invalid JSON" would hide that
- * the real problem is the timing, which the loader then names).
- */
-static int jnumber(struct jparser *jp, struct jvalue *v)
-{
-	const char *p = jp->p;
-	char *end;
-
-	v->type = J_NUMBER;
-	if (!strncmp(p, "NaN", 3) || !strncmp(p, "Infinity", 8) ||
-	    !strncmp(p, "-Infinity", 9)) {
-		v->number = p[0] == 'N' ? NAN : p[0] == '-' ? -INFINITY : INFINITY;
-		jp->p += p[0] == 'N' ? 3 : p[0] == '-' ? 9 : 8;
-		return 0;
-	}
-	if (*p == '-')
-		p++;
-	if (*p < '0' || *p > '9')
-		return jfail(jp, "unexpected character");
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p == '.') {
-		if (*++p < '0' || *p > '9')
-			return jfail(jp, "digits must follow '.'");
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if (*p == 'e' || *p == 'E') {
-		if (*++p == '+' || *p == '-')
-			p++;
-		if (*p < '0' || *p > '9')
-			return jfail(jp, "digits must follow the exponent");
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	v->number = strtod(jp->p, &end);
-	jp->p = p;
-	return 0;
-}
-
-static int jvalue(struct jparser *jp, struct jvalue *v)
-{
-	memset(v, 0, sizeof(*v));
-	jspace(jp);
-	switch (*jp->p) {
-	case '{':
-		return jcontainer(jp, v, 1);
-	case '[':
-		return jcontainer(jp, v, 0);
-	case '"':
-		v->type = J_STRING;
-		return jstring(jp, &v->string);
-	case 't':
-	case 'f':
-	case 'n':
-		if (!strncmp(jp->p, "true", 4) || !strncmp(jp->p, "null", 4)) {
-			v->type = *jp->p == 't' ? J_BOOL : J_NULL;
-			v->number = *jp->p == 't';
-			jp->p += 4;
-			return 0;
-		}
-		if (!strncmp(jp->p, "false", 5)) {
-			v->type = J_BOOL;
-			jp->p += 5;
-			return 0;
-		}
-		return jfail(jp, "unknown literal");
-	default:
-		return jnumber(jp, v);
-	}
-}
-
-static const struct jvalue *jget(const struct jvalue *obj, const char *key)
-{
-	if (!obj || obj->type != J_OBJECT)
-		return NULL;
-	for (size_t i = 0; i < obj->count; i++)
-		if (!strcmp(obj->keys[i], key))
-			return &obj->items[i];
-	return NULL;
-}
-
-static const char *jget_string(const struct jvalue *obj, const char *key)
-{
-	const struct jvalue *v = jget(obj, key);
-
-	return v && v->type == J_STRING ? v->string : NULL;
-}
-
-static double jget_number(const struct jvalue *obj, const char *key)
-{
-	const struct jvalue *v = jget(obj, key);
-
-	return v && v->type == J_NUMBER ? v->number : NAN;
-}
 
 static int replace(char **field, const char *value)
 {
@@ -920,58 +562,20 @@ static int replace(char **field, const char *value)
  * counter with every entry: better than guessing them from a name that
  * leaves out what is 0 or "none".
  */
-static int json_fields(struct run_bench *b, const struct jvalue *e)
+static int json_fields(struct run_bench *b, const struct json_value *e)
 {
-	double size = jget_number(e, "size"), batch = jget_number(e, "batch");
+	double size = json_get_number(e, "size"), batch = json_get_number(e, "batch");
 
-	if (replace(&b->suite, jget_string(e, "suite")) ||
-	    replace(&b->op, jget_string(e, "op")) ||
-	    replace(&b->variant, jget_string(e, "variant")) ||
-	    replace(&b->counter, jget_string(e, "counter")))
+	if (replace(&b->suite, json_get_string(e, "suite")) ||
+	    replace(&b->op, json_get_string(e, "op")) ||
+	    replace(&b->variant, json_get_string(e, "variant")) ||
+	    replace(&b->counter, json_get_string(e, "counter")))
 		return -1;
 	if (isfinite(size) && size >= 0)
 		b->size = (unsigned long)size;
 	if (isfinite(batch) && batch >= 0)
 		b->batch = (unsigned long)batch;
 	return 0;
-}
-
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-
-	if (!f) {
-		set_err(err, errlen, "cannot open %s: %s", path,
-			strerror(errno));
-		return NULL;
-	}
-	do {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				set_err(err, errlen, "out of memory reading %s",
-					path);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got);
-	if (ferror(f)) {
-		set_err(err, errlen, "cannot read %s", path);
-		free(buf);
-		buf = NULL;
-	} else {
-		buf[len] = '\0';
-	}
-	fclose(f);
-	return buf;
 }
 
 /* Nanoseconds per Google Benchmark time_unit; NAN for an unknown one. */
@@ -1041,60 +645,36 @@ static void map_add(struct name_map *m, const struct run_dir *run, size_t index)
 static int load_gbench_json(struct run_dir *run, const char *path,
 			    char *err, size_t errlen)
 {
-	char *text = read_file(path, err, errlen);
-	struct jparser jp = { 0 };
-	struct jvalue root;
-	const struct jvalue *ctx, *list;
+	struct json_value root;
+	const struct json_value *ctx, *list;
 	size_t bcap = 0, ccap = 0, *vcap = NULL, skipped_failed = 0;
 	struct name_map map = { NULL, 0 };
 	int rc = -1;
 
-	if (!text)
+	if (json_parse_file(path, JSON_NONFINITE, &root, err, errlen))
 		return -1;
-	jp.p = jp.start = text;
-	jp.err = err;
-	jp.errlen = errlen;
-	rc = jvalue(&jp, &root);
-	if (!rc) {
-		jspace(&jp);
-		if (*jp.p) {
-			jfree(&root);
-			rc = jfail(&jp, "text after the end");
-		}
-	}
-	if (rc) {
-		/* err starts with LINE:COLUMN: add the file */
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "%s", err);
-		set_err(err, errlen, "%s:%s", path, msg);
-		free(text);
-		return -1;
-	}
-	free(text);
-	rc = -1;
-	ctx = jget(&root, "context");
-	list = jget(&root, "benchmarks");
-	if (!list || list->type != J_ARRAY) {
-		set_err(err, errlen,
-			"%s: not Google Benchmark JSON (no \"benchmarks\" array)",
-			path);
+	ctx = json_get(&root, "context");
+	list = json_get(&root, "benchmarks");
+	if (!list || list->type != JSON_ARRAY) {
+		snprintf(err, errlen,
+			 "%s: not Google Benchmark JSON (no \"benchmarks\" array)",
+			 path);
 		goto out;
 	}
-	for (size_t i = 0; ctx && ctx->type == J_OBJECT && i < ctx->count; i++) {
-		const struct jvalue *v = &ctx->items[i];
+	for (size_t i = 0; ctx && ctx->type == JSON_OBJECT && i < ctx->count; i++) {
+		const struct json_value *v = &ctx->items[i];
 		const char *key = ctx->keys[i];
 		char num[64];
 		const char *text_value = NULL;
 
 		if (!strcmp(key, "host_name"))
 			key = "host";
-		if (v->type == J_STRING) {
+		if (v->type == JSON_STRING) {
 			text_value = v->string;
-		} else if (v->type == J_NUMBER) {
+		} else if (v->type == JSON_NUMBER) {
 			snprintf(num, sizeof(num), "%.17g", v->number);
 			text_value = num;
-		} else if (v->type == J_BOOL) {
+		} else if (v->type == JSON_BOOL) {
 			text_value = v->number ? "true" : "false";
 		}
 		if (text_value && add_context(run, &ccap, key, text_value))
@@ -1111,13 +691,13 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	 */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < list->count; i++) {
-			const struct jvalue *e = &list->items[i];
-			const char *name = jget_string(e, "run_name");
-			const char *type = jget_string(e, "run_type");
-			const char *agg = jget_string(e, "aggregate_name");
-			const char *unit = jget_string(e, "time_unit");
-			const struct jvalue *failed = jget(e, "error_occurred");
-			const struct jvalue *real = jget(e, "real_time");
+			const struct json_value *e = &list->items[i];
+			const char *name = json_get_string(e, "run_name");
+			const char *type = json_get_string(e, "run_type");
+			const char *agg = json_get_string(e, "aggregate_name");
+			const char *unit = json_get_string(e, "time_unit");
+			const struct json_value *failed = json_get(e, "error_occurred");
+			const struct json_value *real = json_get(e, "real_time");
 			int aggregate = type && !strcmp(type, "aggregate");
 			const char *why;
 			char shown[64];
@@ -1126,16 +706,16 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			double t;
 
 			if (!name)
-				name = jget_string(e, "name");
-			if (e->type != J_OBJECT || !name) {
-				set_err(err, errlen, "%s: benchmarks[%zu] %s", path, i,
-					e->type != J_OBJECT ? "is not an object"
+				name = json_get_string(e, "name");
+			if (e->type != JSON_OBJECT || !name) {
+				snprintf(err, errlen, "%s: benchmarks[%zu] %s", path, i,
+					 e->type != JSON_OBJECT ? "is not an object"
 							    : "has no name");
 				goto out;
 			}
 			if ((why = name_problem(name))) {
-				set_err(err, errlen, "%s: benchmarks[%zu]: the name %s",
-					path, i, why);
+				snprintf(err, errlen, "%s: benchmarks[%zu]: the name %s",
+					 path, i, why);
 				goto out;
 			}
 			if (aggregate != pass)
@@ -1146,24 +726,24 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			}
 			if (aggregate && (!agg || strcmp(agg, "median")))
 				continue;
-			if (!real || real->type != J_NUMBER) {
-				set_err(err, errlen, "%s: benchmarks[%zu] (%s) has no "
-					"real_time number", path, i, name);
+			if (!real || real->type != JSON_NUMBER) {
+				snprintf(err, errlen, "%s: benchmarks[%zu] (%s) has no "
+					 "real_time number", path, i, name);
 				goto out;
 			}
 			if (isnan(time_unit_ns(unit))) {
-				set_err(err, errlen, "%s: benchmarks[%zu] (%s): unknown "
-					"time_unit '%s' (ns, us, ms or s)", path, i, name,
-					unit);
+				snprintf(err, errlen, "%s: benchmarks[%zu] (%s): unknown "
+					 "time_unit '%s' (ns, us, ms or s)", path, i, name,
+					 unit);
 				goto out;
 			}
 			t = real->number * time_unit_ns(unit);
 			snprintf(shown, sizeof(shown), "%g", real->number);
 			why = timing_problem(shown, t, entry_is_difference(
-						jget_string(e, "op"), name));
+						json_get_string(e, "op"), name));
 			if (why) {
-				set_err(err, errlen, "%s: benchmarks[%zu] (%s): real_time "
-					"%s %s (" TIMING_RULE ")", path, i, name, shown, why);
+				snprintf(err, errlen, "%s: benchmarks[%zu] (%s): real_time "
+					 "%s %s (" TIMING_RULE ")", path, i, name, shown, why);
 				goto out;
 			}
 			k = map_find(&map, run, name);
@@ -1195,9 +775,9 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 		}
 	}
 	if (!run->count) {
-		set_err(err, errlen, "%s: no benchmark to compare (%zu entries%s)",
-			path, list->count, skipped_failed ?
-			", every one with error_occurred" : "");
+		snprintf(err, errlen, "%s: no benchmark to compare (%zu entries%s)",
+			 path, list->count, skipped_failed ?
+			 ", every one with error_occurred" : "");
 		goto out;
 	}
 	for (size_t k = 0; k < run->count; k++) {
@@ -1215,11 +795,11 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	rc = 0;
 	goto out;
 oom:
-	set_err(err, errlen, "out of memory reading %s", path);
+	snprintf(err, errlen, "out of memory reading %s", path);
 out:
 	free(vcap);
 	free(map.slot);
-	jfree(&root);
+	json_free(&root);
 	return rc;
 }
 
@@ -1237,11 +817,11 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 	run->path = strdup(path);
 	run->label = make_label(path);
 	if (!run->path || !run->label) {
-		set_err(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	if (stat(path, &st)) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (S_ISREG(st.st_mode) && plen > 5 &&
@@ -1250,25 +830,25 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 		goto index;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		set_err(err, errlen,
-			"%s is neither a run directory nor a .json file", path);
+		snprintf(err, errlen,
+			 "%s is neither a run directory nor a .json file", path);
 		goto out;
 	}
 	results = join_path(path, "results.csv");
 	samples = join_path(path, "samples.csv");
 	json = join_path(path, "results.json");
 	if (!results || !samples || !json) {
-		set_err(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	if (is_file(results)) {
 		rc = load_results_csv(run, results, err, errlen);
 		if (!rc && build_index(run)) {
-			set_err(err, errlen, "out of memory");
+			snprintf(err, errlen, "out of memory");
 			rc = -1;
 		}
 		if (!rc && !run->count) {
-			set_err(err, errlen, "%s: no benchmark, only a header", results);
+			snprintf(err, errlen, "%s: no benchmark, only a header", results);
 			rc = -1;
 		}
 		if (!rc)
@@ -1283,13 +863,13 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 		rc = load_gbench_json(run, json, err, errlen);
 		goto index;
 	}
-	set_err(err, errlen,
-		"%s has neither results.csv nor results.json: not a run directory",
-		path);
+	snprintf(err, errlen,
+		 "%s has neither results.csv nor results.json: not a run directory",
+		 path);
 	goto out;
 index:
 	if (!rc && build_index(run)) {
-		set_err(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}
 out:

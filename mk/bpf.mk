@@ -29,7 +29,7 @@ BPF_PROG_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BPF_BUILD) -I.
 BPF_USER_CFLAGS = $(USER_CFLAGS) -I$(BPF_BUILD)
 
-.PHONY: bpf bpf-status bpf-test
+.PHONY: bpf bpf-status
 all: bpf
 bpf: $(BPF_LIB)
 
@@ -73,19 +73,3 @@ $(BPF_BUILD)/loader_stub.o: bpf/loader_stub.c bpf/loader.h $(BUILD_FLAGS) | $(BP
 $(BPF_LIB): $(BPF_LOADER_OBJ) $(BPF_BUILD)/common.o $(BUILD_FLAGS)
 	@echo "  AR      $@"
 	@rm -f $@ && ar rcs $@ $(BPF_LOADER_OBJ) $(BPF_BUILD)/common.o
-
-# The loader's unit tests (cmocka): its error paths must be clear.
-BPF_TEST := $(BUILD)/tests/unit/test_bpf_loader
-ifeq ($(HAVE_CMOCKA),1)
-all: $(BPF_TEST)
-bpf-test: $(BPF_TEST)
-$(BPF_TEST): tests/unit/test_bpf_loader.c bpf/loader.h bpf/bpfbench.h $(BPF_LIB)
-	@mkdir -p $(dir $@)
-	@echo "  CC      $<"
-	@$(CC) $(BPF_USER_CFLAGS) $(LDFLAGS) $< -o $@ $(BPF_LIB) \
-		-lcmocka $(BPF_LDLIBS) $(LDLIBS)
-else
-bpf-test:
-	@echo "bpf-test: cmocka missing (apt-get install libcmocka-dev)" >&2
-	@false
-endif

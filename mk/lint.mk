@@ -1,8 +1,12 @@
-# Shell lint; the module adds checkpatch and sparse to `lint` in mk/kmod.mk.
-SHELL_SCRIPTS := run-bench.sh scripts/deps.sh tests/check.sh .ci/run \
-	$(wildcard tests/stages/*.sh vm/*.sh)
+# Shell lint, and the layering of bench/ (no two files that include or
+# call each other); the module adds checkpatch and sparse to `lint` in
+# mk/kmod.mk.
+SHELL_SCRIPTS := run-bench.sh scripts/deps.sh scripts/include-cycles.sh \
+	tests/check.sh .ci/run $(wildcard tests/stages/*.sh vm/*.sh)
 
-.PHONY: lint lint-shell
-lint: lint-shell
+.PHONY: lint lint-shell lint-layers
+lint: lint-shell lint-layers
 lint-shell:
 	shellcheck -S warning $(SHELL_SCRIPTS)
+lint-layers: smapbench
+	BUILD=$(BUILD) scripts/include-cycles.sh bench

@@ -7,7 +7,8 @@
 #                           (no hwloc: Debian ships no static libudev,
 #                           which libhwloc.a needs; pinning then uses
 #                           sysfs + sched_setaffinity)
-#   make unit-tests         build/tests/unit/*
+#   make unit-tests         build/tests/unit/test_*: every cmocka test
+#                           (tests/unit/test_*.c), all by one rule
 #
 # Optional libraries are found by mk/config.mk and turned into HAVE_*
 # macros here; `smapbench info` prints which ones a binary has.
@@ -41,10 +42,9 @@ endif
 
 HARNESS_SRCS := $(sort $(wildcard harness/*.c))
 BENCH_SRCS   := $(filter-out $(if $(BPF_SUITE),,bench/bpf_suite.c),\
-	$(sort $(wildcard bench/*.c)))
-# Our tests; other parts keep theirs in tests/unit/ with their own rules.
-UNIT_SRCS    := $(wildcard $(addprefix tests/unit/,test_stats.c test_csv.c \
-	test_json.c test_options.c test_runner.c test_context.c test_catalogue.c))
+	$(sort $(wildcard bench/*.c bench/analysis/*.c)))
+# Every cmocka test: a new tests/unit/test_<name>.c needs no make line.
+UNIT_SRCS    := $(sort $(wildcard tests/unit/test_*.c))
 
 user_objs = $(patsubst %.c,$(USER_OUT)/$(1)/%.o,$(2))
 DYNAMIC_OBJS := $(call user_objs,dynamic,$(HARNESS_SRCS) $(BENCH_SRCS))
@@ -118,11 +118,14 @@ $(BUILD)/smapbench-static: $(STATIC_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(H
 	@echo "  LD      $@"
 	@$(CC) -static $(USER_LDFLAGS) -o $@ $(STATIC_OBJS) $(STATIC_LIBS) $(LDLIBS)
 
+# The one rule for the cmocka tests: each is linked against everything
+# smapbench is made of but main(), the bpf loader library included, so a
+# test may call any function of harness/, bench/ or bpf/.
 $(BUILD)/tests/unit/%: tests/unit/%.c $(TESTED_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -Ibench $(LDFLAGS) -o $@ $< \
-		$(TESTED_OBJS) $(DYNAMIC_LIBS) -lcmocka $(LDLIBS)
+	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -Ibench -MMD -MP -MF $@.d \
+		$(LDFLAGS) -o $@ $< $(TESTED_OBJS) $(DYNAMIC_LIBS) -lcmocka $(LDLIBS)
 
 # A JSON validator for the test stages.
 $(BUILD)/tests/json-check: tests/unit/json_check.c $(USER_OUT)/dynamic/harness/json.o
@@ -130,4 +133,4 @@ $(BUILD)/tests/json-check: tests/unit/json_check.c $(USER_OUT)/dynamic/harness/j
 	@echo "  CC      $<"
 	@$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
--include $(DYNAMIC_OBJS:.o=.d) $(STATIC_OBJS:.o=.d)
+-include $(DYNAMIC_OBJS:.o=.d) $(STATIC_OBJS:.o=.d) $(UNIT_BINS:=.d)

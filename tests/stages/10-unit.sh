@@ -47,4 +47,15 @@ for name in $tests; do
 		[ "$cases" -eq 0 ] && echo "not ok - $name: exited with status $rc"
 	fi
 done
+
+# bench/ is layered: no two of its files include or call each other
+# (the objects make unit-tests just built show the calls).
+if out=$(BUILD=$build scripts/include-cycles.sh bench 2>&1); then
+	echo "ok - bench/ has no include or call loop between files"
+	echo "$out" | sed 's/^/# /'
+else
+	echo "not ok - bench/ has files that need each other (scripts/include-cycles.sh)"
+	echo "$out" | sed 's/^/# /'
+	status=1
+fi
 exit $status

@@ -387,6 +387,12 @@ check gb-trailing "text after the end refused" said 'two.json:[0-9]*:[0-9]*: inv
 } >deep.json
 run "$bin" compare deep.json B/results.json --no-plots --out x
 check gb-deep "nesting refused" said 'nested too deeply'
+gbench bytes.json "$(it "$(printf 'BM_\377')" 10)"
+run "$bin" compare bytes.json agg-b.json --no-plots --out x
+check gb-bad-bytes "a name that is not UTF-8 refused" said 'bytes.json:[0-9]*:[0-9]*: invalid JSON: invalid UTF-8'
+{ cat agg-a.json && printf '\0'; } >nul.json
+run "$bin" compare nul.json agg-b.json --no-plots --out x
+check gb-bad-bytes "a NUL byte after the value refused" said 'nul.json:[0-9]*:1: invalid JSON: text after the end'
 : >empty.json
 run "$bin" compare empty.json B/results.json --no-plots --out x
 check gb-empty "an empty file refused" said 'empty.json:1:1: invalid JSON'

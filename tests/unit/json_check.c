@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * json_check.c - exit 0 when each file named is one valid JSON value,
- * else print where it is not and exit 1. Used by the test stages.
+ * else print where it is not (FILE:LINE:COLUMN: invalid JSON: what) and
+ * exit 1. Used by the test stages.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "json.h"
 
@@ -17,33 +17,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "r");
-		char *text = NULL, err[256];
-		size_t len = 0, cap = 0, n;
+		struct json_value root;
+		char err[512];
 
-		if (!f) {
-			perror(argv[i]);
+		if (json_parse_file(argv[i], 0, &root, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
 			status = 1;
 			continue;
 		}
-		do {
-			if (len + 65536 > cap) {
-				cap = cap ? cap * 2 : 1 << 20;
-				text = realloc(text, cap);
-				if (!text) {
-					fprintf(stderr, "%s: out of memory\n", argv[i]);
-					return 1;
-				}
-			}
-			n = fread(text + len, 1, 65536, f);
-			len += n;
-		} while (n > 0);
-		fclose(f);
-		if (json_validate(text, len, err, sizeof(err))) {
-			fprintf(stderr, "%s: invalid JSON at %s\n", argv[i], err);
-			status = 1;
-		}
-		free(text);
+		json_free(&root);
 	}
 	return status;
 }

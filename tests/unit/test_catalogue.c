@@ -20,7 +20,8 @@
 
 #include "unit.h"
 
-#include "analysis.h"
+#include "analysis/derived.h"
+#include "analysis/headline.h"
 #include "kmod_catalogue.h"
 #include "registry.h"
 #include "rundir.h"

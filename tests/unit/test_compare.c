@@ -33,7 +33,7 @@
 
 #include <cmocka.h>
 
-#include "analysis.h"
+#include "analysis/derived.h"
 #include "atomic_dir.h"
 #include "compare.h"
 #include "rundir.h"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_json.c - JSON escaping, the validator, and results.json holding
- * Google Benchmark's keys.
+ * test_json.c - JSON escaping, the reader and validator, and results.json
+ * holding Google Benchmark's keys.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,88 @@ static void validator(void **unused)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (!json_validate(bad[i], strlen(bad[i]), err, sizeof(err)))
 			fail_msg("invalid JSON accepted: %s", bad[i]);
+}
+
+/* The tree: values, unescaping, and what only JSON_NONFINITE accepts. */
+static void reader_tree(void **unused)
+{
+	static const char text[] =
+		"{\"name\": \"caf\\u00e9 \\ud83d\\ude00 \\ud800 \\\"q\\\"\", "
+		"\"list\": [1.5e2, -0, true, false, null, {}], "
+		"\"name\": \"second\", \"t\": NaN}";
+	struct json_value root;
+	const struct json_value *list;
+	char err[128];
+
+	(void)unused;
+	assert_int(json_parse(text, strlen(text), 0, &root, err, sizeof(err)), -1,
+		   "NaN without JSON_NONFINITE");
+	assert_str(err, "1:116: invalid JSON: unexpected character", "where and what");
+	assert_int(root.type, JSON_NULL, "the tree after a failure is empty");
+	assert_int(json_parse(text, strlen(text), JSON_NONFINITE, &root, err,
+			      sizeof(err)), 0, err);
+	assert_int(root.count, 4, "members");
+	/* a surrogate pair is one code point; a lone one U+FFFD */
+	assert_str(json_get_string(&root, "name"),
+		   "caf\xc3\xa9 \xf0\x9f\x98\x80 \xef\xbf\xbd \"q\"",
+		   "the first of a repeated key, unescaped");
+	list = json_get(&root, "list");
+	assert_int(list && list->type == JSON_ARRAY ? list->count : 0, 6, "array");
+	assert_near(list->items[0].number, 150, 0, "1.5e2");
+	assert_int(list->items[2].type, JSON_BOOL, "true");
+	assert_int(list->items[2].number, 1, "true is 1");
+	assert_int(list->items[4].type, JSON_NULL, "null");
+	assert_int(list->items[5].type, JSON_OBJECT, "{}");
+	assert_int(isnan(json_get_number(&root, "t")), 1, "NaN");
+	assert_int(isnan(json_get_number(&root, "name")), 1, "a string is no number");
+	assert_int(json_get(&root, "absent") == NULL, 1, "absent key");
+	json_free(&root);
+}
+
+/* Every read stays within len: a value may end where the buffer does. */
+static void reader_bounds_and_places(void **unused)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		const char *err;	/* NULL: valid */
+	} cases[] = {
+		{ "123456", 3, NULL },
+		{ "\"ab\"xyz", 4, NULL },
+		{ "\"ab", 3, "1:1: invalid JSON: unterminated string" },
+		{ "[1,\n 2,\n  x]", 12, "3:3: invalid JSON: unexpected character" },
+		{ "{\"a\": 1} {}", 10, "1:10: invalid JSON: text after the end" },
+		{ "[\"\xc3\"]", 4, "1:3: invalid JSON: invalid UTF-8 in string" },
+		{ "[\"a\0b\"]", 6, "1:4: invalid JSON: control character in string" },
+		{ "1e", 2, "1:3: invalid JSON: digits must follow the exponent" },
+		{ "", 0, "1:1: invalid JSON: a value expected, the text ended" },
+	};
+	char deep[2 * (JSON_MAX_READ_DEPTH + 1) + 1], err[128];
+	struct json_value root;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = json_parse(cases[i].text, cases[i].len, 0, &root, err,
+				    sizeof(err));
+
+		if (!cases[i].err) {
+			assert_int(rc, 0, err);
+			json_free(&root);
+		} else {
+			assert_int(rc, -1, cases[i].text);
+			assert_str(err, cases[i].err, cases[i].text);
+		}
+	}
+	for (int d = 0; d <= JSON_MAX_READ_DEPTH; d++) {
+		deep[d] = '[';
+		deep[2 * (JSON_MAX_READ_DEPTH + 1) - 1 - d] = ']';
+	}
+	assert_int(json_parse(deep + 1, 2 * JSON_MAX_READ_DEPTH, 0, &root, err,
+			      sizeof(err)), 0, "JSON_MAX_READ_DEPTH levels");
+	json_free(&root);
+	assert_int(json_validate(deep, 2 * (JSON_MAX_READ_DEPTH + 1), err,
+				 sizeof(err)), -1, "one level more");
+	assert_str(err, "1:65: invalid JSON: nested too deeply", "depth limit");
 }
 
 static void write_nested(FILE *f, void *arg)
@@ -171,6 +254,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escaping),
 		cmocka_unit_test(validator),
+		cmocka_unit_test(reader_tree),
+		cmocka_unit_test(reader_bounds_and_places),
 		cmocka_unit_test(writer_output_is_valid),
 		cmocka_unit_test(results_json_has_google_benchmark_keys),
 	};

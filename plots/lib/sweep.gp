@@ -1,6 +1,7 @@
-# sweep.gp - cost against a swept parameter, one panel per op, log-log:
-# copy size for copy_to_user / copy_from_user, accesses per STAC/CLAC pair
-# (K) for the batched variants.
+# lib/sweep.gp - cost against a swept parameter, one panel per op,
+# log-log: copy size for copy_to_user / copy_from_user (plots/copy.gp),
+# accesses per STAC/CLAC pair (K) for the batched variants (batch.gp),
+# bytes per access for the bpf suite (bpf.gp).
 #
 # Top row: one line per series (variants of one run, or the same variant
 # on two boots), error bars = 95% CI of the median. Optional bottom row: a
@@ -22,15 +23,17 @@
 #   pctfile   same layout with "x percent lo hi", npct series per op
 #   npct, pcttitles    (npct=0: no bottom row)
 #   pctlabel  what the bottom row shows (panel title suffix)
+#   pctylabel its axis (default "percent of the copy")
 #   pctlog    1 for a logarithmic percent axis (all values positive)
 #   pctmin    with pctlog: bottom of the axis; CI ends at or below 0 are
 #             drawn down to it
 
 if (!exists("height")) height = 900
-load plotsdir."/common.gp"
+load plotsdir."/lib/common.gp"
 if (!exists("npct")) npct = 0
 if (!exists("pctlog")) pctlog = 1
 if (!exists("pctlabel")) pctlabel = "pair cost as a share of the copy"
+if (!exists("pctylabel")) pctylabel = "percent of the copy"
 if (!exists("ylabel")) ylabel = "cycles per copy"
 if (!exists("xlabel")) xlabel = "bytes per copy"
 if (!exists("styles")) styles = ""
@@ -71,7 +74,7 @@ if (npct > 0) {
 			set yrange [*:*]
 		}
 		set key top right
-		set ylabel "percent of the copy"
+		set ylabel pctylabel
 		plot for [i=1:npct] pctfile index ((j-1)*npct + i-1) using 1:2:(pctlog && column(3) <= 0 ? (exists("pctmin") ? pctmin : 1e-3) : column(3)):4 \
 			with yerrorlines lw 1.5 pt 7 ps 0.7 lc rgb colours[i] title word(pcttitles, i), \
 			1 with lines dt 2 lw 1.2 lc rgb "#555555" title "1%"

@@ -1,8 +1,5 @@
-# bars.gp - clustered bars with confidence-interval error bars.
-#
-#   gnuplot -e "plotsdir='plots'; datafile='ops.dat'; out='ops'; term='png';
-#               title='...'; context='...'; nseries=2;
-#               ylabel='cycles per operation'" plots/bars.gp
+# lib/bars.gp - clustered bars with confidence-interval error bars, for
+# a plot's script to load after setting title and ylabel (plots/ops.gp).
 #
 # datafile: a header row naming the series, quoted when they contain
 # spaces ("label smap lo hi nosmap lo hi"), then one row per cluster,
@@ -10,7 +7,7 @@
 # series has no value. Optional: logy=1 for a logarithmic value axis,
 # rotate=1 to turn long labels, signed=1 for values of both signs.
 
-load plotsdir."/common.gp"
+load plotsdir."/lib/common.gp"
 if (!exists("logy")) logy = 0
 if (!exists("rotate")) rotate = 0
 if (!exists("ylabel")) ylabel = ""

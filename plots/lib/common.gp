@@ -1,6 +1,9 @@
-# common.gp - terminal, colours and title lines shared by every smapbench plot.
+# lib/common.gp - terminal, colours and title lines shared by every
+# smapbench plot. The colours are the palette every plot draws its series
+# in; a plot's script names them by index.
 #
-# Variables the caller sets with -e (smapbench plot does):
+# Variables the caller sets with -e (smapbench plot does) or the plot's
+# script sets before loading its drawing script:
 #   out       output file, without extension
 #   term      "png" or "svg"
 #   title     what the plot shows (first title line)

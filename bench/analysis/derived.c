@@ -4,274 +4,26 @@
  * STAC/CLAC pair costs (inline - nopad), what batching saves per access,
  * and from which copy size on the pair is noise (< 1% of the copy).
  * Every figure carries a bootstrap CI over the raw samples.
- * Also the small text helpers compare, plot and report share.
  */
-#include "analysis.h"
+#include "derived.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmod_catalogue.h"
+#include "bench/kmod_catalogue.h"
+#include "compare.h"
 #include "parallel.h"
-#include "registry.h"
+#include "run_select.h"
 #include "stats.h"
-#include "suite.h"
+#include "text_table.h"
 
 #define DERIVED_SEED		COMPARE_DEFAULT_SEED
 #define DERIVED_LEVEL		0.95
 #define CROSSOVER_RESAMPLES	1000
 
-/* ------------------------------------------------------------ tables */
-
-void atable_init(struct atable *t, unsigned columns, const char *align)
-{
-	memset(t, 0, sizeof(*t));
-	t->columns = columns;
-	t->align = align;
-}
-
-int atable_add(struct atable *t, const char *const *cells)
-{
-	if (t->rows == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 16;
-		char **nc = realloc(t->cells, ncap * t->columns * sizeof(*nc));
-
-		if (!nc)
-			return -1;
-		t->cells = nc;
-		t->cap = ncap;
-	}
-	for (unsigned c = 0; c < t->columns; c++) {
-		t->cells[t->rows * t->columns + c] = strdup(cells[c] ? cells[c] : "");
-		if (!t->cells[t->rows * t->columns + c])
-			return -1;
-	}
-	t->rows++;
-	return 0;
-}
-
-static char column_align(const struct atable *t, unsigned c)
-{
-	if (t->align && c < strlen(t->align))
-		return t->align[c];
-	return c == 0 ? 'l' : 'r';
-}
-
-/* Display width: UTF-8 continuation bytes take no column. */
-static size_t text_width(const char *s, int markdown)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w += 1 + (markdown && *s == '|');
-	return w;
-}
-
-/* A Markdown cell: '|' escaped, line breaks as spaces, or a row breaks. */
-static void put_cell(FILE *f, const char *cell, int markdown)
-{
-	if (!markdown) {
-		fputs(cell, f);
-		return;
-	}
-	for (; *cell; cell++) {
-		if (*cell == '|')
-			fputc('\\', f);
-		fputc(*cell == '\n' || *cell == '\r' ? ' ' : *cell, f);
-	}
-}
-
-void atable_print(FILE *f, const struct atable *t, int markdown)
-{
-	size_t *width = calloc(t->columns, sizeof(*width));
-
-	if (!width || !t->rows) {
-		free(width);
-		return;
-	}
-	for (size_t r = 0; r < t->rows; r++)
-		for (unsigned c = 0; c < t->columns; c++) {
-			size_t w = text_width(t->cells[r * t->columns + c], markdown);
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	for (size_t r = 0; r < t->rows; r++) {
-		for (unsigned c = 0; c < t->columns; c++) {
-			const char *cell = t->cells[r * t->columns + c];
-			int pad = (int)(width[c] - text_width(cell, markdown));
-			int right = column_align(t, c) == 'r';
-
-			if (markdown)
-				fputs("| ", f);
-			else if (c)
-				fputs("  ", f);
-			if (right)
-				fprintf(f, "%*s", pad, "");
-			put_cell(f, cell, markdown);
-			if (!right && (markdown || c + 1 < t->columns))
-				fprintf(f, "%*s", pad, "");
-			if (markdown)
-				fputc(' ', f);
-		}
-		fputs(markdown ? "|\n" : "\n", f);
-		if (r == 0 && markdown) {
-			for (unsigned c = 0; c < t->columns; c++) {
-				fputs("| ", f);
-				for (size_t i = 1; i < width[c]; i++)
-					fputc('-', f);
-				fputs(column_align(t, c) == 'r' ? ": " : "- ", f);
-			}
-			fputs("|\n", f);
-		}
-	}
-	free(width);
-}
-
-void atable_free(struct atable *t)
-{
-	for (size_t i = 0; i < t->rows * t->columns; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	memset(t, 0, sizeof(*t));
-}
-
-const char *fmt_num(char *buf, size_t len, double v)
-{
-	double a = fabs(v);
-
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (isinf(v))
-		snprintf(buf, len, v > 0 ? "inf" : "-inf");
-	else if (a >= 1e6 || (a > 0 && a < 1e-3))
-		snprintf(buf, len, "%.3g", v);
-	else if (a >= 1000)
-		snprintf(buf, len, "%.0f", v);
-	else if (a >= 100)
-		snprintf(buf, len, "%.1f", v);
-	else if (a >= 10)
-		snprintf(buf, len, "%.2f", v);
-	else
-		snprintf(buf, len, "%.3f", v);
-	return buf;
-}
-
-const char *fmt_ci(char *buf, size_t len, double low, double high)
-{
-	char lo[32], hi[32];
-
-	if (isnan(low) || isnan(high))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "[%s, %s]", fmt_num(lo, sizeof(lo), low),
-			 fmt_num(hi, sizeof(hi), high));
-	return buf;
-}
-
-const char *fmt_pct(char *buf, size_t len, double fraction)
-{
-	double pct = 100 * fraction;
-
-	if (isnan(pct))
-		snprintf(buf, len, "-");
-	else if (fabs(pct) >= 1e5)	/* a near-zero A: no 300-digit number */
-		snprintf(buf, len, "%+.3g%%", pct);
-	else
-		snprintf(buf, len, "%+.1f%%", pct);
-	return buf;
-}
-
 /* ------------------------------------------------------ derived tables */
-
-/*
- * The headline: the rows the families mark (struct benchmark's headline;
- * kmod's from the catalogue), kmod first, then syscall, then bpf, each
- * in its registration order. Built once.
- */
-static int suite_rank(const char *suite)
-{
-	static const char *const order[] = { "kmod", "syscall", "bpf" };
-	int i;
-
-	for (i = 0; i < 3 && strcmp(suite, order[i]); i++)
-		;
-	return i;
-}
-
-const struct bench_key *headline_benchmarks(void)
-{
-	static struct bench_key *keys;
-	static const struct bench_key none = { NULL, NULL, NULL, 0, 0 };
-	struct registry reg = { 0 };
-	size_t n = 0;
-
-	if (keys)
-		return keys;
-	if (suite_register_all(&reg) ||
-	    !(keys = calloc(reg.count + 1, sizeof(*keys)))) {
-		registry_free(&reg);
-		return &none;
-	}
-	for (int rank = 0; rank <= 3; rank++)
-		for (size_t i = 0; i < reg.count; i++) {
-			const struct benchmark *b = reg.items[i];
-
-			if (b->headline && suite_rank(b->suite) == rank)
-				keys[n++] = (struct bench_key){ b->suite, b->op,
-								b->variant, b->size,
-								b->batch };
-		}
-	registry_free(&reg);
-	return keys;
-}
-
-/* The headline rows of run, as run-bench.sh shows them after a run. */
-void headline_print(FILE *f, const struct run_dir *run)
-{
-	const struct bench_key *k = headline_benchmarks();
-
-	for (; k->suite; k++) {
-		const struct run_bench *b = bench_match(run, k);
-		double per_ns;
-
-		if (!b)
-			continue;
-		/* the median's ns/unit factor converts the interval too */
-		per_ns = b->median > 0 ? b->median_ns / b->median : NAN;
-		fprintf(f, "  %-36s %9.1f ns  [%.1f .. %.1f]  %s\n", b->name,
-			b->median_ns, b->ci_low * per_ns, b->ci_high * per_ns,
-			b->flags);
-	}
-}
-
-int bench_is(const struct run_bench *b, const struct bench_key *k)
-{
-	return !strcmp(b->suite, k->suite) && !strcmp(b->op, k->op) &&
-	       !strcmp(b->variant, k->variant) && b->size == k->size &&
-	       b->batch == k->batch;
-}
-
-const struct run_bench *bench_match(const struct run_dir *run,
-				    const struct bench_key *k)
-{
-	for (size_t i = 0; i < run->count; i++)
-		if (bench_is(&run->bench[i], k))
-			return &run->bench[i];
-	return NULL;
-}
-
-/* The benchmark of the same op and size in another variant. */
-static const struct run_bench *sibling(const struct run_dir *run,
-				       const struct run_bench *b,
-				       const char *variant, unsigned long batch)
-{
-	const struct bench_key k = { b->suite, b->op, variant, b->size, batch };
-
-	return bench_match(run, &k);
-}
 
 static int usable(const struct run_bench *b)
 {
@@ -522,27 +274,18 @@ static int add_crossover(struct derived *d, const struct run_dir *run,
 	struct derived_crossover *c, *nc;
 	int with_ci = 1;
 
-	for (size_t i = 0; i < run->count && s.n < 64; i++) {
-		const struct run_bench *b = &run->bench[i];
-		const struct run_bench *nop;
+	const struct run_bench *inl[64];
+	size_t n = bench_sweep(run, "kmod", op, "inline", inl, 64);
 
-		if (strcmp(b->op, op) || strcmp(b->variant, "inline") || b->batch)
-			continue;
-		nop = sibling(run, b, "nopad", 0);
+	/* the sizes with a nopad twin to compare with, ascending */
+	for (size_t k = 0; k < n; k++) {
+		const struct run_bench *nop = bench_sibling(run, inl[k], "nopad", 0);
+
 		if (!nop || !(nop->median > 0))
 			continue;
-		/* keep sizes ascending (results are usually in order) */
-		size_t k = s.n++;
-
-		while (k > 0 && s.size[k - 1] > b->size) {
-			s.in[k] = s.in[k - 1];
-			s.nop[k] = s.nop[k - 1];
-			s.size[k] = s.size[k - 1];
-			k--;
-		}
-		s.in[k] = b;
-		s.nop[k] = nop;
-		s.size[k] = b->size;
+		s.in[s.n] = inl[k];
+		s.nop[s.n] = nop;
+		s.size[s.n++] = inl[k]->size;
 	}
 	if (s.n < 2)
 		return 0;
@@ -578,56 +321,37 @@ static int add_crossover(struct derived *d, const struct run_dir *run,
 /*
  * Rows come in the run's order, which may interleave ops (sizes of
  * copy_to_user and copy_from_user alternate): group them by op, in order
- * of first appearance, keeping the order within an op (stable).
+ * of first appearance, keeping the order within an op (stable). rows
+ * holds n rows of size bytes, each with its op name at op_offset.
  */
-static size_t first_of(const char *const *ops, size_t n, const char *op)
+static void group_by_op(void *rows, size_t n, size_t size, size_t op_offset)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ops[i], op))
-			return i;
-	return n;
-}
+	char *row = rows, *held = malloc(size);
+	size_t *rank = malloc((n ? n : 1) * sizeof(*rank));
 
-static void group_pairs(struct derived_pair *p, size_t n)
-{
-	const char **ops = malloc((n ? n : 1) * sizeof(*ops));
-
-	if (!ops)
-		return;
+	if (!held || !rank)
+		goto out;
+#define OP_OF(i) (*(const char *const *)(row + (i) * size + op_offset))
 	for (size_t i = 0; i < n; i++)
-		ops[i] = p[i].op;
+		for (rank[i] = 0; strcmp(OP_OF(rank[i]), OP_OF(i)); rank[i]++)
+			;
+#undef OP_OF
+	/* insertion by rank: rank[] moves with its row */
 	for (size_t i = 1; i < n; i++) {
-		struct derived_pair x = p[i];
-		size_t rank = first_of(ops, n, x.op), j = i;
+		size_t r = rank[i], j = i;
 
-		while (j > 0 && first_of(ops, n, p[j - 1].op) > rank) {
-			p[j] = p[j - 1];
+		memcpy(held, row + i * size, size);
+		while (j > 0 && rank[j - 1] > r) {
+			memcpy(row + j * size, row + (j - 1) * size, size);
+			rank[j] = rank[j - 1];
 			j--;
 		}
-		p[j] = x;
+		memcpy(row + j * size, held, size);
+		rank[j] = r;
 	}
-	free(ops);
-}
-
-static void group_batches(struct derived_batch *b, size_t n)
-{
-	const char **ops = malloc((n ? n : 1) * sizeof(*ops));
-
-	if (!ops)
-		return;
-	for (size_t i = 0; i < n; i++)
-		ops[i] = b[i].op;
-	for (size_t i = 1; i < n; i++) {
-		struct derived_batch x = b[i];
-		size_t rank = first_of(ops, n, x.op), j = i;
-
-		while (j > 0 && first_of(ops, n, b[j - 1].op) > rank) {
-			b[j] = b[j - 1];
-			j--;
-		}
-		b[j] = x;
-	}
-	free(ops);
+out:
+	free(held);
+	free(rank);
 }
 
 int derived_compute(const struct run_dir *run, struct derived *d)
@@ -667,11 +391,11 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		if (!*d->unit)
 			d->unit = b->unit;
 		if (!strcmp(b->variant, "inline") && !b->batch &&
-		    (s = sibling(run, b, "nopad", 0)) && add_pair(d, b, s, &jobs))
+		    (s = bench_sibling(run, b, "nopad", 0)) && add_pair(d, b, s, &jobs))
 			goto fail;
 		if ((!strcmp(b->variant, "batched") || !strcmp(b->variant, "masked")) &&
 		    b->batch &&
-		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s, &jobs))
+		    (s = bench_sibling(run, b, "kapi", 0)) && add_batch(d, b, s, &jobs))
 			goto fail;
 		if (!strcmp(b->variant, "inline") && !b->batch && b->size &&
 		    is_bulk(b->op)) {
@@ -707,8 +431,10 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 	if (rc)
 		goto fail;
 	free_jobs(&jobs);
-	group_pairs(d->pairs, d->pair_count);
-	group_batches(d->batches, d->batch_count);
+	group_by_op(d->pairs, d->pair_count, sizeof(*d->pairs),
+		    offsetof(struct derived_pair, op));
+	group_by_op(d->batches, d->batch_count, sizeof(*d->batches),
+		    offsetof(struct derived_batch, op));
 	return 0;
 fail:
 	free_jobs(&jobs);
@@ -750,7 +476,7 @@ void derived_print(FILE *f, const struct run_dir *run,
 		   const struct derived *d, int markdown)
 {
 	char a[48], b[48], c[48], e[64], g[48], h[48];
-	struct atable t;
+	struct text_table t;
 	const char *state = rundir_context_or(run, "smap_state", "unknown");
 	const char *unit = d->unit && *d->unit ? d->unit : "?";
 
@@ -762,35 +488,35 @@ void derived_print(FILE *f, const struct run_dir *run,
 			run->label, state, unit);
 	if (!isnan(d->pair_median))
 		fprintf(f, "%sOne STAC;CLAC pair measured alone (kmod/pair): %s %s, CI %s.\n",
-			markdown ? "\n" : "", fmt_num(a, sizeof(a), d->pair_median), unit,
-			fmt_ci(e, sizeof(e), d->pair_low, d->pair_high));
+			markdown ? "\n" : "", format_number(a, sizeof(a), d->pair_median), unit,
+			format_interval(e, sizeof(e), d->pair_low, d->pair_high));
 
 	if (d->pair_count) {
 		heading(f, markdown, "Cost of one STAC/CLAC pair per access "
 			"(inline - nopad; sigframe: per field)");
-		atable_init(&t, 6, "lrrrrr");
-		atable_add(&t, (const char *const[]){ "op", "size", "inline",
+		text_table_init(&t, 6, "lrrrrr");
+		text_table_add(&t, (const char *const[]){ "op", "size", "inline",
 			   "nopad", "pair cost", "95% CI" });
 		for (size_t i = 0; i < d->pair_count; i++) {
 			const struct derived_pair *p = &d->pairs[i];
 			char sz[24];
 
 			snprintf(sz, sizeof(sz), "%lu", p->size);
-			atable_add(&t, (const char *const[]){ p->op, sz,
-				   fmt_num(a, sizeof(a), p->inline_median),
-				   fmt_num(b, sizeof(b), p->nopad_median),
-				   fmt_num(c, sizeof(c), p->cost),
-				   fmt_ci(e, sizeof(e), p->low, p->high) });
+			text_table_add(&t, (const char *const[]){ p->op, sz,
+				   format_number(a, sizeof(a), p->inline_median),
+				   format_number(b, sizeof(b), p->nopad_median),
+				   format_number(c, sizeof(c), p->cost),
+				   format_interval(e, sizeof(e), p->low, p->high) });
 		}
-		atable_print(f, &t, markdown);
-		atable_free(&t);
+		text_table_print(f, &t, markdown);
+		text_table_free(&t);
 	}
 	if (d->batch_count) {
 		heading(f, markdown, "Per-access pair (kapi) against one pair per "
 			"batch of K accesses (sigframe: K counts fields, one frame "
 			"per block), cost per access");
-		atable_init(&t, 8, "llrrrrrr");
-		atable_add(&t, (const char *const[]){ "op", "variant", "size", "K",
+		text_table_init(&t, 8, "llrrrrrr");
+		text_table_add(&t, (const char *const[]){ "op", "variant", "size", "K",
 			   "per access", "batched", "saving", "95% CI" });
 		for (size_t i = 0; i < d->batch_count; i++) {
 			const struct derived_batch *x = &d->batches[i];
@@ -798,19 +524,19 @@ void derived_print(FILE *f, const struct run_dir *run,
 
 			snprintf(sz, sizeof(sz), "%lu", x->size);
 			snprintf(k, sizeof(k), "%lu", x->per_pair);
-			atable_add(&t, (const char *const[]){ x->op, x->variant, sz, k,
-				   fmt_num(a, sizeof(a), x->single),
-				   fmt_num(b, sizeof(b), x->batched),
-				   fmt_num(c, sizeof(c), x->saving),
-				   fmt_ci(e, sizeof(e), x->low, x->high) });
+			text_table_add(&t, (const char *const[]){ x->op, x->variant, sz, k,
+				   format_number(a, sizeof(a), x->single),
+				   format_number(b, sizeof(b), x->batched),
+				   format_number(c, sizeof(c), x->saving),
+				   format_interval(e, sizeof(e), x->low, x->high) });
 		}
-		atable_print(f, &t, markdown);
-		atable_free(&t);
+		text_table_print(f, &t, markdown);
+		text_table_free(&t);
 	}
 	if (d->crossover_count) {
 		heading(f, markdown, "Copy size above which the pair costs under 1% of the copy");
-		atable_init(&t, 5, "lrrrr");
-		atable_add(&t, (const char *const[]){ "op", "sizes measured",
+		text_table_init(&t, 5, "lrrrr");
+		text_table_add(&t, (const char *const[]){ "op", "sizes measured",
 			   "bytes", "95% CI", "share at largest" });
 		for (size_t i = 0; i < d->crossover_count; i++) {
 			const struct derived_crossover *x = &d->crossovers[i];
@@ -825,11 +551,11 @@ void derived_print(FILE *f, const struct run_dir *run,
 					 fmt_size(g, sizeof(g), x->low, x->min_size, x->max_size),
 					 fmt_size(h, sizeof(h), x->high, x->min_size, x->max_size));
 			snprintf(share, sizeof(share), "%.2f%%", 100 * x->share_at_max);
-			atable_add(&t, (const char *const[]){ x->op, range,
+			text_table_add(&t, (const char *const[]){ x->op, range,
 				   fmt_size(a, sizeof(a), x->size, x->min_size, x->max_size),
 				   ci, share });
 		}
-		atable_print(f, &t, markdown);
-		atable_free(&t);
+		text_table_print(f, &t, markdown);
+		text_table_free(&t);
 	}
 }

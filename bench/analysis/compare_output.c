@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare_output.c - what a comparison of two runs prints and writes:
+ * the table, compare.csv, the context check; see compare_output.h.
+ */
+#include "compare_output.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "text_table.h"
+
+static const char *format_p_value(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 1e-4)
+		snprintf(buf, len, "<1e-4");
+	else
+		snprintf(buf, len, "%.4f", p);
+	return buf;
+}
+
+/* "Verdicts for B: kmod 30 slower, 4 faster, 37 same; syscall ..." */
+static void print_tally(FILE *f, const struct compare_result *res,
+			int markdown)
+{
+	const char *suites[8];
+	size_t count[8][4] = { { 0 } }, nsuites = 0;
+	static const enum compare_verdict order[] = {
+		COMPARE_SLOWER, COMPARE_FASTER, COMPARE_SAME, COMPARE_UNKNOWN,
+	};
+
+	for (size_t i = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+		size_t s;
+
+		for (s = 0; s < nsuites && strcmp(suites[s], r->a->suite); s++)
+			;
+		if (s == nsuites) {
+			if (nsuites == 8)
+				continue;
+			suites[nsuites++] = r->a->suite;
+		}
+		count[s][r->verdict]++;
+	}
+	fprintf(f, "%sVerdicts for B:", markdown ? "\n" : "");
+	for (size_t s = 0; s < nsuites; s++) {
+		int first = 1;
+
+		fprintf(f, "%s %s", s ? ";" : "", *suites[s] ? suites[s] : "(no suite)");
+		for (size_t v = 0; v < 4; v++)
+			if (count[s][order[v]]) {
+				fprintf(f, "%s %zu %s", first ? "" : ",",
+					count[s][order[v]],
+					compare_verdict_name(order[v]));
+				first = 0;
+			}
+	}
+	fprintf(f, ".\n");
+}
+
+void compare_print(FILE *f, const struct compare_result *res, double alpha,
+		   int markdown)
+{
+	struct text_table t;
+	size_t from_reps = 0, untested = 0;
+
+	text_table_init(&t, 10, "lrrlrrrrrl");
+	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
+		   "B-A", "B-A ns", "B-A %", "CI of B-A",
+		   "p (U test)", "verdict" });
+	for (size_t i = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+		char ma[32], mb[32], d[32], dns[32], rel[32], ci[80], p[32];
+
+		if (!strcmp(r->method, "repetitions"))
+			from_reps++;
+		if (r->verdict == COMPARE_UNKNOWN)
+			untested++;
+		format_percent(rel, sizeof(rel), r->relative);
+		text_table_add(&t, (const char *const[]){ r->a->name,
+			   format_number(ma, sizeof(ma), r->median_a),
+			   format_number(mb, sizeof(mb), r->median_b), r->unit,
+			   format_number(d, sizeof(d), r->delta),
+			   format_number(dns, sizeof(dns), r->delta_ns), rel,
+			   format_interval(ci, sizeof(ci), r->ci_low, r->ci_high),
+			   format_p_value(p, sizeof(p), r->mw.p),
+			   compare_verdict_name(r->verdict) });
+	}
+	text_table_print(f, &t, markdown);
+	text_table_free(&t);
+	fprintf(f, "%sB-A is B's median minus A's; CI: %.0f%% bootstrap interval "
+		"of that difference; verdict at alpha %g (\"same\" when p >= alpha "
+		"or the CI holds 0).\n", markdown ? "\n" : "",
+		100 * (1 - alpha), alpha);
+	if (from_reps)
+		fprintf(f, "%s%zu benchmarks have no raw samples: CI and U test "
+			"use one value per repetition.\n", markdown ? "\n" : "",
+			from_reps);
+	if (untested)
+		fprintf(f, "%s%zu benchmarks have fewer than %d values on a side: "
+			"CI and U test unavailable, verdict \"unknown\".\n",
+			markdown ? "\n" : "", untested, COMPARE_MIN_VALUES);
+	print_tally(f, res, markdown);
+	for (size_t i = 0, differ = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+
+		if (!strcmp(r->a->counter, r->b->counter))
+			continue;
+		if (!differ++)
+			fprintf(f, "%sTimed with different counters (first: %s, "
+				"A %s, B %s): compared in %s, a difference of "
+				"counters is part of each delta.\n",
+				markdown ? "\n" : "", r->a->name, r->a->counter,
+				r->b->counter, r->unit);
+	}
+	if (res->only_a_count || res->only_b_count)
+		fprintf(f, "%sNot compared: %zu benchmarks only in A, %zu only in B "
+			"(or in units that do not convert).\n", markdown ? "\n" : "",
+			res->only_a_count, res->only_b_count);
+}
+
+int compare_csv_write(const char *dir, const struct compare_result *res)
+{
+	static const char *const header[] = {
+		"name", "suite", "op", "variant", "size", "batch", "unit",
+		"n_a", "n_b", "median_a", "median_b", "delta", "delta_ns",
+		"relative", "ci_low", "ci_high", "u", "p_value", "exact",
+		"verdict", "method",
+	};
+	char path[PATH_MAX + 64];
+	struct csv_writer w;
+	FILE *f;
+	int err;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/compare.csv", dir) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	csv_writer_init(&w, f);
+	csv_row(&w, header, sizeof(header) / sizeof(*header));
+	for (size_t i = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+
+		csv_field(&w, r->a->name);
+		csv_field(&w, r->a->suite);
+		csv_field(&w, r->a->op);
+		csv_field(&w, r->a->variant);
+		csv_field_uint(&w, r->a->size);
+		csv_field_uint(&w, r->a->batch);
+		csv_field(&w, r->unit);
+		csv_field_uint(&w, r->na);
+		csv_field_uint(&w, r->nb);
+		csv_field_double(&w, r->median_a);
+		csv_field_double(&w, r->median_b);
+		csv_field_double(&w, r->delta);
+		csv_field_double(&w, r->delta_ns);
+		csv_field_double(&w, r->relative);
+		csv_field_double(&w, r->ci_low);
+		csv_field_double(&w, r->ci_high);
+		csv_field_double(&w, r->mw.u);
+		csv_field_double(&w, r->mw.p);
+		if (isnan(r->mw.p))
+			csv_field(&w, "");
+		else
+			csv_field_int(&w, r->mw.exact);
+		csv_field(&w, compare_verdict_name(r->verdict));
+		csv_field(&w, r->method);
+		csv_end_row(&w);
+	}
+	err = csv_writer_error(&w);
+	if (fclose(f) || err)
+		return -1;
+	return 0;
+}
+
+int compare_check_contexts(const char *who, const struct run_dir *a,
+			   const struct run_dir *b, int force)
+{
+	const struct run_dir *runs[2] = { a, b };
+	struct compare_field_diff *d;
+	char unchecked[512] = "";
+	size_t n;
+	int blocking = compare_contexts(a, b, &d, &n);
+
+	if (blocking < 0) {
+		fprintf(stderr, "smapbench %s: out of memory\n", who);
+		return 1;
+	}
+	/* What could not be checked is said, never passed over. */
+	for (int r = 0; r < 2; r++)
+		if (!runs[r]->from_json && !runs[r]->has_context_file)
+			fprintf(stderr, "smapbench %s: warning: %s (%s) has no "
+				"context.csv: whether both runs come from one "
+				"machine, kernel and counter was not checked\n",
+				who, r ? "B" : "A", runs[r]->path);
+	for (size_t i = 0; compare_blocking_fields[i]; i++) {
+		const char *key = compare_blocking_fields[i];
+		int in_a = rundir_context(a, key) != NULL;
+		int in_b = rundir_context(b, key) != NULL;
+
+		if ((in_a && in_b) || (!a->context_count && !a->from_json) ||
+		    (!b->context_count && !b->from_json))
+			continue;
+		snprintf(unchecked + strlen(unchecked),
+			 sizeof(unchecked) - strlen(unchecked), "%s%s (%s)",
+			 *unchecked ? ", " : "", key,
+			 !in_a && !in_b ? "neither run" : in_a ? "not B" : "not A");
+	}
+	if (*unchecked)
+		fprintf(stderr, "smapbench %s: warning: not checked, as not "
+			"recorded by both runs: %s\n", who, unchecked);
+	if (blocking) {
+		fprintf(stderr, "smapbench %s: %s the two runs differ in "
+			"what makes numbers comparable:\n", who,
+			force ? "warning (--force):" : "refusing:");
+		for (size_t i = 0; i < n; i++)
+			if (d[i].kind == COMPARE_FIELD_BLOCKING)
+				fprintf(stderr, "  %-16s A: %s\n  %-16s B: %s\n",
+					d[i].key, d[i].a, "", d[i].b);
+		if (!force)
+			fprintf(stderr, "A comparison across machines, CPUs, "
+				"microcode, kernels, counters or virtualisation "
+				"measures those differences too; rerun with "
+				"--force to compare anyway.\n");
+	}
+	for (int kind = COMPARE_FIELD_EXPECTED; kind <= COMPARE_FIELD_INFO; kind++) {
+		size_t shown = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if ((int)d[i].kind != kind)
+				continue;
+			if (!shown++)
+				printf(kind == COMPARE_FIELD_EXPECTED
+				       ? "context differs as expected between boots:"
+				       : "context also differs (check it does not matter):");
+			printf(" %s", d[i].key);
+		}
+		if (shown)
+			printf("\n");
+	}
+	free(d);
+	return blocking && !force;
+}
+
+const char *same_run_warning(const struct run_dir *a, const struct run_dir *b)
+{
+	char *ra = realpath(a->path, NULL), *rb = realpath(b->path, NULL);
+	int same = ra && rb && !strcmp(ra, rb);
+	const char *date_a = rundir_context(a, "date");
+	const char *date_b = rundir_context(b, "date");
+
+	free(ra);
+	free(rb);
+	if (same)
+		return "A and B are the same run: every difference is 0 by "
+		       "construction, and says nothing";
+	if (date_a && date_b && *date_a && !strcmp(date_a, date_b) &&
+	    !strcmp(rundir_context_or(a, "host", ""),
+		    rundir_context_or(b, "host", "")) && a->count == b->count) {
+		for (size_t i = 0; i < a->count; i++)
+			if (a->bench[i].median != b->bench[i].median ||
+			    strcmp(a->bench[i].name, b->bench[i].name))
+				return NULL;
+		return "A and B have the same host, start time and results: "
+		       "copies of one run, so every difference is 0 by "
+		       "construction";
+	}
+	return NULL;
+}

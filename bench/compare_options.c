@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* compare_options.c - compare's command line; see compare_options.h. */
+#include "compare_options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "compare.h"
+#include "stats.h"
+
+static void compare_usage(FILE *f, const char *name)
+{
+	fprintf(f,
+		"usage: smapbench %s RUN_A RUN_B [--out DIR] [--alpha A] [--force] [--no-plots]\n"
+		"\n"
+		"Pairs the benchmarks of two runs by name and reports, per pair, both\n"
+		"medians, B-A in the unit and in ns, B-A in percent, a bootstrap CI of\n"
+		"B-A, a Mann-Whitney U p-value and a verdict (faster/slower/same for B).\n"
+		"RUN is a run directory or a Google Benchmark JSON file. Put the SMAP-off\n"
+		"run first: deltas are then SMAP's cost.\n"
+		"\n"
+		"  --out DIR    output directory (default: compare-A-vs-B next to RUN_A);\n"
+		"               an existing DIR is replaced only if smapbench compare\n"
+		"               wrote it, anything else is refused (status 2)\n"
+		"  --alpha A    significance level, 0.001 <= A < 0.5 (default 0.05)\n"
+		"  --force      compare runs of different machines, CPUs, microcode,\n"
+		"               kernels, counters or virtualisation anyway (it never\n"
+		"               lets compare replace a directory it did not write)\n"
+		"  --no-plots   write compare.csv%s only, no plots/\n",
+		name, strcmp(name, "report") ? "" : " and report.md");
+}
+
+int compare_parse_options(int argc, char **argv, struct compare_options *o)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "no-plots", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *name = argv[0], *out = NULL;
+	double alpha = COMPARE_DEFAULT_ALPHA;
+	int force = 0, plots = 1, opt;
+	char *end;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:a:fnh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "smapbench %s: --out: empty directory "
+					"name\n", name);
+				return EXIT_USAGE;
+			}
+			out = optarg;
+			break;
+		case 'a':
+			errno = 0;
+			alpha = strtod(optarg, &end);
+			/* below 2 / resamples the interval is the extremes */
+			if (errno || *end || end == optarg ||
+			    !(alpha >= 2.0 / STATS_BOOTSTRAP_RESAMPLES && alpha < 0.5)) {
+				fprintf(stderr, "smapbench %s: --alpha '%s' is not a "
+					"number in [%g, 0.5)\n", name, optarg,
+					2.0 / STATS_BOOTSTRAP_RESAMPLES);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'n':
+			plots = 0;
+			break;
+		case 'h':
+			compare_usage(stdout, name);
+			*o = (struct compare_options){ .help = 1 };
+			return 0;
+		case ':':
+			fprintf(stderr, "smapbench %s: option '%s' needs a value\n\n",
+				name, argv[optind - 1]);
+			compare_usage(stderr, name);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "smapbench %s: unknown option '%s'\n\n",
+				name, argv[optind - 1]);
+			compare_usage(stderr, name);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "smapbench %s: needs two runs, got %d\n\n", name,
+			argc - optind);
+		compare_usage(stderr, name);
+		return EXIT_USAGE;
+	}
+	*o = (struct compare_options){
+		.request = { .who = name, .run_a = argv[optind],
+			     .run_b = argv[optind + 1], .out = out,
+			     .alpha = alpha, .force = force, .plots = plots },
+	};
+	return 0;
+}
