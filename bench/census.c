@@ -150,6 +150,24 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 		snprintf(err, errlen, "row %s: a count is not a number", r->name);
 		return -1;
 	}
+	for (size_t i = 7; i < n; i++) {
+		char *eq = strchr(field[i], '=');
+		uint64_t runs;
+		struct census_site *s;
+
+		if (strncmp(field[i], "s:", 2) || !eq)
+			continue;
+		if (parse_u64(eq + 1, &runs))
+			goto bad;
+		s = realloc(r->sites, (r->nsites + 1) * sizeof(*s));
+		if (!s)
+			goto nomem;
+		r->sites = s;
+		s[r->nsites].where = strndup(field[i] + 2, (size_t)(eq - field[i] - 2));
+		s[r->nsites].stac = runs;
+		if (!s[r->nsites++].where)
+			goto nomem;
+	}
 	if (strcmp(r->suite, "kmod") || kmod_symbols(r, func, sizeof(func), head,
 						      sizeof(head)))
 		return 0;
@@ -179,7 +197,7 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 				  found_head ? "" : head) ? -1 : 0;
 	return 0;
 bad:
-	snprintf(err, errlen, "row %s: malformed function or point counts", r->name);
+	snprintf(err, errlen, "row %s: malformed f:, p: or s: counts", r->name);
 	return -1;
 nomem:
 	snprintf(err, errlen, "out of memory");
@@ -508,10 +526,40 @@ void census_free(struct census *c)
 		free(r->op);
 		free(r->variant);
 		free(r->status);
+		for (size_t k = 0; k < r->nsites; k++)
+			free(r->sites[k].where);
+		free(r->sites);
 	}
 	free(c->rows);
 	for (size_t i = 0; i < c->nboots; i++)
 		free(c->boots[i]);
 	free(c->boots);
 	memset(c, 0, sizeof(*c));
+}
+
+/* ------------------------------------------------------------ STAC sites */
+
+int census_write_sites_csv(const struct census *c, FILE *f)
+{
+	static const char *const header[] = {
+		"kernel", "smap_state", "name", "site", "stac", "stac_per_op",
+	};
+	struct csv_writer w;
+
+	csv_writer_init(&w, f);
+	csv_row(&w, header, sizeof(header) / sizeof(header[0]));
+	for (size_t i = 0; i < c->count; i++) {
+		const struct census_row *r = &c->rows[i];
+
+		for (size_t k = 0; k < r->nsites; k++) {
+			csv_field(&w, r->kernel);
+			csv_field(&w, r->state);
+			csv_field(&w, r->name);
+			csv_field(&w, r->sites[k].where);
+			csv_field_uint(&w, r->sites[k].stac);
+			field_rate(&w, r->sites[k].stac, r->ops);
+			csv_end_row(&w);
+		}
+	}
+	return csv_writer_error(&w) ? -1 : 0;
 }

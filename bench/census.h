@@ -44,6 +44,12 @@ struct census_row {
 	uint64_t loop_calls;		/* kmod: calls of the loop function */
 	struct census_counts loop;	/* kmod: run in the loop's scope */
 	char *status;			/* "ok", "skipped: why", "failed: why" */
+	/* Where its STACs ran: "function+0xoff", or an address (plugin output only). */
+	struct census_site {
+		char *where;
+		uint64_t stac;
+	} *sites;
+	size_t nsites;
 };
 
 struct census {
@@ -64,6 +70,8 @@ extern const char *const census_states[];
  */
 int census_load_plugin_output(struct census *c, const char *state,
 			      const char *path, char *err, size_t errlen);
+/* census-sites.csv: where each row's STACs ran. 0 or -1. */
+int census_write_sites_csv(const struct census *c, FILE *f);
 /* census.csv; 0 or -1 (a write error). */
 int census_write_csv(const struct census *c, FILE *f);
 /* Read census.csv back; 0, or -1 with a message in err. */

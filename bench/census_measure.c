@@ -137,6 +137,12 @@ static int compare_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int is_prefix_symbol(const char *name);
+
+/*
+ * Reads the text symbols, and sends the kernel's own to the plugin as it
+ * goes: it names the STAC sites it reports with them.
+ */
 static int read_kallsyms(struct ksyms *k, char *why, size_t whylen)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
@@ -167,6 +173,9 @@ static int read_kallsyms(struct ksyms *k, char *why, size_t whylen)
 		}
 		if (n == 4)
 			continue;	/* other modules */
+		/* named, so that the plugin can say where a STAC ran */
+		if (!is_prefix_symbol(name))
+			send("sym %" PRIx64 " %s", addr, name);
 		if (grow((void **)&k->core, &k->core_cap, k->ncore,
 			 sizeof(*k->core)))
 			goto nomem;

@@ -50,7 +50,8 @@ static void usage(FILE *f)
 		"          benchmark (default 0.05), --samples the kmod RUN's (default 8)\n"
 		"collect   read the plugin's output of each boot, STATE one of smap,\n"
 		"          clearcpuid, cpu-off, and write a run directory under --out\n"
-		"          (default data/) with census.csv and plots/; prints its path\n"
+		"          (default data/) with census.csv, census-sites.csv (where each\n"
+		"          STAC ran) and plots/; prints its path\n"
 		"check     the oracle on CENSUS (a census.csv or the directory holding\n"
 		"          it): TAP lines; exit status 1 if any is not ok\n"
 		"table     STAC, CLAC and kernel instructions per call of the syscall\n"
@@ -271,6 +272,22 @@ static int write_context(struct run_dir_writer *d, const struct census *c,
 	return run_dir_close(f, "context.csv", err, errlen);
 }
 
+/* census-sites.csv: where each row's STACs ran. */
+static int write_sites(struct run_dir_writer *d, const struct census *c,
+		       char *err, size_t errlen)
+{
+	FILE *f = run_dir_open(d, "census-sites.csv", err, errlen);
+
+	if (!f)
+		return -1;
+	if (census_write_sites_csv(c, f)) {
+		fclose(f);
+		snprintf(err, errlen, "writing census-sites.csv failed");
+		return -1;
+	}
+	return run_dir_close(f, "census-sites.csv", err, errlen);
+}
+
 static int cmd_collect(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -328,6 +345,8 @@ static int cmd_collect(int argc, char **argv)
 	    run_dir_close(f, "census.csv", err, sizeof(err)))
 		goto fail;
 	if (write_context(&dir, &census, err, sizeof(err)))
+		goto fail;
+	if (write_sites(&dir, &census, err, sizeof(err)))
 		goto fail;
 	{
 		char path[sizeof(dir.tmp) + 16];

@@ -36,6 +36,8 @@ CENSUS_PLUGIN_EXPORT int qemu_plugin_version = CENSUS_QEMU_PLUGIN_API_VERSION;
 #define MAX_FUNCS	2048
 #define MAX_POINTS	1024
 #define MAX_ENTRIES	512
+/* Open addressing: a power of two, well above the sites a kernel runs. */
+#define MAX_SITES	(1 << 14)
 #define NAME_MAX_LEN	96
 
 enum bracket {
@@ -68,6 +70,19 @@ struct range {
 	uint64_t start, end;
 };
 
+/* A kernel text symbol, to name the STAC sites outside declared functions. */
+struct symbol {
+	uint64_t addr;
+	char *name;
+};
+
+/* A STAC, CLAC or POPF instruction of the kernel, and its executions. */
+struct site {
+	uint64_t vaddr;
+	unsigned int what;		/* enum bracket, BRACKET_ENTRY */
+	uint64_t count, count_begin;
+};
+
 /*
  * Fixed arrays: inline operations hold pointers to these counters for
  * as long as the translated code lives.
@@ -76,6 +91,11 @@ static struct func funcs[MAX_FUNCS];
 static struct point points[MAX_POINTS];
 static struct range entries[MAX_ENTRIES];
 static size_t nfuncs, npoints, nentries;
+static struct site sites[MAX_SITES];
+static size_t nsites;
+static struct symbol *symbols;
+static size_t nsymbols, symbols_cap;
+static bool symbols_sorted;
 /* Bounds of everything declared: most code is outside, found fast. */
 static uint64_t declared_low = UINT64_MAX, declared_high;
 
@@ -86,7 +106,7 @@ static struct func *scope;
 static FILE *out;
 static char line[CENSUS_LINE_MAX + 1];
 static size_t line_len;
-static bool line_too_long, in_interval, other_vcpu_seen;
+static bool line_too_long, in_interval, other_vcpu_seen, sites_full;
 /* The translated code was flushed after the declarations (ready). */
 static bool flushing, flushed;
 static qemu_plugin_id_t self;
@@ -141,13 +161,40 @@ static void count_into(struct counts *c, unsigned int what)
 	}
 }
 
-static void on_bracket(unsigned int vcpu, void *what)
+static void on_bracket(unsigned int vcpu, void *arg)
 {
+	struct site *s = arg;
+
 	if (vcpu)
 		other_vcpu_seen = true;
-	count_into(&total, (unsigned int)(uintptr_t)what);
+	s->count++;
+	count_into(&total, s->what);
 	if (scope)
-		count_into(&scope->in, (unsigned int)(uintptr_t)what);
+		count_into(&scope->in, s->what);
+}
+
+/* The site of an instruction, made on its first translation; NULL if full. */
+static struct site *site_of(uint64_t va, unsigned int what)
+{
+	size_t i = (size_t)((va * 0x9e3779b97f4a7c15ULL) >> 50) & (MAX_SITES - 1);
+
+	for (size_t probes = 0; probes < MAX_SITES; probes++) {
+		struct site *s = &sites[(i + probes) & (MAX_SITES - 1)];
+
+		if (s->vaddr == va) {
+			s->what = what;
+			return s;
+		}
+		if (!s->vaddr) {
+			if (nsites == MAX_SITES / 2)
+				return NULL;
+			s->vaddr = va;
+			s->what = what;
+			nsites++;
+			return s;
+		}
+	}
+	return NULL;
 }
 
 static void enter_scope(unsigned int vcpu, void *func)
@@ -191,12 +238,16 @@ static void instrument_kernel(struct qemu_plugin_tb *tb, size_t n)
 				QEMU_PLUGIN_INLINE_ADD_U64, &kinsn, 1);
 		if (b != BRACKET_NONE) {
 			unsigned int what = b;
+			struct site *s;
 
 			if (b == BRACKET_CLAC && in_entry_code(va))
 				what |= BRACKET_ENTRY;
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_bracket,
-					QEMU_PLUGIN_CB_NO_REGS,
-					(void *)(uintptr_t)what);
+			s = site_of(va, what);
+			if (s)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn,
+					on_bracket, QEMU_PLUGIN_CB_NO_REGS, s);
+			else
+				sites_full = true;
 		}
 		if (va < declared_low || va >= declared_high)
 			continue;
@@ -244,12 +295,68 @@ static void widen_declared(uint64_t start, uint64_t end)
 		declared_high = end;
 }
 
+static void declare_symbol(const char *args)
+{
+	char name[NAME_MAX_LEN];
+	uint64_t addr;
+
+	if (sscanf(args, "%" SCNx64 " %95s", &addr, name) != 2) {
+		record("error", "malformed sym line");
+		return;
+	}
+	if (nsymbols == symbols_cap) {
+		size_t cap = symbols_cap ? symbols_cap * 2 : 65536;
+		struct symbol *p = realloc(symbols, cap * sizeof(*p));
+
+		if (!p) {
+			record("error", "out of memory for sym lines");
+			return;
+		}
+		symbols = p;
+		symbols_cap = cap;
+	}
+	symbols[nsymbols].addr = addr;
+	symbols[nsymbols].name = strdup(name);
+	if (symbols[nsymbols].name)
+		nsymbols++;
+	symbols_sorted = false;
+}
+
+static int compare_symbol(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The symbol at or before va, or NULL. */
+static const struct symbol *symbol_at(uint64_t va)
+{
+	size_t lo = 0, hi = nsymbols;
+
+	if (!symbols_sorted) {
+		qsort(symbols, nsymbols, sizeof(*symbols), compare_symbol);
+		symbols_sorted = true;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (symbols[mid].addr <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &symbols[lo - 1] : NULL;
+}
+
 static void declare(const char *kind, const char *args)
 {
 	char name[NAME_MAX_LEN];
 	uint64_t start, end;
 
-	if (!strcmp(kind, "func")) {
+	if (!strcmp(kind, "sym")) {
+		declare_symbol(args);
+	} else if (!strcmp(kind, "func")) {
 		if (sscanf(args, "%95s %" SCNx64 " %" SCNx64, name, &start, &end) != 3 ||
 		    end <= start || !kernel_address(start)) {
 			record("error", "malformed func line");
@@ -307,6 +414,8 @@ static void begin(const char *text)
 	}
 	for (size_t i = 0; i < npoints; i++)
 		points[i].executions_begin = points[i].executions;
+	for (size_t i = 0; i < MAX_SITES; i++)
+		sites[i].count_begin = sites[i].count;
 	total_begin = total;
 	scope = NULL;
 	in_interval = true;
@@ -358,6 +467,25 @@ static void end(const char *text)
 		if (runs)
 			fprintf(out, "\tp:%s=%" PRIu64, points[i].name, runs);
 	}
+	for (size_t i = 0; i < MAX_SITES; i++) {
+		const struct site *s = &sites[i];
+		uint64_t runs = s->count - s->count_begin;
+		const struct symbol *sym;
+		const struct func *f;
+
+		if (!runs || s->what != BRACKET_STAC)
+			continue;
+		f = func_containing(s->vaddr);
+		sym = f ? NULL : symbol_at(s->vaddr);
+		if (f)
+			fprintf(out, "\ts:%s+%#" PRIx64 "=%" PRIu64, f->name,
+				s->vaddr - f->start, runs);
+		else if (sym)
+			fprintf(out, "\ts:%s+%#" PRIx64 "=%" PRIu64, sym->name,
+				s->vaddr - sym->addr, runs);
+		else
+			fprintf(out, "\ts:%" PRIx64 "=%" PRIu64, s->vaddr, runs);
+	}
 	fputc('\n', out);
 	fflush(out);
 	rows++;
@@ -395,7 +523,7 @@ static void take_line(void)
 		if (atoi(args) != CENSUS_PROTOCOL_VERSION)
 			record("error", "the guest speaks another census protocol version");
 	} else if (!strcmp(kind, "func") || !strcmp(kind, "point") ||
-		   !strcmp(kind, "entry")) {
+		   !strcmp(kind, "entry") || !strcmp(kind, "sym")) {
 		if (flushing || flushed)
 			record("error", "a declaration after ready");
 		else
@@ -444,6 +572,8 @@ static void at_qemu_exit(qemu_plugin_id_t id, void *unused)
 	(void)unused;
 	if (other_vcpu_seen)
 		record("error", "more than one vCPU: boot with -smp 1");
+	if (sites_full)
+		record("error", "more STAC/CLAC/POPF sites than the plugin holds: some went uncounted");
 	if (in_interval)
 		record("error", "the guest stopped inside an interval");
 	fprintf(out, "exit\t%" PRIu64 "\n", rows);

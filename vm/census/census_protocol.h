@@ -17,6 +17,7 @@
  *                            calls of start, and the STAC/CLAC/POPF run
  *                            while it is the innermost declared function
  *                            the CPU executed last (its "scope")
+ *   sym <addr> <name>        a kernel text symbol, to name STAC sites
  *   point <name> <addr>      counts executions of the instruction at addr
  *                            (a loop head: iterations)
  *   entry <start> <end>      exception and interrupt entry code: a CLAC in
@@ -40,12 +41,15 @@
  *   row <label> <ops> <stac> <clac> <entry_clac> <popf> <kinsn>
  *       [f:<name>=<calls>/<stac>/<clac>/<entry_clac>/<popf>]...
  *       [p:<name>=<executions>]...
+ *       [s:<site>=<executions>]...
  *   error <text>
  *   exit <rows>
  *
  * Counts are kernel-mode executions (instruction address in the upper
  * half) within the interval; clac includes entry_clac; functions and
- * points appear only when their counts changed.
+ * points appear only when their counts changed. An s: field is a STAC
+ * instruction that ran in the interval, as <function>+<offset> of a
+ * declared function or a sym, else as its address in hex.
  */
 #ifndef CENSUS_PROTOCOL_H
 #define CENSUS_PROTOCOL_H
