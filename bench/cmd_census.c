@@ -364,11 +364,12 @@ static int cmd_collect(int argc, char **argv)
 			goto fail;
 		}
 	}
+	/* Each argument loaded one boot, in order: "kernel state ...". */
 	for (int i = optind; i < argc; i++) {
-		char raw[256];
+		char raw[600], kernel[256] = "", state[32] = "";
 
-		snprintf(raw, sizeof(raw), "raw/%d-%.*s.tsv", i - optind + 1,
-			 (int)(strchr(argv[i], '=') - argv[i]), argv[i]);
+		sscanf(census.boots[i - optind], "%255s %31s", kernel, state);
+		snprintf(raw, sizeof(raw), "raw/%s-%s.tsv", kernel, state);
 		if (copy_into(&dir, strchr(argv[i], '=') + 1, raw, err, sizeof(err)))
 			goto fail;
 	}
