@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,7 @@ static int cmd_measure(int argc, char **argv)
 	char *end;
 
 	optind = 1;
+	opterr = 0;	/* our message names the option */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -300,9 +302,12 @@ static int cmd_collect(int argc, char **argv)
 	const char *out = "data";
 	char err[1024], name[512], host[256] = "", context[512];
 	int c, status = 1;
+	sigset_t held, saved;
+	int blocked = 0;
 	FILE *f;
 
 	optind = 1;
+	opterr = 0;	/* our message names the option */
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -338,6 +343,17 @@ static int cmd_collect(int argc, char **argv)
 		}
 	}
 
+	/*
+	 * Writing takes a second or two: hold SIGINT, SIGTERM and SIGHUP
+	 * until the directory is complete or removed, so that an
+	 * interruption never leaves half of one (a held signal acts after).
+	 */
+	sigemptyset(&held);
+	sigaddset(&held, SIGINT);
+	sigaddset(&held, SIGTERM);
+	sigaddset(&held, SIGHUP);
+	sigprocmask(SIG_BLOCK, &held, &saved);
+	blocked = 1;
 	if (run_dir_create(&dir, out, err, sizeof(err)))
 		goto fail;
 	f = run_dir_open(&dir, "census.csv", err, sizeof(err));
@@ -402,6 +418,8 @@ fail:
 	run_dir_abort(&dir);
 out:
 	census_free(&census);
+	if (blocked)
+		sigprocmask(SIG_SETMASK, &saved, NULL);
 	return status;
 }
 

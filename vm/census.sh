@@ -48,13 +48,20 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernels+=("${2:?--kernel needs a path}"); shift ;;
 	--states) states=${2:?--states needs a list}; shift ;;
-	--suite) guest_args+=(--suite "${2:?--suite needs a name}"); shift ;;
+	--suite)
+		case ${2:?--suite needs a name} in all | syscall | kmod | bpf) ;;
+		*) die "--suite: '$2' is not all, syscall, kmod or bpf" ;;
+		esac
+		guest_args+=(--suite "$2"); shift ;;
 	--filter)
 		[[ ${2:?--filter needs a regex} =~ [[:space:]] ]] &&
-			die "--filter: the regex may not contain spaces (it travels on the guest's command line)"
+			die "--filter: the regex may not contain spaces (the guest splits its arguments at them)"
 		guest_args+=(--filter "$2"); shift ;;
 	--quick) guest_args+=(--quick) ;;
-	--min-time) guest_args+=(--min-time "${2:?--min-time needs seconds}"); shift ;;
+	--min-time)
+		[[ ${2:?--min-time needs seconds} =~ ^[0-9]*\.?[0-9]+$ ]] ||
+			die "--min-time: '$2' is not a number of seconds"
+		guest_args+=(--min-time "$2"); shift ;;
 	--out) out=${2:?--out needs a directory}; shift ;;
 	--check) check=1 ;;
 	--timeout)
