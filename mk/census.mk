@@ -39,3 +39,16 @@ census-check: $(CENSUS_PLUGIN) smapbench smapbench-static
 census-lint:
 	shellcheck -S warning vm/census.sh
 	shellcheck -S warning -s sh vm/census/init
+
+# The host side without QEMU (reading the plugin's output, census.csv,
+# the oracle's verdicts): stage 42-census runs it before the boots.
+CENSUS_UNIT := $(BUILD)/tests/unit/test_census
+.PHONY: census-unit
+ifeq ($(HAVE_CMOCKA),1)
+all: census-unit
+census-unit: $(CENSUS_UNIT)
+else
+census-unit:
+	@echo "census-unit: cmocka.h not found: apt-get install libcmocka-dev" >&2
+	@false
+endif
