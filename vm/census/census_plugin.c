@@ -16,7 +16,9 @@
  * including those of the kernel functions it calls, are told apart from
  * the RUN ioctl's copies around it. A CLAC in declared entry code
  * (interrupts, exceptions) is also counted as an entry CLAC: noise, not
- * the operation.
+ * the operation. Each STAC, CLAC and POPF instruction (its site) has a
+ * counter of its own, so that the STACs of an interval can be reported
+ * by place, named from the kernel symbols the guest declared.
  *
  * One vCPU: counters are plain, not atomic (-smp 1; a callback from
  * another vCPU is reported as an error). Written against plugin API
@@ -46,7 +48,7 @@ enum bracket {
 	BRACKET_CLAC,
 	BRACKET_POPF,
 };
-/* Callback argument: the bracket, and whether it is in entry code. */
+/* In a site's what, with the bracket: the instruction is in entry code. */
 #define BRACKET_ENTRY	0x10
 
 struct counts {
