@@ -36,6 +36,8 @@ void atable_free(struct atable *t);
 const char *fmt_num(char *buf, size_t len, double v);
 /* "[low, high]" or "-". */
 const char *fmt_ci(char *buf, size_t len, double low, double high);
+/* A fraction as a signed percent, "+12.3%"; "%.3g" style when huge; "-" for NAN. */
+const char *fmt_pct(char *buf, size_t len, double fraction);
 
 /* ------------------------------------------------------ derived tables */
 
@@ -104,13 +106,16 @@ void derived_print(FILE *f, const struct run_dir *run,
 
 /*
  * Render every plot the runs have data for into dir/plots/ (PNG and SVG
- * plus the .dat inputs), replacing an old plots/ only when all rendered.
- * One run: variants side by side; two runs: A and B side by side.
- * Returns 0; or prints why to stderr and returns 1 (gnuplot missing or
- * failing), leaving no partial plots/ directory.
+ * plus the .dat inputs), replacing an old plots/ only when all rendered
+ * and only when smapbench wrote it (atomic_dir.h). One run: variants
+ * side by side; two runs: A and B side by side. Returns 0; PLOTS_NONE
+ * when the runs have nothing to plot (nothing written); or 1 after
+ * saying why on stderr, as "smapbench WHO: ...", leaving no partial
+ * plots/ directory.
  */
-int plots_render(const struct run_dir *const *runs, size_t nruns,
-		 const char *dir);
+#define PLOTS_NONE 2
+int plots_render(const char *who, const struct run_dir *const *runs,
+		 size_t nruns, const char *dir);
 /* Plot names plots_render() may write, NULL-terminated. */
 extern const char *const plot_names[];
 /* One-line description of a plot, for report captions. */
@@ -133,17 +138,19 @@ void compare_print(FILE *f, const struct run_dir *a, const struct run_dir *b,
  * comparison directory; with_report adds report.md to it.
  */
 int compare_pipeline(int argc, char **argv, int with_report);
-/* Write dir/report.md (temp file + rename) for one run or a comparison. */
+/*
+ * Write dir/report.md (temp file + rename) for one run or a comparison;
+ * an existing report.md is replaced only if smapbench wrote it. tables:
+ * the derived tables of the SMAP run when already computed, else NULL.
+ * 0, or -1 with the reason in err.
+ */
 int report_write(const char *dir, const struct run_dir *const *runs,
-		 size_t nruns, const struct compare_result *res, double alpha);
+		 size_t nruns, const struct compare_result *res,
+		 const struct derived *tables, double alpha, char *err,
+		 size_t errlen);
+/* What is wrong with comparing a and b as two runs (the same run), or NULL. */
+const char *same_run_warning(const struct run_dir *a, const struct run_dir *b);
 /* Default output directory for comparing a and b (malloc'ed). */
 char *compare_default_dir(const struct run_dir *a, const struct run_dir *b);
-
-/* ------------------------------------------------------------ files */
-
-/* Create dir and its missing parents. 0 or -1 (errno). */
-int make_dirs(const char *dir);
-/* Remove a directory tree we created (temp dirs). */
-void remove_tree(const char *dir);
 
 #endif /* SMAPBENCH_ANALYSIS_H */

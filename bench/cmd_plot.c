@@ -8,12 +8,12 @@
  * and terminal with -e settings. Everything is built in a temporary
  * directory next to the target and renamed to plots/ when complete.
  */
-#include "run_dir.h"
 #include "analysis.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atomic_dir.h"
 #include "commands.h"
 #include "kmod_catalogue.h"
 #include "stats.h"
@@ -254,11 +255,12 @@ static int find_scripts(char *out, size_t len)
 struct plotter {
 	const struct run_dir *const *runs;
 	size_t nruns;
-	char tmp[PATH_MAX];		/* where files are built */
+	const char *tmp;		/* where files are built */
 	char gnuplot[PATH_MAX];
 	char scripts[PATH_MAX];
 	char context[512];
 	const char *watermark;
+	const char *who;		/* the command, for messages */
 	int rendered;
 };
 
@@ -270,18 +272,49 @@ static FILE *open_dat(struct plotter *p, const char *name)
 	snprintf(path, sizeof(path), "%s/%s.dat", p->tmp, name);
 	f = fopen(path, "w");
 	if (!f)
-		fprintf(stderr, "smapbench: cannot write %s: %s\n", path,
+		fprintf(stderr, "smapbench %s: cannot write %s: %s\n", p->who, path,
 			strerror(errno));
 	return f;
 }
 
-static int close_dat(FILE *f, const char *name)
+static int close_dat(const struct plotter *p, FILE *f, const char *name)
 {
 	if (ferror(f) | fclose(f)) {
-		fprintf(stderr, "smapbench: writing %s.dat failed\n", name);
+		fprintf(stderr, "smapbench %s: writing %s/%s.dat failed: %s\n",
+			p->who, p->tmp, name, strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Start gnuplot with the stop signals unblocked and default (it must die
+ * of them as usual), watched so that our own stop handler can end it
+ * before removing the directory it writes into.
+ */
+static int spawn_watched(struct plotter *p, pid_t *pid, char **argv)
+{
+	posix_spawnattr_t attr;
+	sigset_t none, stop, old;
+	int rc;
+
+	sigemptyset(&none);
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &stop);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+				 POSIX_SPAWN_SETSIGDEF);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	rc = posix_spawn(pid, p->gnuplot, NULL, &attr, argv, environ);
+	if (!rc)
+		atomic_dir_watch_child(*pid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	posix_spawnattr_destroy(&attr);
+	return rc;
 }
 
 /* Run gnuplot on script with settings, once per terminal. */
@@ -312,18 +345,32 @@ static int gnuplot_run(struct plotter *p, const char *script, const char *name,
 		argv[2] = set;
 		argv[3] = gp;
 		argv[4] = NULL;
-		rc = posix_spawn(&pid, p->gnuplot, NULL, NULL, argv, environ);
+		rc = spawn_watched(p, &pid, argv);
 		if (rc) {
-			fprintf(stderr, "smapbench: cannot run %s: %s\n",
+			fprintf(stderr, "smapbench %s: cannot run %s: %s\n", p->who,
 				p->gnuplot, strerror(rc));
 			return -1;
 		}
-		while (waitpid(pid, &status, 0) < 0)
-			if (errno != EINTR)
-				return -1;
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			fprintf(stderr, "smapbench: gnuplot failed on %s (%s.%s)\n",
-				script, name, terms[t]);
+		while ((rc = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			;
+		atomic_dir_unwatch_child(pid);
+		if (rc < 0) {
+			fprintf(stderr, "smapbench %s: waiting for gnuplot: %s\n",
+				p->who, strerror(errno));
+			return -1;
+		}
+		if (WIFSIGNALED(status)) {
+			fprintf(stderr, "smapbench %s: gnuplot, drawing %s.%s with "
+				"%s, was killed by signal %d (%s)\n", p->who, name,
+				terms[t], script, WTERMSIG(status),
+				strsignal(WTERMSIG(status)));
+			return -1;
+		}
+		if (WEXITSTATUS(status)) {
+			fprintf(stderr, "smapbench %s: gnuplot failed drawing %s.%s "
+				"with %s/%s (exit status %d; its own message, if "
+				"any, is above)\n", p->who, name, terms[t],
+				p->scripts, script, WEXITSTATUS(status));
 			return -1;
 		}
 	}
@@ -411,7 +458,7 @@ static int bars_write(struct plotter *p, const char *name,
 		}
 		fputc('\n', f);
 	}
-	if (close_dat(f, name))
+	if (close_dat(p, f, name))
 		return -1;
 	gp_str(set, sizeof(set), "title", title);
 	gp_str(set, sizeof(set), "ylabel", ylabel);
@@ -791,7 +838,7 @@ static int plot_batch(struct plotter *p)
 				fputs("\n\n", f);
 			}
 	}
-	if (close_dat(f, "batch"))
+	if (close_dat(p, f, "batch"))
 		return -1;
 	for (int ref = 0; ref < 2; ref++)
 		for (size_t r = 0; r < p->nruns; r++) {
@@ -904,7 +951,7 @@ static int plot_bpf(struct plotter *p)
 			}
 		}
 	}
-	if (close_dat(f, "bpf"))
+	if (close_dat(p, f, "bpf"))
 		return -1;
 	gp_str(set, sizeof(set), "title",
 	       "bpf suite: user against kernel reads in ring 0, per access (median, 95% CI)");
@@ -989,7 +1036,7 @@ static int plot_copy(struct plotter *p)
 				goto fail;
 		}
 	}
-	if (close_dat(f, "copy") | close_dat(g, "copy-share"))
+	if (close_dat(p, f, "copy") | close_dat(p, g, "copy-share"))
 		return -1;
 	if (p->nruns == 1) {
 		nseries = 3;
@@ -1072,7 +1119,7 @@ static int plot_dist(struct plotter *p)
 	}
 	if (!nb)
 		return 0;
-	if (close_dat(f, "dist"))
+	if (close_dat(p, f, "dist"))
 		return -1;
 	for (size_t r = 0; r < p->nruns; r++)
 		snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles),
@@ -1144,7 +1191,7 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 		fputc('\n', f);
 		n++;
 	}
-	if (close_dat(f, name))
+	if (close_dat(p, f, name))
 		return -1;
 	if (!n) {	/* nothing of this suite: no plot, no empty input */
 		char path[PATH_MAX + 64];
@@ -1174,28 +1221,29 @@ static int plot_delta(struct plotter *p, const char *suite, const char *name)
 
 /* ------------------------------------------------------------ driver */
 
-int plots_render(const struct run_dir *const *runs, size_t nruns,
-		 const char *dir)
+int plots_render(const char *who, const struct run_dir *const *runs,
+		 size_t nruns, const char *dir)
 {
-	struct plotter p = { .runs = runs, .nruns = nruns, .watermark = "" };
-	char final[PATH_MAX], old[PATH_MAX];
+	struct plotter p = { .runs = runs, .nruns = nruns, .watermark = "",
+			     .who = who };
+	struct atomic_dir out;
+	char final[PATH_MAX + 8], err[PATH_MAX + 256];
 	const char *gp = getenv("SMAPBENCH_GNUPLOT");
-	int rc = -1;
-	struct stat st;
 
 	if (!find_in_path(gp && *gp ? gp : "gnuplot", p.gnuplot,
 			  sizeof(p.gnuplot))) {
 		fprintf(stderr,
-			"smapbench: gnuplot not found%s%s; no plots written. "
+			"smapbench %s: gnuplot not found%s%s; no plots written. "
 			"Install it (apt-get install gnuplot-nox) and run "
-			"'smapbench plot' again\n",
+			"'smapbench plot' again\n", who,
 			gp && *gp ? " at " : " in PATH", gp && *gp ? gp : "");
 		return 1;
 	}
 	if (!find_scripts(p.scripts, sizeof(p.scripts))) {
 		fprintf(stderr,
-			"smapbench: the gnuplot scripts (plots/*.gp) are not next "
-			"to the program; set SMAPBENCH_PLOTS to their directory\n");
+			"smapbench %s: the gnuplot scripts (plots/*.gp) are not "
+			"next to the program; set SMAPBENCH_PLOTS to their "
+			"directory\n", who);
 		return 1;
 	}
 	{
@@ -1212,50 +1260,30 @@ int plots_render(const struct run_dir *const *runs, size_t nruns,
 		if (!strcmp(rundir_context_or(runs[r], "virt", ""), "tcg"))
 			p.watermark = "functional only (TCG)";
 
+	/* Built beside DIR/plots, swapped in only when every plot rendered. */
 	snprintf(final, sizeof(final), "%s/plots", dir);
-	snprintf(p.tmp, sizeof(p.tmp), "%s/.plots.tmp-XXXXXX", dir);
-	if (!mkdtemp(p.tmp)) {
-		fprintf(stderr, "smapbench: cannot create a directory in %s: %s\n",
-			dir, strerror(errno));
+	if (atomic_dir_begin(&out, final, &atomic_dir_plots, err, sizeof(err))) {
+		fprintf(stderr, "smapbench %s: no plots written: %s\n", who, err);
 		return 1;
 	}
-	run_dir_publish_mode(p.tmp, 1);
+	p.tmp = out.tmp;
 	if (plot_ops(&p) || plot_copy(&p) || plot_sigframe(&p) ||
 	    plot_batch(&p) || plot_dist(&p) || plot_syscall(&p) || plot_bpf(&p) ||
 	    plot_delta(&p, "kmod", "delta-kmod") ||
 	    plot_delta(&p, "syscall", "delta-syscall") ||
-	    plot_delta(&p, "bpf", "delta-bpf"))
-		goto out;
+	    plot_delta(&p, "bpf", "delta-bpf")) {
+		atomic_dir_abort(&out);
+		return 1;
+	}
 	if (!p.rendered) {
-		fprintf(stderr, "smapbench: nothing to plot in %s (no kmod or syscall results)\n",
-			runs[0]->path);
-		goto out;
+		atomic_dir_abort(&out);
+		return PLOTS_NONE;
 	}
-	/* Swap the complete directory in; the old one goes only after. */
-	old[0] = '\0';
-	if (!lstat(final, &st)) {
-		snprintf(old, sizeof(old), "%s/.plots.old-XXXXXX", dir);
-		if (!mkdtemp(old) || rename(final, old)) {
-			fprintf(stderr, "smapbench: cannot move the old %s aside: %s\n",
-				final, strerror(errno));
-			goto out;
-		}
+	if (atomic_dir_commit(&out, err, sizeof(err))) {
+		fprintf(stderr, "smapbench %s: %s\n", who, err);
+		return 1;
 	}
-	if (rename(p.tmp, final)) {
-		fprintf(stderr, "smapbench: cannot rename %s to %s: %s\n", p.tmp,
-			final, strerror(errno));
-		if (old[0])
-			rename(old, final);
-		goto out;
-	}
-	if (old[0])
-		remove_tree(old);
-	p.tmp[0] = '\0';
-	rc = 0;
-out:
-	if (p.tmp[0])
-		remove_tree(p.tmp);
-	return rc ? 1 : 0;
+	return 0;
 }
 
 /* ------------------------------------------------------------ command */
@@ -1267,7 +1295,9 @@ static void plot_usage(FILE *f)
 	      "Renders RUN's results into RUN/plots/ (PNG and SVG, and the .dat\n"
 	      "files they were drawn from): cost per op by variant, copy size\n"
 	      "sweep, signal frame, sample distributions, syscall suite.\n"
-	      "Needs gnuplot; RUN/plots/ is replaced only when every plot rendered.\n",
+	      "Needs gnuplot; RUN/plots/ is replaced only when every plot rendered,\n"
+	      "and only when smapbench wrote it (a plots/ holding other files is\n"
+	      "left alone).\n",
 	      f);
 }
 
@@ -1283,9 +1313,18 @@ int cmd_plot(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 2 || argv[1][0] == '-') {
+		if (argc < 2)
+			fprintf(stderr, "smapbench plot: needs a run directory\n\n");
+		else if (argv[1][0] == '-')
+			fprintf(stderr, "smapbench plot: unknown option '%s'\n\n",
+				argv[1]);
+		else
+			fprintf(stderr, "smapbench plot: takes one run, got %d "
+				"arguments\n\n", argc - 1);
 		plot_usage(stderr);
-		return 2;
+		return EXIT_USAGE;
 	}
+	atomic_dir_cleanup_on_signals();
 	if (rundir_load(argv[1], &run, err, sizeof(err))) {
 		fprintf(stderr, "smapbench plot: %s\n", err);
 		return 1;
@@ -1296,9 +1335,12 @@ int cmd_plot(int argc, char **argv)
 		rundir_free(&run);
 		return 1;
 	}
-	rc = plots_render(runs, 1, run.path);
-	if (!rc)
+	rc = plots_render("plot", runs, 1, run.path);
+	if (rc == PLOTS_NONE)
+		fprintf(stderr, "smapbench plot: nothing to plot in %s: no kmod, "
+			"syscall or bpf results\n", run.path);
+	else if (!rc)
 		printf("plots: %s/plots/\n", run.path);
 	rundir_free(&run);
-	return rc;
+	return rc ? 1 : 0;
 }

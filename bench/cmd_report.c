@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_report.c - `smapbench report RUN_A [RUN_B]`: report.md, readable on
- * GitHub as is: context, headline numbers, the derived tables, the plots
- * (relative links to the PNGs in plots/) and every result.
+ * GitHub as is: warnings first, headline numbers, the derived tables, the
+ * plots (relative links to the PNGs in plots/), every result, what the
+ * row flags mean, and the context.
  *
  * One run: RUN/report.md, linking RUN/plots/ when `smapbench plot` made
  * them. Two runs: the comparison directory of `smapbench compare` (made
  * afresh, plots included) with report.md in it.
  */
-#include "run_dir.h"
 #include "analysis.h"
 
 #include <errno.h>
@@ -18,7 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_dir.h"
 #include "commands.h"
+#include "runner.h"
+
+/* What a report.md of ours starts with (atomic_file_begin). */
+#define REPORT_FIRST_BYTES "# smapbench "
 
 static const char *const context_keys[] = {
 	"cpu_model", "microcode", "kernel_release", "smap_state",
@@ -27,17 +32,14 @@ static const char *const context_keys[] = {
 	"smapbench_version", "git_revision", "warnings",
 };
 
-/* Markdown cells must not contain '|' or newlines. */
-static void md_cell(char *buf, size_t len, const char *text)
+/* "a;b" as "a; b": the warnings, joined without a space when recorded. */
+static void space_after_semicolons(char *text, size_t len)
 {
-	size_t used = 0;
-
-	for (const char *p = text; *p && used + 3 < len; p++) {
-		if (*p == '|')
-			buf[used++] = '\\';
-		buf[used++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
-	}
-	buf[used] = '\0';
+	for (char *p = strchr(text, ';'); p; p = strchr(p + 1, ';'))
+		if (p[1] != ' ' && strlen(text) + 2 <= len) {
+			memmove(p + 2, p + 1, strlen(p + 1) + 1);
+			p[1] = ' ';
+		}
 }
 
 static void write_context(FILE *f, const struct run_dir *const *runs,
@@ -59,7 +61,9 @@ static void write_context(FILE *f, const struct run_dir *const *runs,
 			const char *v = rundir_context(runs[r], context_keys[k]);
 
 			any |= v != NULL;
-			md_cell(cell[r], sizeof(cell[r]), v ? v : "");
+			snprintf(cell[r], sizeof(cell[r]), "%s", v ? v : "");
+			if (!strcmp(context_keys[k], "warnings"))
+				space_after_semicolons(cell[r], sizeof(cell[r]));
 		}
 		if (any)
 			atable_add(&t, cells);
@@ -119,29 +123,29 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 	atable_free(&t);
 }
 
+/* Units differ between suites (ticks, ns): every row says its own. */
 static void write_headline_two(FILE *f, const struct compare_result *res)
 {
 	const struct bench_key *headline = headline_benchmarks();
 	struct atable t;
 	size_t rows = 0;
 
-	atable_init(&t, 7, "lrrrrrl");
-	atable_add(&t, (const char *const[]){ "benchmark", "A", "B", "B-A",
-		   "B-A %", "95% CI of B-A", "verdict" });
+	atable_init(&t, 9, "lrrlrrrrl");
+	atable_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
+		   "B-A", "B-A ns", "B-A %", "95% CI of B-A", "verdict" });
 	for (size_t i = 0; headline[i].suite; i++)
 		for (size_t k = 0; k < res->count; k++) {
 			const struct compare_row *r = &res->rows[k];
-			char ma[32], mb[32], d[48], rel[32], ci[80];
+			char ma[32], mb[32], d[32], dns[32], rel[32], ci[80];
 
 			if (!bench_is(r->a, &headline[i]))
 				continue;
-			snprintf(rel, sizeof(rel), isnan(r->relative) ? "-" : "%+.1f%%",
-				 100 * r->relative);
-			fmt_num(d, 24, r->delta);
-			snprintf(d + strlen(d), sizeof(d) - strlen(d), " %s", r->unit);
 			atable_add(&t, (const char *const[]){ r->a->name,
 				   fmt_num(ma, sizeof(ma), r->median_a),
-				   fmt_num(mb, sizeof(mb), r->median_b), d, rel,
+				   fmt_num(mb, sizeof(mb), r->median_b), r->unit,
+				   fmt_num(d, sizeof(d), r->delta),
+				   fmt_num(dns, sizeof(dns), r->delta_ns),
+				   fmt_pct(rel, sizeof(rel), r->relative),
 				   fmt_ci(ci, sizeof(ci), r->ci_low, r->ci_high),
 				   compare_verdict_name(r->verdict) });
 			rows++;
@@ -178,9 +182,88 @@ static void write_results(FILE *f, const struct run_dir *run)
 	atable_free(&t);
 }
 
+/* Whether a ';'-separated flags field holds flag. */
+static int has_flag(const char *flags, const char *flag)
+{
+	size_t len = strlen(flag);
+
+	for (const char *p = flags; (p = strstr(p, flag)); p += len)
+		if ((p == flags || p[-1] == ';') && (p[len] == ';' || !p[len]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The flags of results.csv (docs/schema.md), explained once, with how
+ * many rows of each run carry them.
+ */
+static void write_flags(FILE *f, const struct run_dir *const *runs,
+			size_t nruns)
+{
+	static const struct {
+		const char *flag, *meaning;
+	} flags[] = {
+		{ "noisy", "the samples' coefficient of variation is above "
+		  "10%: the median and its CI still hold, but small "
+		  "differences need care (interference, frequency changes)" },
+		{ "preempted", "more than 10% of the samples saw an involuntary "
+		  "context switch (getrusage around each sample): another task "
+		  "ran on the CPU; such samples are kept" },
+		{ "clamped", "a sample could not reach --min-time (the module "
+		  "caps its loops at about 1 ms), so samples are shorter than "
+		  "asked" },
+		{ "unpinned", "the run could not pin itself to one CPU" },
+		{ "tcg", "the run was emulated by QEMU TCG: functional only" },
+	};
+	int any = 0;
+
+	for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
+		size_t count[2] = { 0, 0 };
+
+		for (size_t r = 0; r < nruns; r++)
+			for (size_t i = 0; i < runs[r]->count; i++)
+				count[r] += has_flag(runs[r]->bench[i].flags,
+						     flags[k].flag);
+		if (!count[0] && !count[1])
+			continue;
+		if (!any++)
+			fprintf(f, "\n## Row flags\n\nresults.csv marks rows "
+				"(`flags` column); in this report:\n\n");
+		fprintf(f, "- **%s** (", flags[k].flag);
+		for (size_t r = 0; r < nruns; r++)
+			fprintf(f, "%s%s%zu of %zu rows", r ? ", " : "",
+				nruns == 1 ? "" : r ? "B " : "A ", count[r],
+				runs[r]->count);
+		fprintf(f, "): %s.\n", flags[k].meaning);
+	}
+}
+
+/* A run's context warnings, one bullet each. */
+static void write_run_warnings(FILE *f, const char *who,
+			       const struct run_dir *run)
+{
+	char *copy = strdup(rundir_context_or(run, "warnings", "")), *save = NULL;
+
+	if (!copy)
+		return;
+	for (char *w = strtok_r(copy, ";", &save); w; w = strtok_r(NULL, ";", &save)) {
+		while (*w == ' ')
+			w++;
+		if (*w)
+			fprintf(f, "- %s%s\n", who, w);
+	}
+	free(copy);
+}
+
+/* Before anything else: what limits every number below. */
 static void write_warnings(FILE *f, const struct run_dir *const *runs,
 			   size_t nruns)
 {
+	const char *same = nruns == 2 ? same_run_warning(runs[0], runs[1]) : NULL;
+	int any = 0;
+
+	if (same)
+		fprintf(f, "> **Not a comparison:** %s.\n\n", same);
 	for (size_t r = 0; r < nruns; r++) {
 		const char *virt = rundir_context_or(runs[r], "virt", "");
 
@@ -192,37 +275,43 @@ static void write_warnings(FILE *f, const struct run_dir *const *runs,
 			fprintf(f, "> **Synthetic data:** %s is a test fixture "
 				"with made-up numbers, not a measurement.\n\n",
 				runs[r]->label);
+		any |= *rundir_context_or(runs[r], "warnings", "") != '\0';
 	}
+	if (!any)
+		return;
+	fprintf(f, "## Warnings recorded by the run%s\n\n", nruns == 1 ? "" : "s");
+	for (size_t r = 0; r < nruns; r++)
+		write_run_warnings(f, nruns == 1 ? "" : r ? "B: " : "A: ", runs[r]);
+	fputc('\n', f);
 }
 
 int report_write(const char *dir, const struct run_dir *const *runs,
-		 size_t nruns, const struct compare_result *res, double alpha)
+		 size_t nruns, const struct compare_result *res,
+		 const struct derived *tables, double alpha, char *err,
+		 size_t errlen)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char path[PATH_MAX + 16];
 	const struct run_dir *smap = runs[nruns - 1];
-	struct derived d;
+	struct atomic_file out;
+	struct derived computed;
+	const struct derived *d = tables;
 	FILE *f;
-	int fd, failed;
 
-	snprintf(path, sizeof(path), "%s/report.md", dir);
-	snprintf(tmp, sizeof(tmp), "%s/.report.md.XXXXXX", dir);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
+	if ((size_t)snprintf(path, sizeof(path), "%s/report.md", dir) >= sizeof(path)) {
+		snprintf(err, errlen, "%s: path too long", dir);
 		return -1;
 	}
-	run_dir_publish_mode(tmp, 0);
+	f = atomic_file_begin(&out, path, REPORT_FIRST_BYTES, err, errlen);
+	if (!f)
+		return -1;
 	for (size_t r = 0; r < nruns; r++)
 		if (!strcmp(rundir_context_or(runs[r], "smap_state", ""), "smap"))
 			smap = runs[r];
 
 	if (nruns == 1)
-		fprintf(f, "# smapbench report: %s\n\n", runs[0]->label);
+		fprintf(f, REPORT_FIRST_BYTES "report: %s\n\n", runs[0]->label);
 	else
-		fprintf(f, "# smapbench comparison: %s vs %s\n\n"
+		fprintf(f, REPORT_FIRST_BYTES "comparison: %s vs %s\n\n"
 			"A = `%s` (%s), B = `%s` (%s). Differences are B - A: with "
 			"A the SMAP-off boot, they are what SMAP costs.\n\n",
 			runs[0]->label, runs[1]->label, runs[0]->path,
@@ -237,8 +326,10 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 	else
 		write_headline_two(f, res);
 
-	if (!derived_compute(smap, &d)) {
-		if (d.pair_count || d.batch_count || d.crossover_count) {
+	if (!d && !derived_compute(smap, &computed))
+		d = &computed;
+	if (d) {
+		if (d->pair_count || d->batch_count || d->crossover_count) {
 			fprintf(f, "\n## STAC/CLAC within one boot (%s, %s)\n\n"
 				"Medians in %s, 95%% bootstrap CIs over the raw "
 				"samples. *inline* brackets every access with raw "
@@ -247,10 +338,11 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 				"one pair around K accesses.\n",
 				smap->label,
 				rundir_context_or(smap, "smap_state", "state unknown"),
-				d.unit);
-			derived_print(f, smap, &d, 1);
+				d->unit);
+			derived_print(f, smap, d, 1);
 		}
-		derived_free(&d);
+		if (d == &computed)
+			derived_free(&computed);
 	}
 
 	write_plots(f, dir);
@@ -262,28 +354,25 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		fprintf(f, "## All results\n\n");
 		write_results(f, runs[0]);
 	}
+	write_flags(f, runs, nruns);
 	fprintf(f, "\n## Context\n\n");
 	write_context(f, runs, nruns);
 	fprintf(f, "\nHow to read these numbers: docs/interpreting.md.\n");
-
-	failed = ferror(f);
-	if (fclose(f) || failed || rename(tmp, path)) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return atomic_file_commit(&out, err, errlen);
 }
 
 static void report_usage(FILE *f)
 {
 	fputs("usage: smapbench report RUN\n"
 	      "       smapbench report --headline RUN\n"
-	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--force]\n"
+	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--force] [--no-plots]\n"
 	      "\n"
-	      "One run: writes RUN/report.md (context, headline numbers, STAC/CLAC\n"
-	      "tables, links to RUN/plots/, all results).\n"
+	      "One run: writes RUN/report.md (warnings, headline numbers, STAC/CLAC\n"
+	      "tables, links to RUN/plots/, all results, row flags, context); an\n"
+	      "existing report.md is replaced only if smapbench wrote it.\n"
 	      "Two runs: does what 'smapbench compare' does (compare.csv, plots)\n"
-	      "and writes report.md into the comparison directory.\n"
+	      "and writes report.md into the comparison directory; the options are\n"
+	      "compare's (smapbench compare --help).\n"
 	      "--headline: prints the headline rows of RUN, one line each (median\n"
 	      "in ns, 95% CI in ns, flags), and writes nothing.\n", f);
 }
@@ -307,7 +396,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct run_dir run;
 	const struct run_dir *runs[1] = { &run };
-	char err[512];
+	char err[PATH_MAX + 256];
+	const char *option = NULL;
 	int positional = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -324,17 +414,32 @@ int cmd_report(int argc, char **argv)
 			}
 			return report_headline(path);
 		}
-		if (argv[i][0] != '-')
+		if (argv[i][0] != '-') {
 			positional++;
-		else if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha"))
+			continue;
+		}
+		if (!option)
+			option = argv[i];
+		if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha")) &&
+		    i + 1 < argc)
 			i++;
 	}
 	if (positional == 2)
 		return compare_pipeline(argc, argv, 1);
-	if (positional != 1 || argc != 2) {
+	if (positional == 0)
+		fprintf(stderr, "smapbench report: needs a run directory, or two "
+			"runs to compare\n\n");
+	else if (positional > 2)
+		fprintf(stderr, "smapbench report: takes one run or two, got %d\n\n",
+			positional);
+	else if (option)
+		fprintf(stderr, "smapbench report: option '%s' applies to a "
+			"comparison of two runs only\n\n", option);
+	if (positional != 1 || option) {
 		report_usage(stderr);
 		return EXIT_USAGE;
 	}
+	atomic_dir_cleanup_on_signals();
 	if (rundir_load(argv[1], &run, err, sizeof(err))) {
 		fprintf(stderr, "smapbench report: %s\n", err);
 		return 1;
@@ -345,9 +450,9 @@ int cmd_report(int argc, char **argv)
 		rundir_free(&run);
 		return 1;
 	}
-	if (report_write(run.path, runs, 1, NULL, COMPARE_DEFAULT_ALPHA)) {
-		fprintf(stderr, "smapbench report: cannot write %s/report.md: %s\n",
-			run.path, strerror(errno));
+	if (report_write(run.path, runs, 1, NULL, NULL, COMPARE_DEFAULT_ALPHA, err,
+			 sizeof(err))) {
+		fprintf(stderr, "smapbench report: no report written: %s\n", err);
 		rundir_free(&run);
 		return 1;
 	}

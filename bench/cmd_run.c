@@ -3,9 +3,9 @@
  * cmd_run.c - `smapbench run`: pin, pick a counter, record the context,
  * run the selected benchmarks and write the run directory atomically.
  *
- * SIGINT and SIGTERM stop the run at the next sample boundary; the
- * temporary directory is then removed and the exit status is 130 or
- * 143. The last line on stdout is "run directory: PATH".
+ * SIGINT, SIGTERM and SIGHUP stop the run at the next sample boundary;
+ * the temporary directory is then removed and the exit status is 130,
+ * 143 or 129. The last line on stdout is "run directory: PATH".
  */
 #include <errno.h>
 #include <signal.h>
@@ -21,7 +21,7 @@
 #include "pin.h"
 #include "registry.h"
 #include "report.h"
-#include "run_dir.h"
+#include "rundir.h"
 #include "run_options.h"
 #include "runner.h"
 #include "smap_context.h"
@@ -44,6 +44,7 @@ static void install_handlers(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);	/* a closed terminal, too */
 }
 
 struct progress {
@@ -145,13 +146,29 @@ static int write_file(struct run_dir_writer *d, const char *name,
 	return run_dir_close(f, name, err, errlen);
 }
 
+/* The context's ";"-separated warnings, one per line. */
+static void print_warnings(const char *warnings)
+{
+	const char *w = warnings;
+
+	if (!*w)
+		return;
+	printf("warnings:\n");
+	while (*w) {
+		size_t len = strcspn(w, ";");
+
+		printf("  - %.*s\n", (int)len, w);
+		w += len + (w[len] == ';');
+	}
+}
+
 static int interrupted(struct run_dir_writer *d)
 {
 	int sig = stop_signal;
 
 	run_dir_abort(d);
 	fprintf(stderr, "\nsmapbench run: interrupted by %s, nothing written\n",
-		sig == SIGINT ? "SIGINT" : "SIGTERM");
+		sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
 	return 128 + sig;
 }
 
@@ -195,17 +212,17 @@ int cmd_run(int argc, char **argv)
 		registry_free(&reg);
 		return EXIT_USAGE;
 	}
-	if (opt.list) {
-		list_benchmarks(&reg);
-		registry_free(&reg);
-		return 0;
-	}
 	if (reg.count == 0) {
 		fprintf(stderr, "smapbench run: no benchmark matches --suite %s%s%s\n",
 			opt.suite, opt.filter ? " --filter " : "",
 			opt.filter ? opt.filter : "");
 		registry_free(&reg);
 		return EXIT_USAGE;
+	}
+	if (opt.list) {
+		list_benchmarks(&reg);
+		registry_free(&reg);
+		return 0;
 	}
 
 	rc = pin_to_core(opt.cpu, &pin);
@@ -342,8 +359,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	report_console(stdout, &rep);
-	if (context_get(&ctx, "warnings")[0])
-		printf("warnings: %s\n", context_get(&ctx, "warnings"));
+	print_warnings(context_get(&ctx, "warnings"));
 	printf("run directory: %s\n", dir.final);
 	status = 0;
 out:

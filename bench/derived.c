@@ -8,15 +8,12 @@
  */
 #include "analysis.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "kmod_catalogue.h"
+#include "parallel.h"
 #include "registry.h"
 #include "stats.h"
 #include "suite.h"
@@ -62,14 +59,28 @@ static char column_align(const struct atable *t, unsigned c)
 }
 
 /* Display width: UTF-8 continuation bytes take no column. */
-static size_t text_width(const char *s)
+static size_t text_width(const char *s, int markdown)
 {
 	size_t w = 0;
 
 	for (; *s; s++)
 		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
+			w += 1 + (markdown && *s == '|');
 	return w;
+}
+
+/* A Markdown cell: '|' escaped, line breaks as spaces, or a row breaks. */
+static void put_cell(FILE *f, const char *cell, int markdown)
+{
+	if (!markdown) {
+		fputs(cell, f);
+		return;
+	}
+	for (; *cell; cell++) {
+		if (*cell == '|')
+			fputc('\\', f);
+		fputc(*cell == '\n' || *cell == '\r' ? ' ' : *cell, f);
+	}
 }
 
 void atable_print(FILE *f, const struct atable *t, int markdown)
@@ -82,7 +93,7 @@ void atable_print(FILE *f, const struct atable *t, int markdown)
 	}
 	for (size_t r = 0; r < t->rows; r++)
 		for (unsigned c = 0; c < t->columns; c++) {
-			size_t w = text_width(t->cells[r * t->columns + c]);
+			size_t w = text_width(t->cells[r * t->columns + c], markdown);
 
 			if (w > width[c])
 				width[c] = w;
@@ -90,7 +101,7 @@ void atable_print(FILE *f, const struct atable *t, int markdown)
 	for (size_t r = 0; r < t->rows; r++) {
 		for (unsigned c = 0; c < t->columns; c++) {
 			const char *cell = t->cells[r * t->columns + c];
-			int pad = (int)(width[c] - text_width(cell));
+			int pad = (int)(width[c] - text_width(cell, markdown));
 			int right = column_align(t, c) == 'r';
 
 			if (markdown)
@@ -99,7 +110,7 @@ void atable_print(FILE *f, const struct atable *t, int markdown)
 				fputs("  ", f);
 			if (right)
 				fprintf(f, "%*s", pad, "");
-			fputs(cell, f);
+			put_cell(f, cell, markdown);
 			if (!right && (markdown || c + 1 < t->columns))
 				fprintf(f, "%*s", pad, "");
 			if (markdown)
@@ -160,55 +171,17 @@ const char *fmt_ci(char *buf, size_t len, double low, double high)
 	return buf;
 }
 
-/* ------------------------------------------------------------ files */
-
-int make_dirs(const char *dir)
+const char *fmt_pct(char *buf, size_t len, double fraction)
 {
-	char *p = strdup(dir);
+	double pct = 100 * fraction;
 
-	if (!p)
-		return -1;
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	if (mkdir(p, 0755) && errno != EEXIST) {
-		free(p);
-		return -1;
-	}
-	free(p);
-	return 0;
-}
-
-void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d) {
-		unlink(dir);
-		return;
-	}
-	while ((e = readdir(d))) {
-		char path[4096];
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
-			remove_tree(path);
-		else
-			unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
+	if (isnan(pct))
+		snprintf(buf, len, "-");
+	else if (fabs(pct) >= 1e5)	/* a near-zero A: no 300-digit number */
+		snprintf(buf, len, "%+.3g%%", pct);
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+	return buf;
 }
 
 /* ------------------------------------------------------ derived tables */
@@ -306,6 +279,85 @@ static int usable(const struct run_bench *b)
 }
 
 /*
+ * A bootstrap interval of scale_b * median(b) - scale_a * median(a) for
+ * a row of the tables: collected first, computed in parallel at the end
+ * (each has its own seed, so the order does not matter).
+ */
+/* The copy sizes of one op, for the crossover's interval. */
+struct crossover_sweep {
+	const struct run_bench *in[64], *nop[64];
+	unsigned long size[64];
+	size_t n;
+};
+
+enum ci_table { CI_PAIRS, CI_BATCHES, CI_CROSSOVERS };
+
+struct ci_job {
+	const struct run_bench *a, *b;
+	double scale_a, scale_b;
+	struct crossover_sweep *sweep;	/* CI_CROSSOVERS: instead of a, b */
+	enum ci_table table;
+	size_t row;		/* of that table in struct derived */
+	double *low, *high;	/* set once the rows stop moving */
+};
+
+struct ci_jobs {
+	struct ci_job *job;
+	size_t count;
+};
+
+static int defer_ci(struct ci_jobs *jobs, const struct run_bench *a,
+		    double scale_a, const struct run_bench *b, double scale_b,
+		    enum ci_table table, size_t row)
+{
+	struct ci_job *nj;
+
+	if (!usable(a) || !usable(b))
+		return 0;
+	nj = realloc(jobs->job, (jobs->count + 1) * sizeof(*nj));
+	if (!nj)
+		return -1;
+	jobs->job = nj;
+	nj[jobs->count++] = (struct ci_job){ a, b, scale_a, scale_b, NULL, table,
+					     row, NULL, NULL };
+	return 0;
+}
+
+static void free_jobs(struct ci_jobs *jobs)
+{
+	for (size_t i = 0; i < jobs->count; i++)
+		free(jobs->job[i].sweep);
+	free(jobs->job);
+}
+
+static int crossover_ci(const struct crossover_sweep *s, double *low,
+			double *high);
+
+static int run_ci_job(void *arg, size_t i)
+{
+	const struct ci_job *j = &((struct ci_jobs *)arg)->job[i];
+
+	if (j->sweep)
+		return crossover_ci(j->sweep, j->low, j->high);
+	return compare_bootstrap_diff(j->a->values, j->a->count, j->scale_a,
+				      j->b->values, j->b->count, j->scale_b,
+				      STATS_BOOTSTRAP_RESAMPLES, DERIVED_LEVEL,
+				      DERIVED_SEED, j->low, j->high);
+}
+
+static size_t ci_job_weight(void *arg, size_t i)
+{
+	const struct ci_job *j = &((struct ci_jobs *)arg)->job[i];
+	size_t values = 0;
+
+	if (!j->sweep)
+		return j->a->count + j->b->count;
+	for (size_t k = 0; k < j->sweep->n; k++)
+		values += j->sweep->in[k]->count + j->sweep->nop[k]->count;
+	return values * CROSSOVER_RESAMPLES / STATS_BOOTSTRAP_RESAMPLES;
+}
+
+/*
  * User accesses in one iteration of a kmod row, as the catalogue says: a
  * sigframe iteration writes all its fields, a batched or masked one a
  * block of batch items. 0 for an op or variant it does not know (a run
@@ -330,7 +382,7 @@ static int is_bulk(const char *name)
 }
 
 static int add_pair(struct derived *d, const struct run_bench *in,
-		    const struct run_bench *nop)
+		    const struct run_bench *nop, struct ci_jobs *jobs)
 {
 	double per = accesses_of(in);
 	struct derived_pair *p, *np;
@@ -349,16 +401,11 @@ static int add_pair(struct derived *d, const struct run_bench *in,
 	p->nopad_median = nop->median / per;
 	p->cost = p->inline_median - p->nopad_median;
 	p->low = p->high = NAN;
-	if (usable(in) && usable(nop) &&
-	    compare_bootstrap_diff(nop->values, nop->count, 1 / per, in->values,
-				   in->count, 1 / per, STATS_BOOTSTRAP_RESAMPLES,
-				   DERIVED_LEVEL, DERIVED_SEED, &p->low, &p->high))
-		return -1;
-	return 0;
+	return defer_ci(jobs, nop, 1 / per, in, 1 / per, CI_PAIRS, d->pair_count - 1);
 }
 
 static int add_batch(struct derived *d, const struct run_bench *batched,
-		     const struct run_bench *single)
+		     const struct run_bench *single, struct ci_jobs *jobs)
 {
 	double per_single = accesses_of(single), per_block = accesses_of(batched);
 	struct derived_batch *b, *nb;
@@ -379,14 +426,8 @@ static int add_batch(struct derived *d, const struct run_bench *batched,
 	b->batched = batched->median / per_block;
 	b->saving = b->single - b->batched;
 	b->low = b->high = NAN;
-	if (usable(batched) && usable(single) &&
-	    compare_bootstrap_diff(batched->values, batched->count,
-				   1 / per_block, single->values,
-				   single->count, 1 / per_single,
-				   STATS_BOOTSTRAP_RESAMPLES, DERIVED_LEVEL,
-				   DERIVED_SEED, &b->low, &b->high))
-		return -1;
-	return 0;
+	return defer_ci(jobs, batched, 1 / per_block, single,
+			1.0 / per_single, CI_BATCHES, d->batch_count - 1);
 }
 
 /*
@@ -431,92 +472,106 @@ static double quantile_inf(const double *sorted, size_t n, double q)
 	return sorted[lo] + (h - (double)lo) * (sorted[hi] - sorted[lo]);
 }
 
-static int add_crossover(struct derived *d, const struct run_dir *run,
-			 const char *op)
+/* The crossover's bootstrap interval: every size resampled together. */
+static int crossover_ci(const struct crossover_sweep *s, double *low,
+			double *high)
 {
-	const struct run_bench *in[64], *nop[64];
-	unsigned long size[64];
-	double share[64], *reps = NULL, *draw = NULL;
-	size_t n = 0, maxn = 0;
-	struct derived_crossover *c, *nc;
+	struct stats_resampler *draws = calloc(2 * s->n, sizeof(*draws));
+	double *reps = malloc(CROSSOVER_RESAMPLES * sizeof(*reps));
 	struct stats_rng rng;
+	int rc = -1;
+
+	for (size_t k = 0; draws && k < s->n; k++)
+		if (stats_resampler_init(&draws[2 * k], s->in[k]->values,
+					 s->in[k]->count) ||
+		    stats_resampler_init(&draws[2 * k + 1], s->nop[k]->values,
+					 s->nop[k]->count))
+			goto fail;
+	if (!reps || !draws)
+		goto fail;
+	stats_rng_seed(&rng, DERIVED_SEED);
+	for (unsigned r = 0; r < CROSSOVER_RESAMPLES; r++) {
+		double rs[64];
+
+		for (size_t k = 0; k < s->n; k++) {
+			double mi = stats_resampler_median(&draws[2 * k], &rng);
+			double mn = stats_resampler_median(&draws[2 * k + 1], &rng);
+
+			rs[k] = (mi - mn) / mn;
+		}
+		reps[r] = crossover_of(rs, s->size, s->n);
+	}
+	stats_sort(reps, CROSSOVER_RESAMPLES);
+	*low = quantile_inf(reps, CROSSOVER_RESAMPLES, (1 - DERIVED_LEVEL) / 2);
+	*high = quantile_inf(reps, CROSSOVER_RESAMPLES,
+			     1 - (1 - DERIVED_LEVEL) / 2);
+	rc = 0;
+fail:
+	for (size_t k = 0; draws && k < 2 * s->n; k++)
+		stats_resampler_free(&draws[k]);
+	free(draws);
+	free(reps);
+	return rc;
+}
+
+static int add_crossover(struct derived *d, const struct run_dir *run,
+			 const char *op, struct ci_jobs *jobs)
+{
+	struct crossover_sweep s = { .n = 0 }, *kept;
+	double share[64];
+	struct derived_crossover *c, *nc;
 	int with_ci = 1;
 
-	for (size_t i = 0; i < run->count && n < 64; i++) {
+	for (size_t i = 0; i < run->count && s.n < 64; i++) {
 		const struct run_bench *b = &run->bench[i];
-		const struct run_bench *s;
+		const struct run_bench *nop;
 
 		if (strcmp(b->op, op) || strcmp(b->variant, "inline") || b->batch)
 			continue;
-		s = sibling(run, b, "nopad", 0);
-		if (!s || !(s->median > 0))
+		nop = sibling(run, b, "nopad", 0);
+		if (!nop || !(nop->median > 0))
 			continue;
 		/* keep sizes ascending (results are usually in order) */
-		size_t k = n++;
+		size_t k = s.n++;
 
-		while (k > 0 && size[k - 1] > b->size) {
-			in[k] = in[k - 1];
-			nop[k] = nop[k - 1];
-			size[k] = size[k - 1];
+		while (k > 0 && s.size[k - 1] > b->size) {
+			s.in[k] = s.in[k - 1];
+			s.nop[k] = s.nop[k - 1];
+			s.size[k] = s.size[k - 1];
 			k--;
 		}
-		in[k] = b;
-		nop[k] = s;
-		size[k] = b->size;
+		s.in[k] = b;
+		s.nop[k] = nop;
+		s.size[k] = b->size;
 	}
-	if (n < 2)
+	if (s.n < 2)
 		return 0;
 	nc = realloc(d->crossovers, (d->crossover_count + 1) * sizeof(*nc));
 	if (!nc)
 		return -1;
 	d->crossovers = nc;
 	c = &d->crossovers[d->crossover_count++];
-	c->op = in[0]->op;
-	c->min_size = size[0];
-	c->max_size = size[n - 1];
-	for (size_t k = 0; k < n; k++) {
-		share[k] = (in[k]->median - nop[k]->median) / nop[k]->median;
-		with_ci &= usable(in[k]) && usable(nop[k]);
-		if (in[k]->count > maxn)
-			maxn = in[k]->count;
-		if (nop[k]->count > maxn)
-			maxn = nop[k]->count;
+	c->op = s.in[0]->op;
+	c->min_size = s.size[0];
+	c->max_size = s.size[s.n - 1];
+	for (size_t k = 0; k < s.n; k++) {
+		share[k] = (s.in[k]->median - s.nop[k]->median) / s.nop[k]->median;
+		with_ci &= usable(s.in[k]) && usable(s.nop[k]);
 	}
-	c->share_at_max = share[n - 1];
-	c->size = crossover_of(share, size, n);
+	c->share_at_max = share[s.n - 1];
+	c->size = crossover_of(share, s.size, s.n);
 	c->low = c->high = NAN;
 	if (!with_ci)
 		return 0;
-	reps = malloc(CROSSOVER_RESAMPLES * sizeof(*reps));
-	draw = malloc(maxn * sizeof(*draw));
-	if (!reps || !draw) {
-		free(reps);
-		free(draw);
+	/* the interval is computed with the others, in parallel */
+	kept = malloc(sizeof(*kept));
+	if (!kept || defer_ci(jobs, s.in[0], 1, s.nop[0], 1, CI_CROSSOVERS,
+			      d->crossover_count - 1)) {
+		free(kept);
 		return -1;
 	}
-	stats_rng_seed(&rng, DERIVED_SEED);
-	for (unsigned r = 0; r < CROSSOVER_RESAMPLES; r++) {
-		double rs[64];
-
-		for (size_t k = 0; k < n; k++) {
-			double mi, mn;
-
-			stats_resample(&rng, in[k]->values, in[k]->count, draw);
-			stats_sort(draw, in[k]->count);
-			mi = stats_median_sorted(draw, in[k]->count);
-			stats_resample(&rng, nop[k]->values, nop[k]->count, draw);
-			stats_sort(draw, nop[k]->count);
-			mn = stats_median_sorted(draw, nop[k]->count);
-			rs[k] = (mi - mn) / mn;
-		}
-		reps[r] = crossover_of(rs, size, n);
-	}
-	stats_sort(reps, CROSSOVER_RESAMPLES);
-	c->low = quantile_inf(reps, CROSSOVER_RESAMPLES, (1 - DERIVED_LEVEL) / 2);
-	c->high = quantile_inf(reps, CROSSOVER_RESAMPLES,
-			       1 - (1 - DERIVED_LEVEL) / 2);
-	free(reps);
-	free(draw);
+	*kept = s;
+	jobs->job[jobs->count - 1].sweep = kept;
 	return 0;
 }
 
@@ -584,7 +639,9 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 	};
 	const struct run_bench *pair = bench_match(run, &pair_key);
 	const char *crossover_ops[16];
+	struct ci_jobs jobs = { NULL, 0 };
 	size_t ncross = 0;
+	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->unit = "";
@@ -610,11 +667,11 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		if (!*d->unit)
 			d->unit = b->unit;
 		if (!strcmp(b->variant, "inline") && !b->batch &&
-		    (s = sibling(run, b, "nopad", 0)) && add_pair(d, b, s))
+		    (s = sibling(run, b, "nopad", 0)) && add_pair(d, b, s, &jobs))
 			goto fail;
 		if ((!strcmp(b->variant, "batched") || !strcmp(b->variant, "masked")) &&
 		    b->batch &&
-		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s))
+		    (s = sibling(run, b, "kapi", 0)) && add_batch(d, b, s, &jobs))
 			goto fail;
 		if (!strcmp(b->variant, "inline") && !b->batch && b->size &&
 		    is_bulk(b->op)) {
@@ -628,12 +685,33 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		}
 	}
 	for (size_t k = 0; k < ncross; k++)
-		if (add_crossover(d, run, crossover_ops[k]))
+		if (add_crossover(d, run, crossover_ops[k], &jobs))
 			goto fail;
+	for (size_t i = 0; i < jobs.count; i++) {
+		struct ci_job *j = &jobs.job[i];
+
+		if (j->table == CI_PAIRS) {
+			j->low = &d->pairs[j->row].low;
+			j->high = &d->pairs[j->row].high;
+		} else if (j->table == CI_BATCHES) {
+			j->low = &d->batches[j->row].low;
+			j->high = &d->batches[j->row].high;
+		} else {
+			j->low = &d->crossovers[j->row].low;
+			j->high = &d->crossovers[j->row].high;
+		}
+	}
+	rc = parallel_for(&(struct parallel_jobs){
+			  .count = jobs.count, .run = run_ci_job,
+			  .weight = ci_job_weight, .arg = &jobs }, 0);
+	if (rc)
+		goto fail;
+	free_jobs(&jobs);
 	group_pairs(d->pairs, d->pair_count);
 	group_batches(d->batches, d->batch_count);
 	return 0;
 fail:
+	free_jobs(&jobs);
 	derived_free(d);
 	return -1;
 }

@@ -214,6 +214,15 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	/* kmod-* counters time the module's loops: no other suite has any */
+	if (o->counter && !strncmp(o->counter, "kmod-", 5) &&
+	    strcmp(o->suite, "kmod") && strcmp(o->suite, "all")) {
+		snprintf(err, errlen,
+			 "--counter %s times the kmod suite only, and --suite %s has "
+			 "none of it (use --suite kmod or all, or a user-space counter)",
+			 o->counter, o->suite);
+		return EXIT_USAGE;
+	}
 	if (o->quick) {
 		if (!given_min_time)
 			o->min_time = 0.002;

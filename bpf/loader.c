@@ -473,10 +473,33 @@ static int run_by_interrupt(struct run_job *job)
 {
 	pthread_attr_t attr;
 	pthread_t thread;
-	cpu_set_t set;
-	int ret = -1;
-
+	cpu_set_t set, old_set;
+	struct sched_param old_param;
+	int ret = -1, pinned, realtime, old_policy;
 	int cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+
+	/*
+	 * The interrupt must find this thread on job->cpu: an unpinned
+	 * caller could be moved away while it spins, and the program would
+	 * then read user memory of whatever task took the CPU.
+	 */
+	pinned = !pthread_getaffinity_np(pthread_self(), sizeof(old_set),
+					&old_set);
+	CPU_ZERO(&set);
+	CPU_SET(job->cpu, &set);
+	if (pinned && pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		pinned = 0;
+	/*
+	 * Nor may another task take the CPU while we wait: the interrupt
+	 * would then find that task. A real-time class keeps ordinary tasks
+	 * off for the few milliseconds of the wait (root has it; without it,
+	 * the suite's retries are left to cope).
+	 */
+	realtime = !pthread_getschedparam(pthread_self(), &old_policy,
+					  &old_param) &&
+		   !pthread_setschedparam(pthread_self(), SCHED_FIFO,
+					  &(struct sched_param){
+						  .sched_priority = 1 });
 
 	if (cpus > CPU_SETSIZE)
 		cpus = CPU_SETSIZE;
@@ -488,17 +511,33 @@ static int run_by_interrupt(struct run_job *job)
 		CPU_SET(other, &set);
 		pthread_attr_init(&attr);
 		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		/* The sender needs no real-time class: it only waits. */
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+		pthread_attr_setschedparam(&attr,
+					   &(struct sched_param){ 0 });
 		atomic_store(&job->done, false);
 		ret = pthread_create(&thread, &attr, run_samples, job);
 		pthread_attr_destroy(&attr);
 	}
-	if (ret)
+	if (ret) {
+		if (realtime)
+			pthread_setschedparam(pthread_self(), old_policy,
+					      &old_param);
+		if (pinned)
+			pthread_setaffinity_np(pthread_self(), sizeof(old_set),
+					       &old_set);
 		return fail(job->err, BPFBENCH_UNSUPPORTED, ret,
 			    "cannot start a thread on a CPU other than %d: %s",
 			    job->cpu, strerror(ret));
+	}
 	while (!atomic_load_explicit(&job->done, memory_order_acquire))
 		cpu_relax();
 	pthread_join(thread, NULL);
+	if (realtime)
+		pthread_setschedparam(pthread_self(), old_policy, &old_param);
+	if (pinned)
+		pthread_setaffinity_np(pthread_self(), sizeof(old_set), &old_set);
 	return job->ret;
 }
 

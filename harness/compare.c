@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "stats.h"
 
 /* ------------------------------------------------------ Mann-Whitney */
@@ -120,34 +121,35 @@ int compare_bootstrap_diff(const double *a, size_t na, double scale_a,
 			   unsigned resamples, double level, uint64_t seed,
 			   double *low, double *high)
 {
+	struct stats_resampler draw_a, draw_b;
 	struct stats_rng rng;
-	double *draw_a, *draw_b, *diffs;
+	double *diffs;
 
 	if (!na || !nb || !resamples)
 		return -1;
-	draw_a = malloc(na * sizeof(*draw_a));
-	draw_b = malloc(nb * sizeof(*draw_b));
 	diffs = malloc(resamples * sizeof(*diffs));
-	if (!draw_a || !draw_b || !diffs) {
-		free(draw_a);
-		free(draw_b);
+	if (!diffs || stats_resampler_init(&draw_a, a, na)) {
+		free(diffs);
+		return -1;
+	}
+	if (stats_resampler_init(&draw_b, b, nb)) {
+		stats_resampler_free(&draw_a);
 		free(diffs);
 		return -1;
 	}
 	stats_rng_seed(&rng, seed);
 	for (unsigned r = 0; r < resamples; r++) {
-		stats_resample(&rng, a, na, draw_a);
-		stats_resample(&rng, b, nb, draw_b);
-		stats_sort(draw_a, na);
-		stats_sort(draw_b, nb);
-		diffs[r] = scale_b * stats_median_sorted(draw_b, nb) -
-			   scale_a * stats_median_sorted(draw_a, na);
+		/* a's draws first, then b's, from one generator */
+		double median_a = stats_resampler_median(&draw_a, &rng);
+		double median_b = stats_resampler_median(&draw_b, &rng);
+
+		diffs[r] = scale_b * median_b - scale_a * median_a;
 	}
 	stats_sort(diffs, resamples);
 	*low = stats_quantile_sorted(diffs, resamples, (1 - level) / 2);
 	*high = stats_quantile_sorted(diffs, resamples, 1 - (1 - level) / 2);
-	free(draw_a);
-	free(draw_b);
+	stats_resampler_free(&draw_a);
+	stats_resampler_free(&draw_b);
 	free(diffs);
 	return 0;
 }
@@ -266,39 +268,83 @@ static int compare_pair(const struct run_dir *ra, const struct run_bench *a,
 	return 0;
 }
 
-int compare_runs(const struct run_dir *a, const struct run_dir *b,
-		 double alpha, uint64_t seed, struct compare_result *out)
+struct compare_jobs {
+	const struct run_dir *a, *b;
+	double alpha;
+	uint64_t seed;
+	struct compare_row *rows;
+};
+
+static int compare_job(void *arg, size_t i)
 {
+	struct compare_jobs *j = arg;
+	struct compare_row *row = &j->rows[i];
+
+	return compare_pair(j->a, row->a, j->b, row->b, j->alpha, j->seed,
+			    row) ? -1 : 0;
+}
+
+static size_t compare_weight(void *arg, size_t i)
+{
+	const struct compare_row *row = &((struct compare_jobs *)arg)->rows[i];
+
+	return row->a->count + row->b->count;
+}
+
+/* Whether a's and b's values can be put in one unit. */
+static int comparable(const struct run_dir *ra, const struct run_bench *a,
+		      const struct run_dir *rb, const struct run_bench *b)
+{
+	return !strcmp(a->unit, b->unit) ||
+	       (isfinite(rundir_ns_per_unit(ra, a)) &&
+		isfinite(rundir_ns_per_unit(rb, b)));
+}
+
+int compare_runs_with(const struct run_dir *a, const struct run_dir *b,
+		      double alpha, uint64_t seed, unsigned threads,
+		      parallel_progress_fn progress, void *progress_arg,
+		      struct compare_result *out)
+{
+	struct compare_jobs jobs = { a, b, alpha, seed, NULL };
+
 	memset(out, 0, sizeof(*out));
 	out->rows = calloc(a->count ? a->count : 1, sizeof(*out->rows));
 	out->only_a = calloc(a->count ? a->count : 1, sizeof(*out->only_a));
 	out->only_b = calloc(b->count ? b->count : 1, sizeof(*out->only_b));
 	if (!out->rows || !out->only_a || !out->only_b)
 		goto fail;
+	/* Pair by name first; the statistics of the pairs run in parallel. */
 	for (size_t i = 0; i < a->count; i++) {
 		const struct run_bench *x = &a->bench[i];
 		const struct run_bench *y = rundir_find(b, x->name);
-		int rc;
 
-		if (!y) {
+		if (y && comparable(a, x, b, y)) {
+			out->rows[out->count].a = x;
+			out->rows[out->count++].b = y;
+		} else {	/* absent in B, or units that do not convert */
 			out->only_a[out->only_a_count++] = x->name;
-			continue;
 		}
-		rc = compare_pair(a, x, b, y, alpha, seed, &out->rows[out->count]);
-		if (rc < 0)
-			goto fail;
-		if (rc == 0)
-			out->count++;
-		else	/* units differ and cannot be converted */
-			out->only_a[out->only_a_count++] = x->name;
 	}
 	for (size_t i = 0; i < b->count; i++)
 		if (!rundir_find(a, b->bench[i].name))
 			out->only_b[out->only_b_count++] = b->bench[i].name;
+	jobs.rows = out->rows;
+	if (parallel_for(&(struct parallel_jobs){
+			 .count = out->count, .run = compare_job,
+			 .weight = compare_weight, .arg = &jobs,
+			 .progress = progress, .progress_arg = progress_arg },
+			 threads))
+		goto fail;
 	return 0;
 fail:
 	compare_result_free(out);
 	return -1;
+}
+
+int compare_runs(const struct run_dir *a, const struct run_dir *b,
+		 double alpha, uint64_t seed, struct compare_result *out)
+{
+	return compare_runs_with(a, b, alpha, seed, 0, NULL, NULL, out);
 }
 
 void compare_result_free(struct compare_result *res)
@@ -311,9 +357,10 @@ void compare_result_free(struct compare_result *res)
 
 /* ------------------------------------------------------ context */
 
-static const char *const blocking_fields[] = {
+const char *const compare_blocking_fields[] = {
 	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
 	"microcode", "kernel_release", "counter", "counter_unit", "virt",
+	NULL,
 };
 
 /* Differ between two boots of one machine by design; prefixes end in _. */
@@ -326,8 +373,8 @@ static const char *const expected_fields[] = {
 
 enum compare_field_kind compare_field_kind(const char *key)
 {
-	for (size_t i = 0; i < sizeof(blocking_fields) / sizeof(*blocking_fields); i++)
-		if (!strcmp(key, blocking_fields[i]))
+	for (size_t i = 0; compare_blocking_fields[i]; i++)
+		if (!strcmp(key, compare_blocking_fields[i]))
 			return COMPARE_FIELD_BLOCKING;
 	for (size_t i = 0; i < sizeof(expected_fields) / sizeof(*expected_fields); i++) {
 		const char *f = expected_fields[i];

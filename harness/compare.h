@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "parallel.h"
 #include "rundir.h"
 
 #define COMPARE_DEFAULT_ALPHA	0.05
@@ -93,6 +94,15 @@ struct compare_result {
 /* Pair A's and B's benchmarks by name and compare each pair. */
 int compare_runs(const struct run_dir *a, const struct run_dir *b,
 		 double alpha, uint64_t seed, struct compare_result *out);
+/*
+ * The same on threads threads (0: every CPU usable), calling progress
+ * (if not NULL) from the calling thread as pairs are done. The result
+ * does not depend on threads: each pair is seeded with seed.
+ */
+int compare_runs_with(const struct run_dir *a, const struct run_dir *b,
+		      double alpha, uint64_t seed, unsigned threads,
+		      parallel_progress_fn progress, void *progress_arg,
+		      struct compare_result *out);
 void compare_result_free(struct compare_result *res);
 
 /*
@@ -115,6 +125,8 @@ struct compare_field_diff {
 };
 
 enum compare_field_kind compare_field_kind(const char *key);
+/* The blocking fields, NULL-terminated. */
+extern const char *const compare_blocking_fields[];
 
 /*
  * Lists every context field whose value differs (or that only one run

@@ -83,86 +83,89 @@ int csv_writer_error(const struct csv_writer *w)
 	return ferror(w->file) ? EIO : 0;
 }
 
-struct buffer {
-	char *text;
-	size_t len, cap;
-};
-
-static int buffer_put(struct buffer *b, char c)
+/*
+ * Fields are built in buffers kept from one record to the next: reading
+ * a large samples.csv allocates almost nothing after its first rows.
+ */
+static int field_open(struct csv_row *row, size_t *len)
 {
-	if (b->len + 1 >= b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64;
-		char *t = realloc(b->text, cap);
-
-		if (!t)
-			return -1;
-		b->text = t;
-		b->cap = cap;
-	}
-	b->text[b->len++] = c;
-	b->text[b->len] = '\0';
-	return 0;
-}
-
-static int row_push(struct csv_row *row, struct buffer *b)
-{
-	char *text;
-
 	if (row->count == row->capacity) {
 		unsigned cap = row->capacity ? row->capacity * 2 : 16;
 		char **f = realloc(row->fields, cap * sizeof(*f));
+		size_t *s;
 
 		if (!f)
 			return -1;
 		row->fields = f;
+		s = realloc(row->sizes, cap * sizeof(*s));
+		if (!s)
+			return -1;
+		row->sizes = s;
 		row->capacity = cap;
 	}
-	text = strdup(b->text ? b->text : "");
-	if (!text)
-		return -1;
-	row->fields[row->count++] = text;
-	b->len = 0;
-	if (b->text)
-		b->text[0] = '\0';
+	if (row->count == row->allocated) {
+		row->fields[row->count] = malloc(32);
+		if (!row->fields[row->count])
+			return -1;
+		row->sizes[row->count] = 32;
+		row->allocated++;
+	}
+	row->fields[row->count][0] = '\0';
+	*len = 0;
 	return 0;
 }
 
-static void row_clear(struct csv_row *row)
+static int field_put(struct csv_row *row, size_t *len, char c)
 {
-	for (unsigned i = 0; i < row->count; i++)
-		free(row->fields[i]);
-	row->count = 0;
+	unsigned i = row->count;
+
+	if (*len + 1 >= row->sizes[i]) {
+		size_t size = row->sizes[i] * 2;
+		char *t = realloc(row->fields[i], size);
+
+		if (!t)
+			return -1;
+		row->fields[i] = t;
+		row->sizes[i] = size;
+	}
+	row->fields[i][(*len)++] = c;
+	return 0;
 }
 
-int csv_read_row(FILE *file, struct csv_row *row, unsigned long *line)
+static void field_close(struct csv_row *row, size_t len)
 {
-	static __thread unsigned long lines;
-	struct buffer b = { 0 };
-	int c, quoted = 0, in_quotes = 0, any = 0, rc = 1;
+	row->fields[row->count++][len] = '\0';
+}
 
-	if (!line)
-		line = &lines;
-	row_clear(row);
+static int read_row(FILE *file, struct csv_row *row, unsigned long *line)
+{
+	int c, quoted = 0, in_quotes = 0, any = 0;
+	size_t len;
+
+	row->count = 0;
 	(*line)++;
+	if (field_open(row, &len))
+		return -1;
 	for (;;) {
-		c = getc(file);
+		c = getc_unlocked(file);
 		if (c == EOF) {
 			if (in_quotes)
-				rc = -1;
-			else if (!any)
-				rc = 0;
-			else if (row_push(row, &b))
-				rc = -1;
-			break;
+				return -1;
+			if (!any)
+				return 0;
+			field_close(row, len);
+			return 1;
 		}
+		if (!c)
+			return -1;	/* a NUL byte: not text */
 		any = 1;
 		if (in_quotes) {
 			if (c == '"') {
-				int next = getc(file);
+				int next = getc_unlocked(file);
 
 				if (next == '"') {
-					if (buffer_put(&b, '"'))
-						goto fail;
+					if (field_put(row, &len, '"'))
+						return -1;
 					continue;
 				}
 				in_quotes = 0;
@@ -172,56 +175,63 @@ int csv_read_row(FILE *file, struct csv_row *row, unsigned long *line)
 			}
 			if (c == '\n')
 				(*line)++;
-			if (buffer_put(&b, (char)c))
-				goto fail;
+			if (field_put(row, &len, (char)c))
+				return -1;
 			continue;
 		}
 		if (c == '"') {
 			/* A quote may only open a field. */
-			if (quoted || b.len)
-				goto fail;
+			if (quoted || len)
+				return -1;
 			quoted = in_quotes = 1;
 			continue;
 		}
 		if (c == ',') {
-			if (row_push(row, &b))
-				goto fail;
+			field_close(row, len);
+			if (field_open(row, &len))
+				return -1;
 			quoted = 0;
 			continue;
 		}
 		if (c == '\r') {
-			int next = getc(file);
+			int next = getc_unlocked(file);
 
 			if (next != '\n') {
 				if (next != EOF)
 					ungetc(next, file);
-				goto fail;
+				return -1;
 			}
 			c = '\n';
 		}
 		if (c == '\n') {
-			if (row_push(row, &b))
-				goto fail;
-			break;
+			field_close(row, len);
+			return 1;
 		}
 		if (quoted)
-			goto fail;	/* text after a closing quote */
-		if (buffer_put(&b, (char)c))
-			goto fail;
+			return -1;	/* text after a closing quote */
+		if (field_put(row, &len, (char)c))
+			return -1;
 	}
-	free(b.text);
+}
+
+int csv_read_row(FILE *file, struct csv_row *row, unsigned long *line)
+{
+	static __thread unsigned long lines;
+	int rc;
+
+	flockfile(file);
+	rc = read_row(file, row, line ? line : &lines);
+	funlockfile(file);
 	return rc;
-fail:
-	free(b.text);
-	return -1;
 }
 
 void csv_row_free(struct csv_row *row)
 {
-	row_clear(row);
+	for (unsigned i = 0; i < row->allocated; i++)
+		free(row->fields[i]);
 	free(row->fields);
-	row->fields = NULL;
-	row->capacity = 0;
+	free(row->sizes);
+	memset(row, 0, sizeof(*row));
 }
 
 int csv_table_load(const char *path, struct csv_table *table,
@@ -274,6 +284,7 @@ int csv_table_load(const char *path, struct csv_table *table,
 			table->rows = r;
 			cap = ncap;
 		}
+		row.line = start;
 		table->rows[table->count++] = row;
 	}
 	fclose(f);

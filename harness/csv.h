@@ -38,7 +38,10 @@ int csv_writer_error(const struct csv_writer *w);
 struct csv_row {
 	char **fields;
 	unsigned count;
-	unsigned capacity;
+	unsigned long line;	/* where it started (csv_table_load) */
+	unsigned capacity;	/* slots in fields and sizes */
+	unsigned allocated;	/* fields[0 .. allocated) own a buffer */
+	size_t *sizes;		/* bytes of each buffer */
 };
 
 /*

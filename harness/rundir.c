@@ -71,7 +71,10 @@ static unsigned long parse_ulong(const char *s)
 	return isfinite(v) && v >= 0 ? (unsigned long)v : 0;
 }
 
-/* Label: the last non-empty path component, without a .json suffix. */
+/*
+ * Label: the last non-empty path component, without a .json suffix; for
+ * DIR/results.json the directory's name, which names the run.
+ */
 static char *make_label(const char *path)
 {
 	size_t len = strlen(path);
@@ -83,6 +86,16 @@ static char *make_label(const char *path)
 	start = path + len;
 	while (start > path && start[-1] != '/')
 		start--;
+	if ((size_t)(path + len - start) == 12 && !strncmp(start, "results.json", 12) &&
+	    start > path + 1 &&
+	    strncmp(path, "./results.json", 14) && strncmp(path, "../results.json", 15)) {
+		len = (size_t)(start - path) - 1;
+		while (len > 1 && path[len - 1] == '/')
+			len--;
+		start = path + len;
+		while (start > path && start[-1] != '/')
+			start--;
+	}
 	label = strndup(start, (size_t)(path + len - start));
 	if (label && strlen(label) > 5 &&
 	    !strcmp(label + strlen(label) - 5, ".json"))
@@ -214,6 +227,111 @@ static int add_context(struct run_dir *run, size_t *cap, const char *key,
 	return 0;
 }
 
+/* ------------------------------------------------------- validation */
+
+/* NULL when name can be a benchmark's, else what is wrong with it. */
+static const char *name_problem(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len)
+		return "is empty";
+	if (len > RUNDIR_MAX_NAME)
+		return "is longer than " RUNDIR_MAX_NAME_TEXT " characters";
+	for (const char *p = name; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return "contains a control character";
+	return NULL;
+}
+
+/*
+ * NULL when the other text columns of b are sane, else what is wrong;
+ * *column names the column. Their text lands in every report.
+ */
+static const char *columns_problem(const struct run_bench *b,
+				   const char **column, const char **value)
+{
+	const char *const text[] = { b->suite, b->op, b->variant, b->unit,
+				     b->counter, b->flags };
+	static const char *const names[] = { "suite", "op", "variant", "unit",
+					     "counter", "flags" };
+
+	for (size_t i = 0; i < sizeof(text) / sizeof(*text); i++) {
+		const char *why = *text[i] ? name_problem(text[i]) : NULL;
+
+		*column = names[i];
+		*value = text[i];
+		if (why)
+			return why;
+	}
+	*column = "unit";
+	*value = b->unit;
+	if (*b->unit && strcmp(b->unit, "ns") && strcmp(b->unit, "ticks") &&
+	    strcmp(b->unit, "cycles"))
+		return "is none of ns, ticks or cycles";
+	return NULL;
+}
+
+/* Rows whose values are differences of two loops (bpf): 0 is a value. */
+static int op_is_difference(const char *op, size_t len)
+{
+	return len >= 8 && !strncmp(op + len - 8, "overhead", 8);
+}
+
+static int is_difference(const struct run_bench *b)
+{
+	return op_is_difference(b->op, strlen(b->op));
+}
+
+/* The same for a JSON entry: its "op", else the op part of its name. */
+static int entry_is_difference(const char *op, const char *name)
+{
+	const char *slash = strchr(name, '/'), *end;
+
+	if (op)
+		return op_is_difference(op, strlen(op));
+	if (!slash)
+		return 0;
+	end = strchr(slash + 1, '/');
+	return op_is_difference(slash + 1, end ? (size_t)(end - slash - 1)
+					       : strlen(slash + 1));
+}
+
+/* NULL when v (read from text) is a timing, else what is wrong with it. */
+static const char *timing_problem(const char *text, double v, int zero_ok)
+{
+	if (!text || !*text)
+		return "is empty";
+	if (isnan(v))
+		return "is not a number";
+	if (isinf(v))
+		return "is infinite";
+	if (v < 0)
+		return "is negative";
+	if (v == 0 && !zero_ok)
+		return "is zero";
+	return NULL;
+}
+
+#define TIMING_RULE "a timing is a finite number above 0"
+
+/* A name twice would make every lookup ambiguous. */
+static int check_unique(const struct run_dir *run, const char *path,
+			char *err, size_t errlen)
+{
+	for (size_t i = 1; i < run->count; i++)
+		if (!strcmp(run->sorted[i - 1]->name, run->sorted[i]->name)) {
+			const struct run_bench *x = run->sorted[i - 1], *y = run->sorted[i];
+
+			set_err(err, errlen, "%s: benchmark %s appears twice (lines "
+				"%lu and %lu)", path, x->name,
+				x->line < y->line ? x->line : y->line,
+				x->line < y->line ? y->line : x->line);
+			return -1;
+		}
+	return 0;
+}
+
 /* ------------------------------------------------------- CSV run */
 
 static int load_context_csv(struct run_dir *run, const char *dir, char *err,
@@ -226,10 +344,11 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 
 	if (!path)
 		return -1;
-	if (!is_file(path)) { /* a run without context still compares */
+	if (!is_file(path)) { /* compare says what it could not check */
 		free(path);
 		return 0;
 	}
+	run->has_context_file = 1;
 	if (csv_table_load(path, &t, err, errlen)) {
 		free(path);
 		return -1;
@@ -240,12 +359,22 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 		set_err(err, errlen, "%s: needs columns key,value", path);
 		goto out;
 	}
-	for (size_t i = 0; i < t.count; i++)
-		if (add_context(run, &cap, t.rows[i].fields[kc],
-				t.rows[i].fields[vc])) {
+	for (size_t i = 0; i < t.count; i++) {
+		const char *key = t.rows[i].fields[kc];
+
+		/* a key twice could hide a mismatch from compare's check */
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(t.rows[k].fields[kc], key)) {
+				set_err(err, errlen, "%s:%lu: key %s appears twice "
+					"(first on line %lu)", path, t.rows[i].line,
+					key, t.rows[k].line);
+				goto out;
+			}
+		if (add_context(run, &cap, key, t.rows[i].fields[vc])) {
 			set_err(err, errlen, "out of memory");
 			goto out;
 		}
+	}
 	rc = 0;
 out:
 	csv_table_free(&t);
@@ -271,10 +400,20 @@ static int load_results_csv(struct run_dir *run, const char *path,
 	for (size_t i = 0; i < t.count; i++) {
 		struct run_bench *b = add_bench(run, &cap);
 		const char *suite = csv_table_get(&t, i, "suite");
+		const char *name = csv_table_get(&t, i, "name");
+		const char *median = csv_table_get(&t, i, "median");
+		const char *why = name_problem(name);
+		const char *column, *value;
 
 		if (!b)
 			goto oom;
-		b->name = strdup(csv_table_get(&t, i, "name"));
+		if (why) {
+			set_err(err, errlen, "%s:%lu: the benchmark name %s", path,
+				t.rows[i].line, why);
+			goto out;
+		}
+		b->line = t.rows[i].line;
+		b->name = strdup(name);
 		if (!b->name)
 			goto oom;
 		if (suite && csv_table_get(&t, i, "op")) {
@@ -293,7 +432,19 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		b->flags = dup_or_empty(csv_table_get(&t, i, "flags"));
 		if (!b->unit || !b->counter || !b->flags)
 			goto oom;
-		b->median = parse_double(csv_table_get(&t, i, "median"));
+		if ((why = columns_problem(b, &column, &value))) {
+			set_err(err, errlen, "%s:%lu: %s: the %s '%.40s%s' %s",
+				path, t.rows[i].line, b->name, column, value,
+				strlen(value) > 40 ? "..." : "", why);
+			goto out;
+		}
+		b->median = parse_double(median);
+		why = timing_problem(median, b->median, is_difference(b));
+		if (why) {
+			set_err(err, errlen, "%s:%lu: %s: median '%s' %s (" TIMING_RULE ")",
+				path, t.rows[i].line, b->name, median, why);
+			goto out;
+		}
 		b->min = parse_double(csv_table_get(&t, i, "min"));
 		b->mean = parse_double(csv_table_get(&t, i, "mean"));
 		b->stddev = parse_double(csv_table_get(&t, i, "stddev"));
@@ -314,45 +465,93 @@ out:
 	return rc;
 }
 
+static int header_column(const struct csv_row *header, const char *name)
+{
+	for (unsigned i = 0; i < header->count; i++)
+		if (!strcmp(header->fields[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* Streamed, one record at a time: a samples.csv may hold millions. */
 static int load_samples_csv(struct run_dir *run, const char *path,
 			    char *err, size_t errlen)
 {
-	struct csv_table t;
-	size_t *cap;
-	int nc, vc, rc = -1;
+	FILE *f = fopen(path, "r");
+	struct csv_row row = { 0 };
+	unsigned long line = 0, start;
+	unsigned columns;
+	size_t *cap = NULL;
+	int nc, vc, rc = -1, got;
 	struct run_bench *last = NULL;
 
-	if (csv_table_load(path, &t, err, errlen))
+	if (!f) {
+		set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -1;
-	nc = csv_table_column(&t, "name");
-	vc = csv_table_column(&t, "value");
-	cap = calloc(run->count ? run->count : 1, sizeof(*cap));
-	if (nc < 0 || vc < 0 || !cap) {
-		set_err(err, errlen, cap ? "%s: needs columns name,value"
-					 : "out of memory reading %s", path);
+	}
+	got = csv_read_row(f, &row, &line);
+	if (got <= 0) {
+		set_err(err, errlen, "%s: %s", path,
+			got ? "malformed header row" : "empty file, no header");
 		goto out;
 	}
-	for (size_t i = 0; i < t.count; i++) {
-		const char *name = t.rows[i].fields[nc];
-		double v = parse_double(t.rows[i].fields[vc]);
+	columns = row.count;
+	nc = header_column(&row, "name");
+	vc = header_column(&row, "value");
+	if (nc < 0 || vc < 0) {
+		set_err(err, errlen, "%s: needs columns name,value", path);
+		goto out;
+	}
+	cap = calloc(run->count ? run->count : 1, sizeof(*cap));
+	if (!cap)
+		goto oom;
+	for (;;) {
+		const char *name, *text, *why;
 		struct run_bench *b;
+		double v;
 
-		/* Samples come grouped by name: look up only on a change. */
-		b = last && !strcmp(last->name, name) ? last
-						      : rundir_find(run, name);
-		last = b;
-		if (!b || !isfinite(v))
-			continue;	/* not in results.csv, or empty */
-		if (push_value(b, &cap[b - run->bench], v)) {
-			set_err(err, errlen, "out of memory reading %s", path);
+		start = line + 1;
+		got = csv_read_row(f, &row, &line);
+		if (!got)
+			break;
+		if (got < 0 || row.count != columns) {
+			set_err(err, errlen, got < 0 ? "%s:%lu: malformed record"
+						     : "%s:%lu: wrong number of fields",
+				path, start);
 			goto out;
 		}
+		name = row.fields[nc];
+		text = row.fields[vc];
+		/* Samples come grouped by name: look up only on a change. */
+		b = last && !strcmp(last->name, name) ? last : rundir_find(run, name);
+		last = b;
+		if (!b) {	/* not in results.csv: nothing to attach to */
+			run->orphan_samples++;
+			continue;
+		}
+		v = parse_double(text);
+		why = timing_problem(text, v, is_difference(b));
+		if (why) {
+			set_err(err, errlen, "%s:%lu: %s: value '%s' %s (" TIMING_RULE ")",
+				path, start, b->name, text, why);
+			goto out;
+		}
+		if (push_value(b, &cap[b - run->bench], v))
+			goto oom;
 		b->source = RUN_VALUES_SAMPLES;
 	}
+	if (ferror(f)) {
+		set_err(err, errlen, "cannot read %s", path);
+		goto out;
+	}
 	rc = 0;
+	goto out;
+oom:
+	set_err(err, errlen, "out of memory reading %s", path);
 out:
 	free(cap);
-	csv_table_free(&t);
+	csv_row_free(&row);
+	fclose(f);
 	return rc;
 }
 
@@ -395,8 +594,14 @@ static void jfree(struct jvalue *v)
 
 static int jfail(struct jparser *jp, const char *what)
 {
-	set_err(jp->err, jp->errlen, "invalid JSON at byte %zu: %s",
-		(size_t)(jp->p - jp->start), what);
+	unsigned long line = 1, column = 1;
+
+	for (const char *p = jp->start; p < jp->p; p++) {
+		column = *p == '\n' ? 1 : column + 1;
+		line += *p == '\n';
+	}
+	set_err(jp->err, jp->errlen, "%lu:%lu: invalid JSON: %s", line, column,
+		what);
 	return -1;
 }
 
@@ -598,10 +803,50 @@ static int jcontainer(struct jparser *jp, struct jvalue *v, int object)
 	}
 }
 
-static int jvalue(struct jparser *jp, struct jvalue *v)
+/*
+ * A JSON number, or NaN, Infinity and -Infinity as some writers put
+ * them (not JSON, but refusing them as "invalid JSON" would hide that
+ * the real problem is the timing, which the loader then names).
+ */
+static int jnumber(struct jparser *jp, struct jvalue *v)
 {
+	const char *p = jp->p;
 	char *end;
 
+	v->type = J_NUMBER;
+	if (!strncmp(p, "NaN", 3) || !strncmp(p, "Infinity", 8) ||
+	    !strncmp(p, "-Infinity", 9)) {
+		v->number = p[0] == 'N' ? NAN : p[0] == '-' ? -INFINITY : INFINITY;
+		jp->p += p[0] == 'N' ? 3 : p[0] == '-' ? 9 : 8;
+		return 0;
+	}
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return jfail(jp, "unexpected character");
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		if (*++p < '0' || *p > '9')
+			return jfail(jp, "digits must follow '.'");
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		if (*++p == '+' || *p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return jfail(jp, "digits must follow the exponent");
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	v->number = strtod(jp->p, &end);
+	jp->p = p;
+	return 0;
+}
+
+static int jvalue(struct jparser *jp, struct jvalue *v)
+{
 	memset(v, 0, sizeof(*v));
 	jspace(jp);
 	switch (*jp->p) {
@@ -628,12 +873,7 @@ static int jvalue(struct jparser *jp, struct jvalue *v)
 		}
 		return jfail(jp, "unknown literal");
 	default:
-		v->type = J_NUMBER;
-		v->number = strtod(jp->p, &end);
-		if (end == jp->p)
-			return jfail(jp, "unexpected character");
-		jp->p = end;
-		return 0;
+		return jnumber(jp, v);
 	}
 }
 
@@ -748,6 +988,56 @@ static double time_unit_ns(const char *unit)
 	return NAN;
 }
 
+/*
+ * Benchmark names to their index in run->bench while a JSON file is
+ * read: its entries of one benchmark need not be adjacent, and a search
+ * of every name per entry made 200k entries take minutes.
+ */
+struct name_map {
+	size_t *slot;		/* index + 1; 0 is empty */
+	size_t mask;
+};
+
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (size_t)h;
+}
+
+static int map_init(struct name_map *m, size_t entries)
+{
+	size_t size = 16;
+
+	while (size < 2 * entries)
+		size *= 2;
+	m->slot = calloc(size, sizeof(*m->slot));
+	m->mask = size - 1;
+	return m->slot ? 0 : -1;
+}
+
+/* Index of name in run->bench, or SIZE_MAX. */
+static size_t map_find(const struct name_map *m, const struct run_dir *run,
+		       const char *name)
+{
+	for (size_t i = name_hash(name) & m->mask; m->slot[i]; i = (i + 1) & m->mask)
+		if (!strcmp(run->bench[m->slot[i] - 1].name, name))
+			return m->slot[i] - 1;
+	return SIZE_MAX;
+}
+
+/* At most one benchmark per entry: the map never fills past half. */
+static void map_add(struct name_map *m, const struct run_dir *run, size_t index)
+{
+	size_t i = name_hash(run->bench[index].name) & m->mask;
+
+	while (m->slot[i])
+		i = (i + 1) & m->mask;
+	m->slot[i] = index + 1;
+}
+
 static int load_gbench_json(struct run_dir *run, const char *path,
 			    char *err, size_t errlen)
 {
@@ -755,7 +1045,8 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	struct jparser jp = { 0 };
 	struct jvalue root;
 	const struct jvalue *ctx, *list;
-	size_t bcap = 0, ccap = 0, *vcap = NULL;
+	size_t bcap = 0, ccap = 0, *vcap = NULL, skipped_failed = 0;
+	struct name_map map = { NULL, 0 };
 	int rc = -1;
 
 	if (!text)
@@ -763,16 +1054,25 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	jp.p = jp.start = text;
 	jp.err = err;
 	jp.errlen = errlen;
-	if (jvalue(&jp, &root)) {
-		/* err names the byte; add the file */
+	rc = jvalue(&jp, &root);
+	if (!rc) {
+		jspace(&jp);
+		if (*jp.p) {
+			jfree(&root);
+			rc = jfail(&jp, "text after the end");
+		}
+	}
+	if (rc) {
+		/* err starts with LINE:COLUMN: add the file */
 		char msg[256];
 
 		snprintf(msg, sizeof(msg), "%s", err);
-		set_err(err, errlen, "%s: %s", path, msg);
+		set_err(err, errlen, "%s:%s", path, msg);
 		free(text);
 		return -1;
 	}
 	free(text);
+	rc = -1;
 	ctx = jget(&root, "context");
 	list = jget(&root, "benchmarks");
 	if (!list || list->type != J_ARRAY) {
@@ -801,12 +1101,13 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			goto oom;
 	}
 	vcap = calloc(list->count ? list->count : 1, sizeof(*vcap));
-	if (!vcap)
+	if (map_init(&map, list->count) || !vcap)
 		goto oom;
 	/*
 	 * First the repetitions ("iteration" entries), then the median
 	 * aggregates; a benchmark is identified by run_name (name without
-	 * the _median / _mean suffix).
+	 * the _median / _mean suffix). Written with
+	 * --benchmark_report_aggregates_only, a file has medians only.
 	 */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < list->count; i++) {
@@ -814,29 +1115,61 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			const char *name = jget_string(e, "run_name");
 			const char *type = jget_string(e, "run_type");
 			const char *agg = jget_string(e, "aggregate_name");
+			const char *unit = jget_string(e, "time_unit");
 			const struct jvalue *failed = jget(e, "error_occurred");
-			double scale = time_unit_ns(jget_string(e, "time_unit"));
-			double t = jget_number(e, "real_time") * scale;
+			const struct jvalue *real = jget(e, "real_time");
 			int aggregate = type && !strcmp(type, "aggregate");
+			const char *why;
+			char shown[64];
 			struct run_bench *b;
+			size_t k;
+			double t;
 
 			if (!name)
 				name = jget_string(e, "name");
-			if (!name || (failed && failed->number) || !isfinite(t))
-				continue;
+			if (e->type != J_OBJECT || !name) {
+				set_err(err, errlen, "%s: benchmarks[%zu] %s", path, i,
+					e->type != J_OBJECT ? "is not an object"
+							    : "has no name");
+				goto out;
+			}
+			if ((why = name_problem(name))) {
+				set_err(err, errlen, "%s: benchmarks[%zu]: the name %s",
+					path, i, why);
+				goto out;
+			}
 			if (aggregate != pass)
 				continue;
+			if (failed && failed->number) {
+				skipped_failed++;
+				continue;
+			}
 			if (aggregate && (!agg || strcmp(agg, "median")))
 				continue;
-			b = NULL;
-			for (size_t k = run->count; k-- > 0;)
-				if (!strcmp(run->bench[k].name, name)) {
-					b = &run->bench[k];
-					break;
-				}
-			if (!b) {
+			if (!real || real->type != J_NUMBER) {
+				set_err(err, errlen, "%s: benchmarks[%zu] (%s) has no "
+					"real_time number", path, i, name);
+				goto out;
+			}
+			if (isnan(time_unit_ns(unit))) {
+				set_err(err, errlen, "%s: benchmarks[%zu] (%s): unknown "
+					"time_unit '%s' (ns, us, ms or s)", path, i, name,
+					unit);
+				goto out;
+			}
+			t = real->number * time_unit_ns(unit);
+			snprintf(shown, sizeof(shown), "%g", real->number);
+			why = timing_problem(shown, t, entry_is_difference(
+						jget_string(e, "op"), name));
+			if (why) {
+				set_err(err, errlen, "%s: benchmarks[%zu] (%s): real_time "
+					"%s %s (" TIMING_RULE ")", path, i, name, shown, why);
+				goto out;
+			}
+			k = map_find(&map, run, name);
+			if (k == SIZE_MAX) {
 				if (aggregate)
-					continue; /* a median of nothing */
+					run->aggregates_only++;
 				b = add_bench(run, &bcap);
 				if (!b)
 					goto oom;
@@ -848,14 +1181,24 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 				    !b->flags || split_name(b) || json_fields(b, e))
 					goto oom;
 				b->median = NAN;
-				b->source = RUN_VALUES_REPETITIONS;
+				b->source = aggregate ? RUN_VALUES_NONE
+						      : RUN_VALUES_REPETITIONS;
+				map_add(&map, run, run->count - 1);
+				k = run->count - 1;
 			}
+			b = &run->bench[k];
 			if (aggregate) {
 				b->median = t;
-			} else if (push_value(b, &vcap[b - run->bench], t)) {
+			} else if (push_value(b, &vcap[k], t)) {
 				goto oom;
 			}
 		}
+	}
+	if (!run->count) {
+		set_err(err, errlen, "%s: no benchmark to compare (%zu entries%s)",
+			path, list->count, skipped_failed ?
+			", every one with error_occurred" : "");
+		goto out;
 	}
 	for (size_t k = 0; k < run->count; k++) {
 		struct run_bench *b = &run->bench[k];
@@ -875,6 +1218,7 @@ oom:
 	set_err(err, errlen, "out of memory reading %s", path);
 out:
 	free(vcap);
+	free(map.slot);
 	jfree(&root);
 	return rc;
 }
@@ -919,8 +1263,16 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 	}
 	if (is_file(results)) {
 		rc = load_results_csv(run, results, err, errlen);
+		if (!rc && build_index(run)) {
+			set_err(err, errlen, "out of memory");
+			rc = -1;
+		}
+		if (!rc && !run->count) {
+			set_err(err, errlen, "%s: no benchmark, only a header", results);
+			rc = -1;
+		}
 		if (!rc)
-			rc = build_index(run);
+			rc = check_unique(run, results, err, errlen);
 		if (!rc && is_file(samples))
 			rc = load_samples_csv(run, samples, err, errlen);
 		if (!rc)

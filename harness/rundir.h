@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rundir.h - load a run directory (docs/schema.md) into memory.
+ * rundir.h - a run directory (docs/schema.md): loading one into memory,
+ * and writing one.
  *
  * A run is read from results.csv + samples.csv + context.csv, or, when
  * the directory has no results.csv (or the path is a .json file), from a
@@ -15,6 +16,9 @@
 #define SMAPBENCH_RUNDIR_H
 
 #include <stddef.h>
+#include <stdio.h>
+
+#include "atomic_dir.h"
 
 /* Where a benchmark's values came from. */
 enum run_values {
@@ -33,12 +37,16 @@ struct run_bench {
 	double *values;		/* per-operation values, in unit */
 	size_t count;
 	enum run_values source;
+	unsigned long line;	/* of results.csv; 0 for JSON */
 };
 
 struct run_dir {
 	char *path;		/* as given */
 	char *label;		/* last path component, for titles */
 	int from_json;		/* read from Google Benchmark JSON */
+	int has_context_file;	/* a run directory with context.csv */
+	size_t aggregates_only;	/* JSON benchmarks with a median but no repetitions */
+	size_t orphan_samples;	/* samples.csv rows of names results.csv lacks */
 	struct run_bench *bench;	/* in file order */
 	size_t count;
 	char **keys, **values;	/* context, in file order */
@@ -46,7 +54,20 @@ struct run_dir {
 	struct run_bench **sorted;	/* by name, for rundir_find() */
 };
 
-/* Returns 0, or -1 with a message naming the file in err. */
+/*
+ * Benchmark names longer than this are refused: no real one comes close,
+ * and every report would carry them many times.
+ */
+#define RUNDIR_MAX_NAME		256
+#define RUNDIR_MAX_NAME_TEXT	"256"
+
+/*
+ * Returns 0, or -1 with a message naming the file (and line) in err.
+ * Suspect input is refused, not skipped: a timing that is not a finite
+ * number above 0 (only the bpf "overhead" rows, differences, may be 0),
+ * a benchmark name that is empty, too long or holds control characters,
+ * a name twice, a JSON entry without a usable real_time.
+ */
 int rundir_load(const char *path, struct run_dir *run, char *err,
 		size_t errlen);
 void rundir_free(struct run_dir *run);
@@ -65,5 +86,38 @@ struct run_bench *rundir_find(const struct run_dir *run, const char *name);
  */
 double rundir_ns_per_unit(const struct run_dir *run,
 			  const struct run_bench *bench);
+
+/* ------------------------------------------------------------ writing */
+
+/*
+ * A run directory is written as a whole: everything goes into
+ * PARENT/.tmp-XXXXXX, renamed to its final name only when complete
+ * (taking NAME-2, NAME-3, ... when NAME exists, never replacing); on
+ * failure or interruption the temporary directory is removed, so a
+ * reader never sees half a run. It carries the marker of atomic_dir.h
+ * ("smapbench run"): compare and report never write over it.
+ */
+struct run_dir_writer {
+	char parent[PATH_MAX];
+	char final[PATH_MAX + 32];	/* after run_dir_commit */
+	struct atomic_dir dir;
+};
+
+/* Create parent (and missing ancestors) and the temporary directory. */
+int run_dir_create(struct run_dir_writer *d, const char *parent, char *err,
+		   size_t errlen);
+/* Open a file inside the temporary directory for writing. */
+FILE *run_dir_open(struct run_dir_writer *d, const char *name, char *err,
+		   size_t errlen);
+/* Close a file opened with run_dir_open, reporting write errors. */
+int run_dir_close(FILE *f, const char *name, char *err, size_t errlen);
+/* Rename to parent/name (adding -2, -3, ... if taken). */
+int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
+		   size_t errlen);
+/* Remove the temporary directory and everything in it. */
+void run_dir_abort(struct run_dir_writer *d);
+/* "<host>-<YYYYmmdd-HHMMSS>-<state>" with unsafe characters replaced. */
+void run_dir_name(char *buf, size_t len, const char *host,
+		  const char *state);
 
 #endif /* SMAPBENCH_RUNDIR_H */

@@ -44,6 +44,19 @@ void stats_rng_seed(struct stats_rng *rng, uint64_t seed);
 uint64_t stats_rng_next(struct stats_rng *rng);
 /* Uniform integer in [0, bound), without modulo bias; bound > 0. */
 uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound);
+/*
+ * The same draws for a bound used many times, with its two divisions
+ * done once: x % bound by a multiply and at most two corrections.
+ */
+struct stats_bound {
+	uint64_t bound;
+	uint64_t limit;		/* draws at or above are rejected */
+	uint64_t inverse;	/* floor((2^64 - 1) / bound) */
+};
+
+void stats_bound_init(struct stats_bound *b, uint64_t bound);
+uint64_t stats_rng_below_bound(struct stats_rng *rng,
+			       const struct stats_bound *b);
 /* Uniform double in [0, 1). */
 double stats_rng_double(struct stats_rng *rng);
 /* Fisher-Yates shuffle of n indices. */
@@ -71,6 +84,43 @@ double stats_rank(const double *v, size_t n, double *ranks);
 /* Draw n values from v with replacement into out. */
 void stats_resample(struct stats_rng *rng, const double *v, size_t n,
 		    double *out);
+/*
+ * Medians of bootstrap resamples, fast: stats_resampler_median() draws n
+ * values from v with replacement through exactly the generator calls
+ * stats_resample() makes, and returns the median stats_median_sorted()
+ * would give for the sorted draw, bit for bit, without sorting it. Only
+ * the draws in a band of v's order statistics around the middle are
+ * kept, counted per position of the band (which holds the resample's
+ * middle but for a chance of about 1e-4; then the draw is repeated in
+ * full from the saved generator state). O(n) per resample instead of
+ * O(n log n).
+ */
+struct stats_resampler {
+	const double *values;
+	size_t n;
+	size_t middle;		/* index of the lower middle order statistic */
+	double frac;		/* type 7 weight of the upper one */
+	size_t low, width;	/* the band: these positions of values sorted */
+	unsigned char *where;	/* per value, twice over: 1 below the band, 2 in it,
+				 * 0 above */
+	uint32_t *offset;	/* per value: its position in the band */
+	double *band;		/* the band's values, ascending */
+	uint32_t *count;	/* per band position: draws there */
+	uint32_t *kept_index;	/* n slots: draws in the band */
+	double *kept;		/* n slots: a full draw, when one is needed */
+	struct stats_bound draw;	/* indices 0 .. n - 1 */
+	size_t redraws;		/* resamples whose middle fell outside the band */
+};
+
+/* 0, or -1 on n == 0, n > 2^31 - 1 or no memory. v must outlive it. */
+int stats_resampler_init(struct stats_resampler *r, const double *v,
+			 size_t n);
+/* The same with a band of middle -+ halfwidth order statistics (tests). */
+int stats_resampler_init_band(struct stats_resampler *r, const double *v,
+			      size_t n, size_t halfwidth);
+double stats_resampler_median(struct stats_resampler *r,
+			      struct stats_rng *rng);
+void stats_resampler_free(struct stats_resampler *r);
 /*
  * Percentile bootstrap CI of the median: resamples medians at confidence
  * level (e.g. 0.95). Returns 0, or -1 on n == 0 or no memory.

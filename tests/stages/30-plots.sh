@@ -138,7 +138,7 @@ if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&
 			not_ok "compare output lacks the derived table '$what'"
 		fi
 	done
-	if compgen -G "$tmp/.tmp-compare*" >/dev/null; then
+	if compgen -G "$tmp/.*tmp-*" >/dev/null; then
 		not_ok "compare left a temporary directory"
 	fi
 else

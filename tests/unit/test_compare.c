@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_compare.c - the comparison statistics (harness/compare.c) and the
- * run loader (harness/rundir.c) on known answers.
+ * test_compare.c - the comparison statistics (harness/compare.c), the
+ * run loader (harness/rundir.c) and the output rules of
+ * harness/atomic_dir.c on known answers.
  *
  * How the expected values were obtained:
  *  - exact Mann-Whitney: U counted by hand (pairs a > b); the null
@@ -33,6 +34,7 @@
 #include <cmocka.h>
 
 #include "analysis.h"
+#include "atomic_dir.h"
 #include "compare.h"
 #include "rundir.h"
 
@@ -488,6 +490,178 @@ static void test_derived_tables(void **state)
 	rundir_free(&run);
 }
 
+/* Threads change nothing: each pair has its own seed. */
+static void test_threads_change_nothing(void **state)
+{
+	struct run_dir a, b;
+	struct compare_result one, many;
+
+	(void)state;
+	load("a", &a);
+	load("b", &b);
+	assert_int_equal(compare_runs_with(&a, &b, 0.05, 7, 1, NULL, NULL, &one), 0);
+	assert_int_equal(compare_runs_with(&a, &b, 0.05, 7, 4, NULL, NULL, &many), 0);
+	assert_int_equal(one.count, many.count);
+	for (size_t i = 0; i < one.count; i++) {
+		assert_ptr_equal(one.rows[i].a, many.rows[i].a);
+		assert_memory_equal(&one.rows[i].ci_low, &many.rows[i].ci_low,
+				    sizeof(double));
+		assert_memory_equal(&one.rows[i].ci_high, &many.rows[i].ci_high,
+				    sizeof(double));
+		assert_memory_equal(&one.rows[i].mw.p, &many.rows[i].mw.p,
+				    sizeof(double));
+	}
+	compare_result_free(&one);
+	compare_result_free(&many);
+	rundir_free(&a);
+	rundir_free(&b);
+}
+
+/* ------------------------------------------------------------ atomic_dir */
+
+static int exists(const char *dir, const char *name)
+{
+	char path[8192];
+	struct stat st;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return 0;
+	return lstat(path, &st) == 0;
+}
+
+/* No .NAME.tmp-XXXXXX or .tmp-XXXXXX of ours left in dir. */
+static int no_temporaries(const char *dir)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "test -z \"$(find '%s' -maxdepth 1 -name '.*tmp-*')\"",
+		 dir);
+	return system(cmd) == 0;
+}
+
+static void test_remove_tree_keeps_link_targets(void **state)
+{
+	char tree[512], outside[512], path[600];
+
+	(void)state;
+	snprintf(outside, sizeof(outside), "%s/outside", tmpdir);
+	snprintf(tree, sizeof(tree), "%s/tree", tmpdir);
+	assert_int_equal(mkdir(outside, 0755), 0);
+	write_file(outside, "keep.txt", "mine\n");
+	snprintf(path, sizeof(path), "%s/sub", tree);
+	assert_int_equal(atomic_dir_make_parents(path), 0);
+	write_file(path, "file", "x\n");
+	snprintf(path, sizeof(path), "%s/link", tree);
+	assert_int_equal(symlink(outside, path), 0);
+	snprintf(path, sizeof(path), "%s/sub/link2", tree);
+	assert_int_equal(symlink("../../outside/keep.txt", path), 0);
+
+	assert_int_equal(atomic_dir_remove_tree(tree), 0);
+	assert_false(exists(tmpdir, "tree"));
+	assert_true(exists(outside, "keep.txt"));
+}
+
+static void test_atomic_dir_rules(void **state)
+{
+	char target[512], err[1024] = "", path[600];
+	struct atomic_dir d;
+	FILE *f;
+
+	(void)state;
+	snprintf(target, sizeof(target), "%s/out/cmp", tmpdir);
+	/* absent, and its parent too: made */
+	assert_int_equal(atomic_dir_begin(&d, target, &atomic_dir_compare, err,
+					  sizeof(err)), 0);
+	write_file(d.tmp, "compare.csv", "first\n");
+	assert_int_equal(atomic_dir_commit(&d, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/" ATOMIC_DIR_MARKER, target);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(path, sizeof(path), f));
+	fclose(f);
+	assert_string_equal(path, "smapbench compare\n");
+
+	/* ours: replaced, the old content gone */
+	assert_int_equal(atomic_dir_begin(&d, target, &atomic_dir_compare, err,
+					  sizeof(err)), 0);
+	write_file(d.tmp, "report.md", "# smapbench comparison\n");
+	assert_int_equal(atomic_dir_commit(&d, err, sizeof(err)), 0);
+	assert_false(exists(target, "compare.csv"));
+	assert_true(exists(target, "report.md"));
+
+	/* a file of the user's in it: refused, naming it, nothing touched */
+	write_file(target, "notes.txt", "mine\n");
+	assert_int_equal(atomic_dir_begin(&d, target, &atomic_dir_compare, err,
+					  sizeof(err)), -1);
+	assert_non_null(strstr(err, "notes.txt"));
+	assert_true(exists(target, "notes.txt") && exists(target, "report.md"));
+
+	/* another kind's output, a run directory, a file: refused */
+	snprintf(path, sizeof(path), "%s/out", tmpdir);
+	assert_int_equal(atomic_dir_check(target, &atomic_dir_plots, err,
+					  sizeof(err)), -1);
+	assert_non_null(strstr(err, "smapbench compare directory"));
+	snprintf(path, sizeof(path), "%s/a", tmpdir);
+	assert_int_equal(atomic_dir_check(path, &atomic_dir_compare, err,
+					  sizeof(err)), -1);
+	assert_non_null(strstr(err, "run directory"));
+	snprintf(path, sizeof(path), "%s/a/results.csv", tmpdir);
+	assert_int_equal(atomic_dir_check(path, &atomic_dir_compare, err,
+					  sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a directory"));
+
+	/* abandoned: nothing left beside the target */
+	snprintf(target, sizeof(target), "%s/out/fresh", tmpdir);
+	assert_int_equal(atomic_dir_begin(&d, target, &atomic_dir_compare, err,
+					  sizeof(err)), 0);
+	write_file(d.tmp, "compare.csv", "x\n");
+	atomic_dir_abort(&d);
+	snprintf(path, sizeof(path), "%s/out", tmpdir);
+	assert_true(no_temporaries(path));
+	assert_false(exists(path, "fresh"));
+}
+
+static void test_atomic_dir_commit_new(void **state)
+{
+	char parent[512], err[1024] = "";
+	struct atomic_dir d;
+
+	(void)state;
+	snprintf(parent, sizeof(parent), "%s/runs", tmpdir);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(atomic_dir_begin_in(&d, parent, &atomic_dir_run,
+						     err, sizeof(err)), 0);
+		assert_int_equal(atomic_dir_commit_new(&d, parent, "host-smap", err,
+						       sizeof(err)), 0);
+	}
+	assert_true(exists(parent, "host-smap") && exists(parent, "host-smap-2"));
+	assert_true(no_temporaries(parent));
+}
+
+static void test_atomic_file_rules(void **state)
+{
+	char path[512], err[1024] = "";
+	struct atomic_file out;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/report.md", tmpdir);
+	write_file(tmpdir, "report.md", "my own notes\n");
+	assert_null(atomic_file_begin(&out, path, "# smapbench ", err, sizeof(err)));
+	assert_non_null(strstr(err, "not written by smapbench"));
+	write_file(tmpdir, "report.md", "# smapbench report: old\n");
+	f = atomic_file_begin(&out, path, "# smapbench ", err, sizeof(err));
+	assert_non_null(f);
+	fputs("# smapbench report: new\n", f);
+	assert_int_equal(atomic_file_commit(&out, err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(path, sizeof(path), f));
+	fclose(f);
+	assert_string_equal(path, "# smapbench report: new\n");
+	assert_true(no_temporaries(tmpdir));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +676,11 @@ int main(void)
 		cmocka_unit_test(test_context_refusal),
 		cmocka_unit_test(test_gbench_json),
 		cmocka_unit_test(test_derived_tables),
+		cmocka_unit_test(test_threads_change_nothing),
+		cmocka_unit_test(test_remove_tree_keeps_link_targets),
+		cmocka_unit_test(test_atomic_dir_rules),
+		cmocka_unit_test(test_atomic_dir_commit_new),
+		cmocka_unit_test(test_atomic_file_rules),
 	};
 
 	return cmocka_run_group_tests(tests, setup_runs, teardown_runs);

@@ -135,6 +135,93 @@ static void rng_is_seeded_and_bounded(void **unused)
 		assert_int(seen[i], 1, "shuffle is a permutation");
 }
 
+/* x % bound by division, as stats_rng_below() computes it. */
+static void bound_draws_match_division(void **unused)
+{
+	static const uint64_t bounds[] = {
+		1, 2, 3, 7, 10, 1000, 4097, 65537, 1000003, 0xffffffffULL,
+		0x100000001ULL, 0x8000000000000000ULL, 0x8000000000000001ULL,
+		0xfffffffffffffffeULL, UINT64_MAX,
+	};
+	struct stats_rng a, b;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bounds) / sizeof(*bounds); i++) {
+		struct stats_bound bound;
+
+		stats_bound_init(&bound, bounds[i]);
+		stats_rng_seed(&a, 7 + i);
+		stats_rng_seed(&b, 7 + i);
+		for (int k = 0; k < 20000; k++) {
+			uint64_t x = stats_rng_below(&a, bounds[i]);
+			uint64_t y = stats_rng_below_bound(&b, &bound);
+
+			if (x != y)
+				fail_msg("bound %llu, draw %d: division %llu, multiply %llu",
+					 (unsigned long long)bounds[i], k,
+					 (unsigned long long)x, (unsigned long long)y);
+		}
+		assert_true(!memcmp(&a, &b, sizeof(a)));
+	}
+}
+
+/*
+ * A resample's median without sorting must be the sorted draw's median
+ * bit for bit, and leave the generator where sorting would: for odd and
+ * even sizes, smooth data and heavy ties, through the band and (with a
+ * band of width 0) through the full redraw.
+ */
+static void resample_median_matches_sorting(void **unused)
+{
+	static const size_t sizes[] = { 1, 2, 3, 4, 5, 8, 17, 64, 101, 1000, 4097 };
+	double *v = malloc(4097 * sizeof(*v)), *draw = malloc(4097 * sizeof(*draw));
+	size_t fallbacks = 0;
+
+	(void)unused;
+	assert_non_null(v);
+	assert_non_null(draw);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
+		for (int data = 0; data < 3; data++)
+			for (int band = 0; band < 2; band++) {
+				size_t n = sizes[s];
+				struct stats_resampler r;
+				struct stats_rng a, b;
+
+				for (size_t i = 0; i < n; i++)
+					v[i] = data == 0 ? 100 + (double)((i * 7919) % 1009) / 7.0
+					     : data == 1 ? (double)(i * 31 % 5)
+							 : 42.5;
+				assert_int(band ? stats_resampler_init_band(&r, v, n, 0)
+						: stats_resampler_init(&r, v, n), 0, "init");
+				stats_rng_seed(&a, 1000 + s);
+				stats_rng_seed(&b, 1000 + s);
+				for (int k = 0; k < 60; k++) {
+					double fast = stats_resampler_median(&r, &b), slow;
+
+					stats_resample(&a, v, n, draw);
+					stats_sort(draw, n);
+					slow = stats_median_sorted(draw, n);
+					if (memcmp(&fast, &slow, sizeof(fast)))
+						fail_msg("n %zu, data %d, band %d, resample %d: "
+							 "sorted %.17g, selected %.17g",
+							 n, data, band, k, slow, fast);
+					if (memcmp(&a, &b, sizeof(a)))
+						fail_msg("n %zu: generators drifted apart", n);
+				}
+				if (band && n > 8 && data == 0)
+					fallbacks += r.redraws;
+				if (!band && n > 100 && r.redraws)
+					fail_msg("n %zu: %zu full redraws with the default band",
+						 n, r.redraws);
+				stats_resampler_free(&r);
+			}
+	assert_true(fallbacks > 0);
+	assert_int(stats_resampler_init(&(struct stats_resampler){ 0 }, v, 0), -1,
+		   "no data");
+	free(v);
+	free(draw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +231,8 @@ int main(void)
 		cmocka_unit_test(ranks_average_ties),
 		cmocka_unit_test(bootstrap_is_reproducible),
 		cmocka_unit_test(rng_is_seeded_and_bounded),
+		cmocka_unit_test(bound_draws_match_division),
+		cmocka_unit_test(resample_median_matches_sorting),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

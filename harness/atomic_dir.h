@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * atomic_dir.h - how every smapbench writer puts a directory or a file in
+ * place: built under a temporary name beside the target, renamed into
+ * place only when complete, and never at the cost of something the user
+ * made.
+ *
+ * A directory we write carries a marker file, ATOMIC_DIR_MARKER, whose
+ * one line names the tool and the kind of output ("smapbench compare").
+ * An existing target may be replaced only when it is an empty directory
+ * or a directory that holds nothing but what that kind writes (a file
+ * of the user's put into our output is the user's), and that is marked
+ * with that kind, or unmarked (outputs written before markers existed).
+ * Anything else is refused with a message naming what is in the way:
+ * a file, a symbolic link, a marked output of another kind (a run
+ * directory is an input), a directory with the user's files.
+ *
+ * Interruption: the temporary paths in use are registered, and
+ * atomic_dir_cleanup_on_signals() makes SIGINT, SIGTERM and SIGHUP stop
+ * registered child processes (gnuplot), remove those paths and end the
+ * process with the signal's own status. Writers that poll for a stop flag
+ * (smapbench run) keep their own handlers and abort on their own.
+ */
+#ifndef SMAPBENCH_ATOMIC_DIR_H
+#define SMAPBENCH_ATOMIC_DIR_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define ATOMIC_DIR_MARKER ".smapbench"
+
+/* A kind of output directory, and what it holds. */
+struct atomic_dir_kind {
+	const char *name;		/* "compare", "plots", "run" */
+	/*
+	 * Files named in files or ending in one of suffixes, a
+	 * subdirectory of the kind subdir (under that kind's name) and the
+	 * marker: all a directory of this kind may hold to be replaced.
+	 * Anything else in it is the user's. All NULL: never replaced.
+	 */
+	const char *const *files;
+	const char *const *suffixes;
+	const struct atomic_dir_kind *subdir;
+};
+
+extern const struct atomic_dir_kind atomic_dir_compare;
+extern const struct atomic_dir_kind atomic_dir_plots;
+extern const struct atomic_dir_kind atomic_dir_run;
+
+struct atomic_dir {
+	const struct atomic_dir_kind *kind;
+	char target[PATH_MAX];	/* final path, trailing slashes removed */
+	char tmp[PATH_MAX + 32];	/* being built; "" once committed or aborted */
+};
+
+/*
+ * May target be written as kind? 0 (absent, empty or ours), or -1 with
+ * a message saying what is in the way.
+ */
+int atomic_dir_check(const char *target, const struct atomic_dir_kind *kind,
+		     char *err, size_t errlen);
+
+/*
+ * Check target, create its missing parents and the temporary directory
+ * beside it (.NAME.tmp-XXXXXX, mode as mkdir would give). 0 or -1.
+ */
+int atomic_dir_begin(struct atomic_dir *d, const char *target,
+		     const struct atomic_dir_kind *kind, char *err,
+		     size_t errlen);
+/*
+ * For a directory whose name is chosen at the end (atomic_dir_commit_new):
+ * create parent if missing and parent/.tmp-XXXXXX in it. 0 or -1.
+ */
+int atomic_dir_begin_in(struct atomic_dir *d, const char *parent,
+			const struct atomic_dir_kind *kind, char *err,
+			size_t errlen);
+/*
+ * Write the marker, then put the temporary directory in target's place
+ * (checking target again): exchanged atomically where the file system
+ * can, the old one removed after. 0 or -1 (the temporary one removed).
+ */
+int atomic_dir_commit(struct atomic_dir *d, char *err, size_t errlen);
+/*
+ * Like commit, but never replaces: renames to parent/name, or
+ * parent/name-2, -3, ... when taken. The final path goes to d->target.
+ */
+int atomic_dir_commit_new(struct atomic_dir *d, const char *parent,
+			  const char *name, char *err, size_t errlen);
+/* Remove the temporary directory and everything in it. */
+void atomic_dir_abort(struct atomic_dir *d);
+
+/*
+ * One file replaced atomically (report.md): written to .NAME.XXXXXX
+ * beside it and renamed. An existing file is replaced only when it
+ * starts with ours_prefix (what we write first), so a file of the user's
+ * that happens to have the name is kept.
+ */
+struct atomic_file {
+	char target[PATH_MAX];
+	char tmp[PATH_MAX + 32];
+	FILE *file;
+};
+
+FILE *atomic_file_begin(struct atomic_file *f, const char *target,
+			const char *ours_prefix, char *err, size_t errlen);
+/* Close, rename into place. 0 or -1 (the temporary file removed). */
+int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen);
+void atomic_file_abort(struct atomic_file *f);
+
+/* mkdir -p with mode 0777 less the umask. 0 or -1 (errno). */
+int atomic_dir_make_parents(const char *dir);
+/*
+ * rm -r that never follows a symbolic link, using only calls that are
+ * safe in a signal handler. 0 or -1 (errno).
+ */
+int atomic_dir_remove_tree(const char *path);
+
+/* SIGINT, SIGTERM, SIGHUP: stop children, remove temporaries, die. */
+void atomic_dir_cleanup_on_signals(void);
+/* A child that writes into a temporary directory: killed on a signal. */
+void atomic_dir_watch_child(pid_t pid);
+void atomic_dir_unwatch_child(pid_t pid);
+
+#endif /* SMAPBENCH_ATOMIC_DIR_H */

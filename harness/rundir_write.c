@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rundir_write.c - writing a run directory; see rundir.h. Built in
+ * PARENT/.tmp-XXXXXX and renamed (never over anything) only when
+ * complete, through atomic_dir.h.
+ */
+#include "rundir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+int run_dir_create(struct run_dir_writer *d, const char *parent, char *err,
+		   size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->parent, sizeof(d->parent), "%s", parent);
+	return atomic_dir_begin_in(&d->dir, parent, &atomic_dir_run, err, errlen);
+}
+
+FILE *run_dir_open(struct run_dir_writer *d, const char *name, char *err,
+		   size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", d->dir.tmp, name) >=
+	    sizeof(path)) {
+		snprintf(err, errlen, "%s/%s: path too long", d->dir.tmp, name);
+		return NULL;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	return f;
+}
+
+int run_dir_close(FILE *f, const char *name, char *err, size_t errlen)
+{
+	int failed = ferror(f);
+
+	if (fclose(f) || failed) {
+		snprintf(err, errlen, "writing %s failed: %s", name,
+			 strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
+		   size_t errlen)
+{
+	if (atomic_dir_commit_new(&d->dir, d->parent, name, err, errlen))
+		return -1;
+	snprintf(d->final, sizeof(d->final), "%s", d->dir.target);
+	return 0;
+}
+
+void run_dir_abort(struct run_dir_writer *d)
+{
+	atomic_dir_abort(&d->dir);
+}
+
+void run_dir_name(char *buf, size_t len, const char *host, const char *state)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	n = (size_t)snprintf(buf, len, "%s-%s-%s", host && *host ? host : "host",
+			     stamp, state);
+	for (size_t i = 0; i < n && i < len; i++)
+		if (buf[i] == '/' || buf[i] == ' ' || buf[i] == '\\')
+			buf[i] = '_';
+}
