@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic_dir.h"
 #include "census.h"
 #include "commands.h"
-#include "run_dir.h"
+#include "rundir.h"
 #include "suite.h"
 #include "version.h"
 
@@ -193,10 +193,10 @@ static int render_plot(const char *dir, size_t nkernels, const char *context)
 	}
 	snprintf(script, sizeof(script), "%s/census.gp", scripts);
 	for (size_t t = 0; t < 2; t++) {
-		char set[16384] = "", path[4400];
+		char set[16384] = "", path[PATH_MAX + 64];
 		char *argv[] = { "gnuplot", "-e", set, script, NULL };
 		pid_t pid;
-		int status, rc;
+		int status = -1, rc;
 
 		gp_assign(set, sizeof(set), "plotsdir", scripts);
 		snprintf(path, sizeof(path), "%s/plots/census-pairs.csv", dir);
@@ -215,9 +215,11 @@ static int render_plot(const char *dir, size_t nkernels, const char *context)
 				strerror(rc));
 			return -1;
 		}
-		while (waitpid(pid, &status, 0) < 0)
-			if (errno != EINTR)
-				return -1;
+		/* An interruption stops it before removing its directory. */
+		atomic_dir_watch_child(pid);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		atomic_dir_unwatch_child(pid);
 		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 			fprintf(stderr, "smapbench census: gnuplot failed on %s\n", script);
 			return -1;
@@ -226,8 +228,36 @@ static int render_plot(const char *dir, size_t nkernels, const char *context)
 	return 0;
 }
 
-/* Copy a file into the run directory being built. */
-static int copy_into(struct run_dir_writer *d, const char *from,
+/* A file of the census directory being built, opened for writing. */
+static FILE *open_in(const struct atomic_dir *d, const char *name, char *err,
+		     size_t errlen)
+{
+	char path[PATH_MAX + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", d->tmp, name);
+	f = fopen(path, "w");
+	if (!f)
+		snprintf(err, errlen, "cannot write %.900s: %s", path,
+			 strerror(errno));
+	return f;
+}
+
+/* Close a file of open_in(), reporting a write error. */
+static int close_in(FILE *f, const char *name, char *err, size_t errlen)
+{
+	int failed = ferror(f);
+
+	if (fclose(f) || failed) {
+		snprintf(err, errlen, "writing %s failed: %s", name,
+			 strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy a file into the census directory being built. */
+static int copy_into(const struct atomic_dir *d, const char *from,
 		     const char *name, char *err, size_t errlen)
 {
 	FILE *in = fopen(from, "r"), *out;
@@ -238,7 +268,7 @@ static int copy_into(struct run_dir_writer *d, const char *from,
 		snprintf(err, errlen, "cannot read %s: %s", from, strerror(errno));
 		return -1;
 	}
-	out = run_dir_open(d, name, err, errlen);
+	out = open_in(d, name, err, errlen);
 	if (!out) {
 		fclose(in);
 		return -1;
@@ -246,13 +276,13 @@ static int copy_into(struct run_dir_writer *d, const char *from,
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		fwrite(buf, 1, n, out);
 	fclose(in);
-	return run_dir_close(out, name, err, errlen);
+	return close_in(out, name, err, errlen);
 }
 
-static int write_context(struct run_dir_writer *d, const struct census *c,
+static int write_context(const struct atomic_dir *d, const struct census *c,
 			 char *err, size_t errlen)
 {
-	FILE *f = run_dir_open(d, "context.csv", err, errlen);
+	FILE *f = open_in(d, "context.csv", err, errlen);
 	char host[256] = "", date[64];
 	time_t now = time(NULL);
 
@@ -271,23 +301,82 @@ static int write_context(struct run_dir_writer *d, const struct census *c,
 		}
 		fprintf(f, "\"\n");
 	}
-	return run_dir_close(f, "context.csv", err, errlen);
+	return close_in(f, "context.csv", err, errlen);
 }
 
-/* census-sites.csv: where each row's STACs ran. */
-static int write_sites(struct run_dir_writer *d, const struct census *c,
-		       char *err, size_t errlen)
+/* A file written by one of census.h's writers (0 or -1). */
+static int write_with(const struct atomic_dir *d, const char *name,
+		      int (*writer)(const struct census *, FILE *),
+		      const struct census *c, char *err, size_t errlen)
 {
-	FILE *f = run_dir_open(d, "census-sites.csv", err, errlen);
+	FILE *f = open_in(d, name, err, errlen);
 
 	if (!f)
 		return -1;
-	if (census_write_sites_csv(c, f)) {
+	if (writer(c, f)) {
 		fclose(f);
-		snprintf(err, errlen, "writing census-sites.csv failed");
+		snprintf(err, errlen, "writing %s failed", name);
 		return -1;
 	}
-	return run_dir_close(f, "census-sites.csv", err, errlen);
+	return close_in(f, name, err, errlen);
+}
+
+/*
+ * The census directory: its own kind of output, never replaced (a new
+ * one takes a new name), marked "smapbench census".
+ */
+static const struct atomic_dir_kind census_dir = { .name = "census" };
+
+static int write_census(const struct census *census, char **files,
+			int nfiles, const char *out, char *err, size_t errlen)
+{
+	struct atomic_dir dir;
+	static const char *const subdirs[] = { "raw", "plots" };
+	char name[512], host[256] = "", path[PATH_MAX + 64];
+	size_t kernels = 0;
+
+	if (atomic_dir_begin_in(&dir, out, &census_dir, err, errlen))
+		return -1;
+	if (write_with(&dir, "census.csv", census_write_csv, census, err, errlen) ||
+	    write_with(&dir, "census-sites.csv", census_write_sites_csv, census,
+		       err, errlen) ||
+	    write_context(&dir, census, err, errlen))
+		goto fail;
+	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir.tmp, subdirs[i]);
+		if (mkdir(path, 0777)) {
+			snprintf(err, errlen, "cannot create %.900s: %s", path,
+				 strerror(errno));
+			goto fail;
+		}
+	}
+	/* Each file loaded one boot, in order: "kernel state ...". */
+	for (int i = 0; i < nfiles; i++) {
+		char raw[600], kernel[256] = "", state[32] = "";
+
+		sscanf(census->boots[i], "%255s %31s", kernel, state);
+		snprintf(raw, sizeof(raw), "raw/%s-%s.tsv", kernel, state);
+		if (copy_into(&dir, strchr(files[i], '=') + 1, raw, err, errlen))
+			goto fail;
+	}
+	if (write_with(&dir, "plots/census-pairs.csv", census_write_plot_data,
+		       census, err, errlen)) {
+		fprintf(stderr, "smapbench census: no syscall row of a SMAP boot: no plot\n");
+	} else {
+		for (size_t i = 0; i < census->nboots; i++)
+			kernels += strstr(census->boots[i], " smap rows=") != NULL;
+		render_plot(dir.tmp, kernels,
+			    "counted by the census plugin in QEMU TCG, -cpu max (docs/census.md)");
+	}
+	gethostname(host, sizeof(host) - 1);
+	run_dir_name(name, sizeof(name), host, "census");
+	if (atomic_dir_commit_new(&dir, out, name, err, errlen))
+		return -1;
+	printf("census directory: %s\n", dir.target);
+	return 0;
+fail:
+	atomic_dir_abort(&dir);
+	return -1;
 }
 
 static int cmd_collect(int argc, char **argv)
@@ -298,13 +387,9 @@ static int cmd_collect(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct census census = { 0 };
-	struct run_dir_writer dir = { 0 };
 	const char *out = "data";
-	char err[1024], name[512], host[256] = "", context[512];
-	int c, status = 1;
-	sigset_t held, saved;
-	int blocked = 0;
-	FILE *f;
+	char err[1024];
+	int c, status;
 
 	optind = 1;
 	opterr = 0;	/* our message names the option */
@@ -342,84 +427,13 @@ static int cmd_collect(int argc, char **argv)
 			return 1;
 		}
 	}
-
-	/*
-	 * Writing takes a second or two: hold SIGINT, SIGTERM and SIGHUP
-	 * until the directory is complete or removed, so that an
-	 * interruption never leaves half of one (a held signal acts after).
-	 */
-	sigemptyset(&held);
-	sigaddset(&held, SIGINT);
-	sigaddset(&held, SIGTERM);
-	sigaddset(&held, SIGHUP);
-	sigprocmask(SIG_BLOCK, &held, &saved);
-	blocked = 1;
-	if (run_dir_create(&dir, out, err, sizeof(err)))
-		goto fail;
-	f = run_dir_open(&dir, "census.csv", err, sizeof(err));
-	if (!f || census_write_csv(&census, f) ||
-	    run_dir_close(f, "census.csv", err, sizeof(err)))
-		goto fail;
-	if (write_context(&dir, &census, err, sizeof(err)))
-		goto fail;
-	if (write_sites(&dir, &census, err, sizeof(err)))
-		goto fail;
-	{
-		char path[sizeof(dir.tmp) + 16];
-
-		snprintf(path, sizeof(path), "%s/raw", dir.tmp);
-		if (mkdir(path, 0777)) {
-			snprintf(err, sizeof(err), "cannot create %.900s: %s", path,
-				 strerror(errno));
-			goto fail;
-		}
-		snprintf(path, sizeof(path), "%s/plots", dir.tmp);
-		if (mkdir(path, 0777)) {
-			snprintf(err, sizeof(err), "cannot create %.900s: %s", path,
-				 strerror(errno));
-			goto fail;
-		}
-	}
-	/* Each argument loaded one boot, in order: "kernel state ...". */
-	for (int i = optind; i < argc; i++) {
-		char raw[600], kernel[256] = "", state[32] = "";
-
-		sscanf(census.boots[i - optind], "%255s %31s", kernel, state);
-		snprintf(raw, sizeof(raw), "raw/%s-%s.tsv", kernel, state);
-		if (copy_into(&dir, strchr(argv[i], '=') + 1, raw, err, sizeof(err)))
-			goto fail;
-	}
-	f = run_dir_open(&dir, "plots/census-pairs.csv", err, sizeof(err));
-	if (!f)
-		goto fail;
-	if (census_write_plot_data(&census, f)) {
-		fclose(f);
-		fprintf(stderr, "smapbench census: no syscall row of a SMAP boot: no plot\n");
-	} else if (run_dir_close(f, "plots/census-pairs.csv", err, sizeof(err))) {
-		goto fail;
-	} else {
-		size_t kernels = 0;
-
-		for (size_t i = 0; i < census.nboots; i++)
-			kernels += strstr(census.boots[i], " smap rows=") != NULL;
-		snprintf(context, sizeof(context),
-			 "counted by the census plugin in QEMU TCG, -cpu max (docs/census.md)");
-		render_plot(dir.tmp, kernels, context);
-	}
-	gethostname(host, sizeof(host) - 1);
-	run_dir_name(name, sizeof(name), host, "census");
-	if (run_dir_commit(&dir, name, err, sizeof(err)))
-		goto fail;
-	printf("census directory: %s\n", dir.final);
-	status = 0;
-	goto out;
-fail:
-	fprintf(stderr, "smapbench census: %s\n", err);
-	run_dir_abort(&dir);
-out:
+	/* An interruption removes the directory being built, and gnuplot. */
+	atomic_dir_cleanup_on_signals();
+	status = write_census(&census, argv + optind, argc - optind, out, err,
+			      sizeof(err)) ? 1 : 0;
+	if (status)
+		fprintf(stderr, "smapbench census: %s\n", err);
 	census_free(&census);
-	if (blocked)
-		sigprocmask(SIG_SETMASK, &saved, NULL);
 	return status;
 }
 
