@@ -21,6 +21,7 @@ int cmd_info(int argc, char **argv);	/* bench/cmd_info.c */
 int cmd_compare(int argc, char **argv);	/* bench/cmd_compare.c */
 int cmd_plot(int argc, char **argv);	/* bench/cmd_plot.c */
 int cmd_report(int argc, char **argv);	/* bench/cmd_report.c */
+int cmd_census(int argc, char **argv);	/* bench/cmd_census.c */
 
 struct context;
 /* The context keys run and info share (bench/cmd_run.c). */

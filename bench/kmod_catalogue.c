@@ -14,7 +14,7 @@
 #define SMAPBENCH_OP(id, op_name, min, max, op_flags, op_align,	\
 		     op_variants, op_accesses, op_sizes, op_quick_sizes, \
 		     op_batches, op_quick_batches, op_headline_size,	\
-		     op_headline)					\
+		     op_headline, op_brackets)				\
 	[SMAPBENCH_OP_##id] = {						\
 		.name = #op_name,					\
 		.min_size = min, .max_size = max,			\
@@ -26,6 +26,7 @@
 		.quick_batches = LIST(op_quick_batches),		\
 		.headline_size = op_headline_size,			\
 		.headline = op_headline,				\
+		.brackets = { LIST_ITEMS op_brackets },			\
 	},
 
 const struct kmod_op kmod_ops[SMAPBENCH_OP_COUNT] = {

@@ -32,6 +32,14 @@ struct kmod_op {
 	struct kmod_list batches, quick_batches;	/* {0}: none */
 	unsigned headline_size;
 	unsigned headline;		/* variants mask, 0: none */
+	/*
+	 * STAC, CLAC and POPF of one iteration of the op's own asm loop
+	 * (variant none); all 0 for ops with user accesses, whose brackets
+	 * the variant decides.
+	 */
+	struct kmod_brackets {
+		unsigned stac, clac, popf;
+	} brackets;
 };
 
 /* Indexed by enum smapbench_op. */

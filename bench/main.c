@@ -15,6 +15,7 @@ static const struct command commands[] = {
 	{ "compare", "compare two runs: deltas, CIs, U test, plots", cmd_compare },
 	{ "plot", "render a run's plots (PNG, SVG) into RUN/plots/", cmd_plot },
 	{ "report", "write report.md for a run or a comparison", cmd_report },
+	{ "census", "count STAC/CLAC per operation in QEMU, and check them", cmd_census },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

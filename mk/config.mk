@@ -80,6 +80,14 @@ $(if $(KMOD_KDIR),,$(call left_out,smapbench.ko (the kmod suite),\
 	$(wildcard /proc/modules),,$(comma) which cannot load modules anyway \
 	(no CONFIG_MODULES)$(comma)) or linux-headers-amd64 for run-bench.sh --vm))
 
+# ---------------------------------------------------------------- census
+# The instruction census (docs/census.md) runs guests under a QEMU TCG
+# plugin; the plugin needs only a C compiler, but is built only where
+# QEMU is, which loads it.
+HAVE_QEMU := $(if $(call have_command,qemu-system-x86_64),1)
+$(if $(HAVE_QEMU),,$(call left_out,the census plugin (vm/census/; make census),\
+	no qemu-system-x86_64; apt-get install --no-install-recommends qemu-system-x86))
+
 # ---------------------------------------------------------------- run time
 # Not needed to build, but `smapbench plot` (and so run-bench.sh) runs it.
 $(if $(call have_command,gnuplot),,$(call left_out,plots at run time,\

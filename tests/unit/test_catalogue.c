@@ -82,6 +82,20 @@ static void test_every_op_has_an_entry(void **state)
 		if (o->headline & ~o->variants)
 			fail_msg("%s: headline variants %#x not all listed (%#x)",
 				 o->name, o->headline, o->variants);
+		/*
+		 * Brackets of the op's own loop: only ops without an access
+		 * have one, and an op flagged RAW runs STAC or CLAC in it.
+		 */
+		if (o->accesses && (o->brackets.stac || o->brackets.clac ||
+				    o->brackets.popf))
+			fail_msg("%s: brackets (%u, %u, %u) for an op with accesses",
+				 o->name, o->brackets.stac, o->brackets.clac,
+				 o->brackets.popf);
+		if (!!(o->flags & SMAPBENCH_OPF_RAW) !=
+		    !!(o->brackets.stac + o->brackets.clac))
+			fail_msg("%s: flag RAW %s but brackets (%u, %u, %u)",
+				 o->name, o->flags & SMAPBENCH_OPF_RAW ? "set" : "clear",
+				 o->brackets.stac, o->brackets.clac, o->brackets.popf);
 	}
 	for (unsigned v = 0; v < SMAPBENCH_VARIANT_COUNT; v++)
 		assert_int(kmod_variant_find(kmod_variant_name(v)), v,

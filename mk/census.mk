@@ -1,0 +1,54 @@
+# The instruction census (docs/census.md): a QEMU TCG plugin counts the
+# STAC, CLAC and POPF the guest kernel executes per benchmark operation.
+#
+#   make census-plugin   build/vm/census/libcensus.so (part of `make` where
+#                        mk/config.mk found QEMU)
+#   make census          boot Debian's 6.1 and 6.12 kernels in each SMAP
+#                        state under the plugin (vm/census.sh) and write
+#                        a census run directory under data/
+#   make census-check    the same into build/census/, then the oracle
+#                        (smapbench census check) as TAP lines
+#       CENSUS_ARGS=...  more vm/census.sh options, e.g. --states smap
+#
+# The plugin is a shared object QEMU dlopen()s: position-independent, and
+# nothing but its two entry points visible.
+
+CENSUS_PLUGIN := $(BUILD)/vm/census/libcensus.so
+CENSUS_PLUGIN_SRCS := vm/census/census_plugin.c vm/census/census_protocol.h \
+	vm/census/qemu_plugin_api.h
+
+.PHONY: census-plugin census census-check census-lint
+ifeq ($(HAVE_QEMU),1)
+all: census-plugin
+endif
+lint: census-lint
+
+census-plugin: $(CENSUS_PLUGIN)
+$(CENSUS_PLUGIN): $(CENSUS_PLUGIN_SRCS) $(BUILD_FLAGS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (QEMU plugin)"
+	@$(CC) $(USER_CFLAGS) -fPIC -fvisibility=hidden -shared $(LDFLAGS) \
+		-o $@ $< $(LDLIBS)
+
+census: $(CENSUS_PLUGIN) smapbench smapbench-static
+	@BUILD=$(BUILD) vm/census.sh --out data $(CENSUS_ARGS)
+
+census-check: $(CENSUS_PLUGIN) smapbench smapbench-static
+	@BUILD=$(BUILD) vm/census.sh --out $(BUILD)/census --check $(CENSUS_ARGS)
+
+census-lint:
+	shellcheck -S warning vm/census.sh
+	shellcheck -S warning -s sh vm/census/init
+
+# The host side without QEMU (reading the plugin's output, census.csv,
+# the oracle's verdicts): stage 42-census runs it before the boots.
+CENSUS_UNIT := $(BUILD)/tests/unit/test_census
+.PHONY: census-unit
+ifeq ($(HAVE_CMOCKA),1)
+all: census-unit
+census-unit: $(CENSUS_UNIT)
+else
+census-unit:
+	@echo "census-unit: cmocka.h not found: apt-get install libcmocka-dev" >&2
+	@false
+endif

@@ -1,0 +1,109 @@
+#!/bin/bash
+# The instruction census as an oracle (docs/census.md): Debian's 6.1 and
+# 6.12 kernels booted with SMAP on, clearcpuid=smap and a CPU without
+# SMAP, under the census plugin; every kmod loop must execute the STAC and
+# CLAC the catalogue says, and the SMAP-off boots none at all. Then the
+# oracle is shown a census where one loop lacks a CLAC per iteration, and
+# must say "not ok". A missing QEMU or kernel is a failure: CI installs
+# them (scripts/deps.sh).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+build=${BUILD:-build}
+fail=0
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; fail=1; }
+
+if out=$(shellcheck -S warning vm/census.sh 2>&1 &&
+	shellcheck -S warning -s sh vm/census/init 2>&1); then
+	ok "census: vm/census.sh and vm/census/init shellcheck clean"
+else
+	echo "$out" | head -n 20 | sed 's/^/#   /'
+	not_ok "census: shellcheck of vm/census.sh or vm/census/init"
+fi
+
+# The host side first, without QEMU: cmocka's TAP, renamed.
+if make -s census-unit >/dev/null 2>&1; then
+	CMOCKA_MESSAGE_OUTPUT=TAP "$build/tests/unit/test_census" 2>&1 |
+		sed -nE 's/^(not ok|ok) [0-9]+ - (.*)/\1 - census unit: \2/p; s/^# /#   /p'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
+else
+	not_ok "census: the unit test builds (make census-unit; libcmocka-dev installed?)"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Every syscall and kmod benchmark; of bpf, the user-copy helpers at 8 B
+# in the sleepable mode, so that the SMAP-off rule covers that suite too
+# (the whole bpf suite adds half a minute per boot: make census has it).
+filter='^(syscall|kmod)/|^bpf/(user_read|kernel_read|copy_from_user)/syscall/8$'
+start=$(date +%s)
+BUILD=$build vm/census.sh --out "$work" --filter "$filter" >"$work/census.log" 2>&1
+rc=$?
+seconds=$(($(date +%s) - start))
+dir=$(sed -n 's/^census directory: //p' "$work/census.log")
+if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
+	sed 's/^/#   /' "$work/census.log" | tail -n 40
+	not_ok "census: vm/census.sh wrote a census directory (status $rc, ${seconds}s)"
+	exit 1
+fi
+grep '^# census boot: .* took' "$work/census.log"
+ok "census: 6 boots counted and collected into a census directory in ${seconds}s"
+
+header=$(head -n 1 "$dir/census.csv")
+missing=""
+for column in kernel smap_state name stac_per_op clac_per_op popf_per_op kinsn_per_op; do
+	[[ ,$header, == *,$column,* ]] || missing="$missing $column"
+done
+if [ -z "$missing" ]; then
+	ok "census: census.csv has the columns docs/schema.md names ($(($(wc -l <"$dir/census.csv") - 1)) rows)"
+else
+	not_ok "census: census.csv lacks the columns$missing"
+fi
+for kernel in 6.1 6.12; do
+	for state in smap clearcpuid cpu-off; do
+		if grep -q "^$kernel\.[^,]*,$state," "$dir/census.csv"; then
+			ok "census: rows of $kernel $state"
+		else
+			not_ok "census: no rows of $kernel $state"
+		fi
+	done
+done
+if [ -s "$dir/plots/census-pairs.png" ] && [ -s "$dir/plots/census-pairs.svg" ]; then
+	ok "census: the plot of pairs per call per kernel (plots/census-pairs.png, .svg)"
+else
+	not_ok "census: plots/census-pairs.png or .svg missing"
+fi
+
+# The oracle's own lines.
+"$build/smapbench" census check "$dir" >"$work/check.tap" 2>&1
+rc=$?
+cat "$work/check.tap"
+grep -q '^not ok' "$work/check.tap" && fail=1
+[ "$rc" -eq 0 ] || fail=1
+
+# A loop that executes a different number than it claims must fail: the
+# same census with kmod/sigframe/inline short of one CLAC per frame (24
+# instead of 25 per iteration) on each SMAP boot.
+awk -F, -v OFS=, '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
+	$col["name"] == "kmod/sigframe/inline" && $col["smap_state"] == "smap" {
+		$col["loop_clac"] -= $col["ops"]; changed++ }
+	{ print }
+	END { if (!changed) exit 1 }' "$dir/census.csv" >"$work/broken.csv"
+if [ $? -ne 0 ]; then
+	not_ok "census: no kmod/sigframe/inline row of a SMAP boot to break"
+else
+	"$build/smapbench" census check "$work/broken.csv" >"$work/broken.tap" 2>&1
+	rc=$?
+	caught=$(grep -c '^not ok - census .* smap: kmod inline: .*kmod/sigframe/inline: [0-9]* STAC and [0-9]* CLAC' "$work/broken.tap")
+	others=$(grep '^not ok' "$work/broken.tap" | grep -vc 'kmod inline')
+	if [ "$rc" -eq 1 ] && [ "$caught" -ge 2 ] && [ "$others" -eq 0 ]; then
+		ok "census: the oracle catches a loop one CLAC short per frame, and only that ($caught lines)"
+		grep '^not ok' "$work/broken.tap" | head -n 2 | sed 's/^/#   /'
+	else
+		sed 's/^/#   /' "$work/broken.tap"
+		not_ok "census: the oracle missed a loop one CLAC short per frame (status $rc)"
+	fi
+fi
+exit "$fail"

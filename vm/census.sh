@@ -1,0 +1,220 @@
+#!/bin/bash
+# The instruction census (docs/census.md): boots each kernel in each SMAP
+# state in QEMU (TCG, one vCPU) under the census plugin, runs `smapbench
+# census measure` there, and collects the counts into a census run
+# directory with census.csv and its plot.
+#
+#   vm/census.sh [options]
+#
+# Options:
+#   --kernel PATH     kernel image to boot; repeat for more (default:
+#                     Debian's 6.1 and 6.12, those installed)
+#   --states LIST     comma separated, of smap, clearcpuid, cpu-off
+#                     (default: all three)
+#   --suite NAME      all (default), syscall, kmod or bpf
+#   --filter REGEX    only the benchmarks whose name matches (no spaces)
+#   --quick           leave out the extended benchmarks
+#   --min-time S      guest seconds per syscall or bpf benchmark
+#                     (default 0.05)
+#   --out DIR         where the census directory goes (default: data/)
+#   --check           then run the oracle on it (smapbench census check)
+#   --timeout S       seconds one boot may take (default 1200)
+#
+# SMAPBENCH_KMOD_DIR, holding <release>/smapbench.ko, names prebuilt
+# modules instead of building them (make kmod-for).
+#
+# Exit status: 0 done (with --check: every line ok), 1 a boot or a check
+# failed, 2 bad usage or a missing prerequisite.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=vm/lib.sh
+. "$here/lib.sh"
+
+BUILD=${BUILD:-build}
+case $BUILD in /*) build=$BUILD ;; *) build=$top/$BUILD ;; esac
+
+help() {
+	sed -n '2,/^# failed, 2/s/^# \{0,1\}//p' "$0"
+}
+die() {
+	echo "census: error: $*" >&2
+	exit 2
+}
+
+kernels=() states=smap,clearcpuid,cpu-off out=$top/data check=0
+boot_timeout=1200 guest_args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernels+=("${2:?--kernel needs a path}"); shift ;;
+	--states) states=${2:?--states needs a list}; shift ;;
+	--suite)
+		case ${2:?--suite needs a name} in all | syscall | kmod | bpf) ;;
+		*) die "--suite: '$2' is not all, syscall, kmod or bpf" ;;
+		esac
+		guest_args+=(--suite "$2"); shift ;;
+	--filter)
+		[[ ${2:?--filter needs a regex} =~ [[:space:]] ]] &&
+			die "--filter: the regex may not contain spaces (the guest splits its arguments at them)"
+		guest_args+=(--filter "$2"); shift ;;
+	--quick) guest_args+=(--quick) ;;
+	--min-time)
+		[[ ${2:?--min-time needs seconds} =~ ^[0-9]*\.?[0-9]+$ ]] ||
+			die "--min-time: '$2' is not a number of seconds"
+		guest_args+=(--min-time "$2"); shift ;;
+	--out) out=${2:?--out needs a directory}; shift ;;
+	--check) check=1 ;;
+	--timeout)
+		boot_timeout=${2:?--timeout needs seconds}; shift
+		[[ $boot_timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a number of seconds" ;;
+	-h | --help) help; exit 0 ;;
+	*) die "unknown argument '$1' (see $0 --help)" ;;
+	esac
+	shift
+done
+IFS=, read -r -a state_list <<<"$states"
+for state in "${state_list[@]}"; do
+	case $state in smap | clearcpuid | cpu-off) ;;
+	*) die "--states: '$state' is not smap, clearcpuid or cpu-off" ;;
+	esac
+done
+command -v qemu-system-x86_64 >/dev/null ||
+	die "qemu-system-x86_64 not found: apt-get install --no-install-recommends qemu-system-x86"
+busybox=$(command -v busybox) || die "busybox not found: apt-get install busybox-static"
+vm_check_static "$busybox" 2>/dev/null ||
+	die "$busybox is not static: apt-get install busybox-static"
+
+# The image of an installed Debian kernel package, e.g. linux-image-amd64.
+debian_image() {
+	local release
+	release=$(dpkg-query -W -f='${Status} ${Depends}\n' "$1" 2>/dev/null |
+		sed -n 's/^install ok installed linux-image-\([^ ,]*\).*/\1/p')
+	[ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ] &&
+		echo "/boot/vmlinuz-$release"
+}
+if [ ${#kernels[@]} -eq 0 ]; then
+	for package in linux-image-amd64 linux-image-6.12-amd64; do
+		image=$(debian_image "$package") && kernels+=("$image")
+	done
+	[ ${#kernels[@]} -gt 0 ] ||
+		die "no Debian kernel installed: apt-get install linux-image-amd64 linux-headers-amd64"
+fi
+
+make_quiet() {
+	make -C "$top" --no-print-directory -s BUILD="$BUILD" "$@"
+}
+make_quiet smapbench smapbench-static census-plugin >/dev/null ||
+	die "building smapbench and the census plugin failed (make census-plugin)"
+smapbench=$build/smapbench
+plugin=$build/vm/census/libcensus.so
+work_root=$build/census/work
+rm -rf "$work_root"
+mkdir -p "$work_root" || die "cannot create $work_root"
+
+# Stop the boot running, if any, when interrupted.
+running=""
+stop() {
+	[ -n "$running" ] && [ -r "$running/timeout.pid" ] &&
+		kill -TERM "$(cat "$running/timeout.pid")" 2>/dev/null
+	exit 130
+}
+trap stop INT TERM
+
+# initramfs_for RELEASE DIR: the guest's initramfs, path on stdout.
+initramfs_for() {
+	local release=$1 dir=$2 ko root applet
+	ko=${SMAPBENCH_KMOD_DIR:-$build/kmod}/$release/smapbench.ko
+	if [ -z "${SMAPBENCH_KMOD_DIR:-}" ]; then
+		make_quiet kmod-for KVER="$release" >"$dir/kmod-build.log" 2>&1 || {
+			tail -n 20 "$dir/kmod-build.log" >&2
+			echo "census: error: building the module for $release failed" \
+				"(make kmod-for KVER=$release)" >&2
+			return 1
+		}
+	fi
+	[ -r "$ko" ] || { echo "census: error: no $ko" >&2; return 1; }
+	root=$dir/root
+	mkdir -p "$root"/{bin,dev,etc,proc,sys,tmp,lib/modules} || return 1
+	cp "$busybox" "$root/bin/busybox" || return 1
+	for applet in $("$busybox" --list); do
+		[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+	done
+	cp "$here/census/init" "$root/init" && chmod 755 "$root/init" &&
+		cp "$build/smapbench-static" "$root/bin/smapbench" &&
+		cp "$ko" "$root/lib/modules/smapbench.ko" || return 1
+	printf '%s\n' "${guest_args[*]}" >"$root/etc/census.args"
+	(cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 \
+		--quiet | gzip -1) >"$dir/initramfs.cpio.gz" || return 1
+	rm -rf "$root"
+	echo "$dir/initramfs.cpio.gz"
+}
+
+# boot DIR IMAGE INITRAMFS STATE: one census boot; its counts in DIR/census.tsv.
+boot() {
+	local dir=$1 image=$2 initramfs=$3 state=$4 cpu=max append="" start rc
+	case $state in
+	clearcpuid) append="clearcpuid=smap" ;;
+	cpu-off) cpu="max,-smap" ;;
+	esac
+	start=$(date +%s.%N)
+	running=$dir
+	# One vCPU: the plugin's counters are per machine, not per CPU.
+	timeout -k 5 "$boot_timeout" qemu-system-x86_64 -accel tcg -M pc \
+		-cpu "$cpu" -smp 1 -m 1024 -nodefaults -display none -no-reboot \
+		-serial "file:$dir/serial.log" \
+		-kernel "$image" -initrd "$initramfs" \
+		-append "console=ttyS0 panic=-1 oops=panic no_timer_check quiet $append" \
+		-plugin "$plugin,out=$dir/census.tsv" \
+		>"$dir/qemu.out" 2>&1 </dev/null &
+	echo $! >"$dir/timeout.pid"
+	wait $!
+	rc=$?
+	rm -f "$dir/timeout.pid"
+	running=""
+	awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f\n", e - s }' \
+		>"$dir/seconds"
+	return "$rc"
+}
+
+failures=0 collect=()
+total_start=$(date +%s)
+for image in "${kernels[@]}"; do
+	[ -r "$image" ] || die "--kernel $image: no such file"
+	release=$(vm_image_release "$image") || die "$image is not an x86 bzImage"
+	kdir=$work_root/$release
+	mkdir -p "$kdir" || die "cannot create $kdir"
+	if ! initramfs=$(initramfs_for "$release" "$kdir"); then
+		failures=$((failures + 1))
+		continue
+	fi
+	for state in "${state_list[@]}"; do
+		dir=$kdir/$state
+		mkdir -p "$dir"
+		vm_note "census boot: $release $state"
+		boot "$dir" "$image" "$initramfs" "$state"
+		rc=$?
+		vm_note "census boot: $release $state took $(cat "$dir/seconds")s (QEMU status $rc)"
+		if [ "$rc" -ne 0 ] || ! grep -q '^note	finished' "$dir/census.tsv" 2>/dev/null; then
+			echo "census: $release $state: the guest did not finish (QEMU status $rc);" \
+				"console in $dir/serial.log:" >&2
+			grep -a . "$dir/serial.log" 2>/dev/null | tr -d '\r' | tail -n 25 |
+				sed 's/^/#   /' >&2
+			failures=$((failures + 1))
+			continue
+		fi
+		collect+=("$state=$dir/census.tsv")
+	done
+done
+[ ${#collect[@]} -gt 0 ] || { echo "census: error: no boot finished" >&2; exit 1; }
+
+if ! line=$("$smapbench" census collect --out "$out" "${collect[@]}"); then
+	echo "census: error: smapbench census collect failed" >&2
+	exit 1
+fi
+echo "$line"
+dir=${line#census directory: }
+vm_note "census: ${#collect[@]} boots in $(($(date +%s) - total_start))s; work files in $work_root"
+if [ "$check" -eq 1 ]; then
+	"$smapbench" census check "$dir" || failures=$((failures + 1))
+fi
+[ "$failures" -eq 0 ]
