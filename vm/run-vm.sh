@@ -87,13 +87,6 @@ command -v qemu-system-x86_64 >/dev/null ||
 	vm_die "qemu-system-x86_64 not found: apt-get install --no-install-recommends qemu-system-x86"
 
 # ------------------------------------------------------------ kernels
-# The release of a Debian kernel package's image, e.g. linux-image-amd64
-# -> 6.1.0-57-amd64; empty when the package is not installed.
-debian_release() {
-	dpkg-query -W -f='${Status} ${Depends}\n' "$1" 2>/dev/null |
-		sed -n 's/^install ok installed linux-image-\([^ ,]*\).*/\1/p'
-}
-
 # kernels[i]: "release image headers modules-dir", one per kernel to boot.
 kernels=()
 add_kernel() {
@@ -102,11 +95,7 @@ add_kernel() {
 		vm_die "$image is not a readable x86 bzImage"
 	hdr=${hdr:-/lib/modules/$release/build}
 	mods=${mods:-/lib/modules/$release}
-	if [ -r "$hdr/include/generated/utsrelease.h" ] &&
-		[ "$(vm_headers_release "$hdr")" != "$release" ]; then
-		vm_die "$hdr holds headers of $(vm_headers_release "$hdr")," \
-			"but $image is $release: pass matching --headers"
-	fi
+	vm_check_headers "$image" "$release" "$hdr" || exit 2
 	kernels+=("$release $image $hdr $mods")
 }
 
@@ -115,13 +104,13 @@ if [ -n "$kernel" ]; then
 	[ -r "$kernel" ] || vm_die "--kernel $kernel: no such file"
 	add_kernel "$kernel" "$headers" "$moddir"
 else
-	release=$(debian_release linux-image-amd64)
+	release=$(vm_debian_release linux-image-amd64)
 	[ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ] ||
 		vm_die "Debian's default kernel is not installed:" \
 			"apt-get install linux-image-amd64 linux-headers-amd64"
 	add_kernel "/boot/vmlinuz-$release" "" "$moddir"
 	if [ "$mode" = check ]; then
-		release=$(debian_release linux-image-6.12-amd64)
+		release=$(vm_debian_release linux-image-6.12-amd64)
 		if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
 			add_kernel "/boot/vmlinuz-$release" "" ""
 		else
@@ -209,37 +198,17 @@ build_guest_files() {
 # timed out) and DIR/seconds (wall time of the boot).
 boot_vm() {
 	local dir=$1 image=$2 initramfs=$3 cpu=$4 append=$5 limit=$6
-	local start end rc smp=${VM_SMP:-2}
 	echo "$append" >"$dir/cmdline"
-	start=$(date +%s.%N)
-	# timeout -k: a QEMU that ignores SIGTERM is killed 5 s later.
-	timeout -k 5 "$limit" qemu-system-x86_64 \
-		-accel "$accel" -M pc -cpu "$cpu" -m "${VM_MEMORY:-1024}" \
-		-smp "$smp" -nodefaults -display none -no-reboot \
-		-serial "file:$dir/serial.log" \
-		-device pvpanic -action panic=exit-failure \
-		-device "isa-debug-exit,iobase=$VM_DEBUG_EXIT_PORT,iosize=0x04" \
+	vm_run_qemu "$dir" "$limit" -accel "$accel" -cpu "$cpu" \
+		-m "${VM_MEMORY:-1024}" -smp "${VM_SMP:-2}" \
 		-virtfs "local,path=$dir/share,mount_tag=$VM_SHARE_TAG,security_model=none,id=share" \
-		-kernel "$image" -initrd "$initramfs" -append "$append" \
-		>"$dir/qemu.out" 2>&1 </dev/null &
-	# Recorded so that an interrupted run-vm.sh can stop its guests.
-	echo $! >"$dir/timeout.pid"
-	wait $!
-	rc=$?
-	rm -f "$dir/timeout.pid"
-	end=$(date +%s.%N)
-	echo "$rc" >"$dir/qemu.rc"
-	awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f\n", e - s }' \
-		>"$dir/seconds"
+		-kernel "$image" -initrd "$initramfs" -append "$append"
 }
 
 # The kernel command line of a boot. oops=panic turns any oops into a
 # pvpanic exit, except in canary boots, whose oops is the expected result.
 kernel_cmdline() {
-	# no_timer_check: under TCG on a loaded host the IO-APIC timer probe can
-	# miss its window and panic the guest ("IO-APIC + timer doesn't work")
-	# before /init; the probe proves nothing about the module.
-	local append=$1 steps=$2 cmdline="console=ttyS0 panic=-1 no_timer_check"
+	local append=$1 steps=$2 cmdline=$VM_BASE_CMDLINE
 	case ",$steps," in *,canary,*) ;; *) cmdline="$cmdline oops=panic" ;; esac
 	[ "$append" = - ] || cmdline="$cmdline ${append//,/ }"
 	# The guest's smapbench reads this to mark its results.
@@ -319,8 +288,6 @@ relay_tap() {
 	[ -n "$lines" ]
 }
 
-# Lines of a kernel log that must not appear in a healthy boot.
-BAD_LOG_RE='BUG:|WARNING:|Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|Call Trace|RIP:|Kernel panic|UBSAN|KASAN|Tainted:|Disabling lock debugging|kernel BUG|invalid opcode|double fault|stack-protector'
 # Lines of an oops report after its end-of-trace marker.
 OOPS_DUMP_RE='(RIP|Code|RSP|RAX|RDX|RBP|R10|R13|FS|CS|CR2|PKRU):|note: .* exited with irqs disabled'
 
@@ -462,9 +429,9 @@ judge_boot() {
 		log=$dir/dmesg-without-canary.txt
 		log_without_canary_oops "$share/dmesg.txt" >"$log"
 	fi
-	if grep -qE "$BAD_LOG_RE" "$log"; then
+	if grep -qE "$VM_BAD_LOG_RE" "$log"; then
 		result 1 "guest kernel log clean (no BUG, WARNING, oops, lockup)"
-		grep -E -m 20 "$BAD_LOG_RE" "$log" | sed 's/^/#   /'
+		grep -E -m 20 "$VM_BAD_LOG_RE" "$log" | sed 's/^/#   /'
 	else
 		result 0 "guest kernel log clean (no BUG, WARNING, oops, lockup)"
 	fi
@@ -485,9 +452,9 @@ judge_boot() {
 # This run's boots live under work_root.
 work_root=$build/vm/$mode
 stop_guests() {
-	local pidfile
-	for pidfile in "$work_root"/*/timeout.pid "$work_root"/*/*/timeout.pid; do
-		[ -r "$pidfile" ] && kill -TERM "$(cat "$pidfile")" 2>/dev/null
+	local dir
+	for dir in "$work_root"/*/ "$work_root"/*/*/; do
+		vm_stop_qemu "$dir"
 	done
 	exit 130
 }
@@ -610,7 +577,7 @@ run_bench() {
 		vm_note "$prefix: boot and run took $(cat "$dir/seconds")s"
 		tr -d '\r"' <"$out/$name/context.csv" | grep -qx "virt,$accel" ||
 			vm_note "warning: $name/context.csv does not say virt=$accel"
-		grep -qE "$BAD_LOG_RE" "$out/$name/guest-dmesg.txt" &&
+		grep -qE "$VM_BAD_LOG_RE" "$out/$name/guest-dmesg.txt" &&
 			vm_note "warning: the guest kernel log of $name has errors (guest-dmesg.txt)"
 		echo "run directory: $out/$name"
 	done
