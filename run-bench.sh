@@ -3,7 +3,9 @@
 # the module, run the suite pinned, unload, plot, and say where it all is.
 #
 # Run it once on a normal boot and once on a boot with SMAP off, then
-# compare the two run directories (see README.md).
+# compare the two run directories (see README.md). With --vm it boots
+# this machine's own root filesystem in QEMU, once per SMAP state, and
+# runs itself inside: the same steps, in a guest that loads the module.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,8 +27,9 @@ options:
                    of this checkout; a relative DIR is taken from the
                    current directory)
   --cpu N          pin to CPU N (default: chosen by smapbench)
-  --vm             boot this project's kernels in QEMU with SMAP on and off
-                   and run the suites there (no host reboot needed)
+  --vm             boot this machine's own root filesystem in QEMU with SMAP
+                   on, clearcpuid=smap and a CPU without SMAP, run this
+                   script in each guest, and compare (no host reboot needed)
   --kernel PATH    with --vm: kernel image to boot (default: Debian's)
   --headers DIR    with --vm: headers matching --kernel, to build the module
   --no-install     do not apt-get install missing packages
@@ -210,38 +213,87 @@ kv_get() {
 
 # ---------------------------------------------------------------- VM mode
 if [ "$vm" -eq 1 ]; then
-	args=(bench --out "$out")
-	[ "$quick" -eq 1 ] && args+=(--quick)
-	[ -n "$kernel" ] && args+=(--kernel "$kernel")
-	[ -n "$headers" ] && args+=(--headers "$headers")
-	[ -n "$suite" ] && args+=(--suite "$suite")
-	say "VM mode: booting QEMU with SMAP on, clearcpuid=smap and a CPU without SMAP"
-	runs=$("$here/vm/run-vm.sh" "${args[@]}" | tee /dev/stderr | sed -n 's/^run directory: //p')
-	[ -n "$runs" ] || die "VM mode produced no run directory (see the messages above)"
-	# shellcheck disable=SC2206
-	made+=($runs)
-	smap_run=$(grep -- '-smap$' <<<"$runs" | head -n 1)
-	# clearcpuid=smap is the boot comparable to a host's SMAP-off boot.
-	nosmap_run=$(grep -- '-clearcpuid-nosmap$' <<<"$runs" | head -n 1)
-	for r in $runs; do
-		"$smapbench" plot "$r" >/dev/null 2>&1 || warn "plotting $r failed"
-		"$smapbench" report "$r" >/dev/null 2>&1 || warn "report.md for $r failed"
+	# Each boot runs this script in a guest whose root is this machine's
+	# root filesystem (vm/hostroot.sh): build, module, run, plots and
+	# report happen there exactly as on a host that loads modules.
+	inner=(--no-install --out /run/smapbench/runs)
+	[ "$quick" -eq 1 ] && inner+=(--quick)
+	[ -n "$suite" ] && inner+=(--suite "$suite")
+	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
+	boot_args=()
+	[ -n "$kernel" ] && boot_args+=(--kernel "$kernel")
+	[ -n "$headers" ] && boot_args+=(--headers "$headers")
+	if [ "$quick" -eq 1 ]; then
+		boot_args+=(--timeout 3600)
+	else
+		boot_args+=(--timeout 28800)
+	fi
+	stamp=$(date -u +%Y%m%d-%H%M%S)
+	image=${kernel:-"Debian's default kernel"}
+	say "VM mode: $image with SMAP on, with clearcpuid=smap and with a CPU" \
+		"without SMAP; each boot runs ./$prog ${inner[*]}"
+	smap_run="" nosmap_run="" runs=() failed=0
+	# boot, QEMU CPU model, kernel parameters, the SMAP state it must give
+	for boot in "smap max - smap" "clearcpuid max clearcpuid=smap nosmap" \
+		"cpu-off max,-smap - nosmap"; do
+		read -r name model params want <<<"$boot"
+		[ "$params" = - ] && params=""
+		dir=$here/build/vm/run-bench/$name
+		say "boot $name (-cpu $model${params:+, $params}): guest output follows"
+		run_child "$here/vm/hostroot.sh" boot "${boot_args[@]}" --dir "$dir" \
+			--cpu "$model" --append "$params" -- ./"$prog" "${inner[@]}"
+		rc=$?
+		say "boot $name: finished in $(cat "$dir/seconds" 2>/dev/null)s, status $rc"
+		found=()
+		for run in "$dir"/share/runs/*/; do
+			[ -d "$run" ] && found+=("${run%/}")
+		done
+		if [ "$rc" -ne 0 ] || [ ${#found[@]} -ne 1 ] ||
+			! "$smapbench" info --format=kv "${found[0]}" >"$scratch/context.kv"; then
+			warn "boot $name left no run directory (status $rc; guest output: $dir/share/job.out)"
+			failed=$((failed + 1))
+			continue
+		fi
+		state=$(kv_get smap_state "$scratch/context.kv")
+		method=$(kv_get smap_off_method "$scratch/context.kv")
+		release=$(kv_get kernel_release "$scratch/context.kv")
+		[ "$state" = "$want" ] ||
+			banner "Boot $name should have SMAP $want, but the guest reports $state." \
+				"Its run is named after what the guest reports."
+		suffix=$state
+		[ "$state" = nosmap ] && suffix=$method-$state
+		target=$out/vm-$release-$stamp-$suffix
+		# Into place in one rename: copied next to the target first.
+		cp "$dir/share/dmesg.txt" "${found[0]}/guest-dmesg.txt" 2>/dev/null
+		staging=$out/.tmp-${target##*/}
+		rm -rf "$staging"
+		cp -r "${found[0]}" "$staging" && mv -T "$staging" "$target" ||
+			die "cannot copy the run directory of boot $name to $target"
+		staging=""
+		made+=("$target")
+		runs+=("$target")
+		[ "$name" = smap ] && [ "$state" = smap ] && smap_run=$target
+		[ "$name" = clearcpuid ] && [ "$state" = nosmap ] && nosmap_run=$target
 	done
+	[ ${#runs[@]} -gt 0 ] || die "VM mode produced no run directory (see the messages above)"
 	say "run directories:"
-	printf '  %s\n' $runs
+	printf '  %s\n' "${runs[@]}"
 	if [ -n "$smap_run" ] && [ -n "$nosmap_run" ]; then
 		# report A B = compare A B (compare.csv, plots) + report.md
-		if cmp_out=$("$smapbench" report "$nosmap_run" "$smap_run" 2>&1); then
-			cmp_dir=$(sed -n 's/^written: \(.*\)\/compare.csv, .*/\1/p' <<<"$cmp_out" | tail -n 1)
-			[ -n "$cmp_dir" ] && made+=("$cmp_dir")
-			say "SMAP on versus clearcpuid=smap: ${cmp_dir:-see above}"
+		cmp_dir=$out/compare-${nosmap_run##*/}-vs-${smap_run##*/}
+		if run_child "$smapbench" report "$nosmap_run" "$smap_run" \
+			--out "$cmp_dir" >"$scratch/compare.out" 2>&1; then
+			made+=("$cmp_dir")
+			say "SMAP on versus clearcpuid=smap: $cmp_dir"
 			[ -f "$cmp_dir/report.md" ] &&
 				sed -n '/^## Headline/,/^## [^H]/p' "$cmp_dir/report.md" | sed '$d'
 		else
-			printf '%s\n' "$cmp_out" >&2
+			cat "$scratch/compare.out" >&2
 			warn "the comparison failed"
+			failed=$((failed + 1))
 		fi
 	fi
+	[ "$failed" -eq 0 ] || die "$failed of the VM steps failed (see the warnings above)"
 	exit 0
 fi
 

@@ -1,12 +1,14 @@
 #!/bin/bash
-# Boots kernels in QEMU with SMAP on and off and runs smapbench there.
+# Boots kernels in QEMU with SMAP on and off, with a busybox initramfs
+# holding the module, its selftest, the ioctl fuzzer, the canary and a
+# static smapbench, and judges what comes back.
 #
 #   vm/run-vm.sh check [options]     end-to-end tests: every boot of
 #                                    vm/matrix on each kernel; TAP lines
-#   vm/run-vm.sh bench [options]     the benchmark in the SMAP-on,
-#                                    clearcpuid=smap and SMAP-less-CPU
-#                                    boots; run directories copied back
 #   vm/run-vm.sh initramfs [options] only build the initramfs
+#
+# Benchmark runs in QEMU (run-bench.sh --vm) boot this machine's own
+# userland instead: vm/hostroot.sh.
 #
 # Options:
 #   --kernel PATH     kernel image (default: Debian's linux-image-amd64;
@@ -15,14 +17,10 @@
 #                     (default: /lib/modules/<release>/build)
 #   --modules-dir DIR the kernel's modules, for 9p and pvpanic
 #                     (default: /lib/modules/<release>)
-#   --out DIR         bench: where run directories go (default: data/)
-#   --quick           bench: a short subset (smapbench run --quick)
-#   --suite NAME      bench: kmod, syscall, bpf or all (default: all)
 #   --accel A         auto (default), kvm or tcg
-#   --jobs N          check: boots run at once (default 2)
-#   --boots LIST      check: only these boots of vm/matrix (comma separated)
-#   --timeout S       seconds one boot may take (default: check 300,
-#                     bench --quick 900, bench 3600)
+#   --jobs N          boots run at once (default 2)
+#   --boots LIST      only these boots of vm/matrix (comma separated)
+#   --timeout S       seconds one boot may take (default 300)
 #
 # Exit status: 0 everything passed, 1 a test or boot failed, 2 a missing
 # prerequisite or bad usage. docs/vm.md explains the boots and verdicts.
@@ -47,20 +45,16 @@ usage() {
 mode=${1:-}
 [ $# -gt 0 ] && shift
 case $mode in
-check | bench | initramfs) ;;
+check | initramfs) ;;
 -h | --help) help; exit 0 ;;
 *) usage ;;
 esac
-kernel="" headers="" moddir="" out="$top/data" quick=0 suite=all
-accel=auto jobs=2 boot_timeout="" only=""
+kernel="" headers="" moddir="" accel=auto jobs=2 boot_timeout=300 only=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?--kernel needs a path}; shift ;;
 	--headers) headers=${2:?--headers needs a directory}; shift ;;
 	--modules-dir) moddir=${2:?--modules-dir needs a directory}; shift ;;
-	--out) out=${2:?--out needs a directory}; shift ;;
-	--quick) quick=1 ;;
-	--suite) suite=${2:?--suite needs kmod, syscall, bpf or all}; shift ;;
 	--accel) accel=${2:?--accel needs auto, kvm or tcg}; shift ;;
 	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
 	--boots) only=${2:?--boots needs a list of boot names}; shift ;;
@@ -71,18 +65,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case $accel in auto | kvm | tcg) ;; *) vm_die "--accel must be auto, kvm or tcg" ;; esac
-case $suite in kmod | syscall | bpf | all) ;; *) vm_die "--suite must be kmod, syscall, bpf or all" ;; esac
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || vm_die "--jobs must be a positive number"
 if [ -n "$headers" ] && [ -z "$kernel" ]; then
 	vm_die "--headers needs --kernel: the headers must match the kernel booted"
 fi
-if [ -z "$boot_timeout" ]; then
-	case $mode:$quick in
-	bench:1) boot_timeout=900 ;;
-	bench:0) boot_timeout=3600 ;;
-	*) boot_timeout=300 ;;
-	esac
-fi
+[[ $boot_timeout =~ ^[1-9][0-9]*$ ]] || vm_die "--timeout must be a number of seconds"
 command -v qemu-system-x86_64 >/dev/null ||
 	vm_die "qemu-system-x86_64 not found: apt-get install --no-install-recommends qemu-system-x86"
 
@@ -215,17 +202,6 @@ kernel_cmdline() {
 	echo "$cmdline SMAPBENCH_VIRT=$accel"
 }
 
-# Arguments of a short "smapbench run": --quick when the program has it,
-# else what run-bench.sh --quick passes (short samples, few repetitions).
-quick_run_args() {
-	local smapbench=${SMAPBENCH_STATIC:-$build/smapbench-static}
-	if "$smapbench" run --help 2>&1 | grep -q -- '--quick'; then
-		echo "--quick"
-	else
-		echo "--min-time ${1:-0.01} --repetitions ${2:-3}"
-	fi
-}
-
 # write_job DIR EXPECT STEPS BENCH_ARGS
 write_job() {
 	mkdir -p "$1/share"
@@ -341,23 +317,22 @@ judge_canary() {
 }
 
 judge_bench() {
-	local share=$1 state=$2 method=$3 context got
-	context=$share/run/context.csv
-	if [ "$(cat "$share/bench.rc" 2>/dev/null)" != 0 ] || ! [ -r "$context" ]; then
+	local share=$1 state=$2 method=$3 got key want
+	local reader=${SMAPBENCH_STATIC:-$build/smapbench-static}
+	if [ "$(cat "$share/bench.rc" 2>/dev/null)" != 0 ] ||
+		! "$reader" info --format=kv "$share/run" >"$share/run.kv" 2>&1; then
 		result 1 "smapbench run: run directory produced (status $(cat "$share/bench.rc" 2>/dev/null))"
-		tail -n 20 "$share/bench.out" 2>/dev/null | sed 's/^/#   /'
+		tail -n 20 "$share/bench.out" "$share/run.kv" 2>/dev/null | sed 's/^/#   /'
 		return
 	fi
 	result 0 "smapbench run: run directory $(cat "$share/run.name") produced"
-	local key want
 	for key in smap_state smap_off_method virt; do
 		case $key in
 		smap_state) want=$state ;;
 		smap_off_method) want=$method ;;
 		virt) want=$accel ;;
 		esac
-		got=$(sed -n "s/^\"\{0,1\}$key\"\{0,1\},\"\{0,1\}\([^\"]*\)\"\{0,1\}\r\{0,1\}$/\1/p" \
-			"$context" | head -n 1)
+		got=$(sed -n "s/^$key=//p" "$share/run.kv" | head -n 1)
 		[ "$got" = "$want" ]
 		result $? "smapbench run: context $key=${got:-missing} (want $want)"
 	done
@@ -503,15 +478,13 @@ run_check() {
 		done < <(matrix_lines "$release")
 	done
 
-	local check_args
-	check_args=$(quick_run_args 0.002 1)
 	# Up to --jobs boots at once; verdicts afterwards, in matrix order.
 	local b boot smap cpu append expect steps dir running=0
 	for b in "${boots[@]}"; do
 		read -r release image initramfs boot smap cpu append expect steps <<<"$b"
 		dir=$work/$release/$boot
 		mkdir -p "$dir"
-		write_job "$dir" "$expect" "$steps" "--suite kmod $check_args"
+		write_job "$dir" "$expect" "$steps" "--suite kmod --quick"
 		vm_note "booting $release $boot"
 		boot_vm "$dir" "$image" "$initramfs" "$cpu" \
 			"$(kernel_cmdline "$append" "$steps")" "$boot_timeout" &
@@ -533,62 +506,8 @@ run_check() {
 	[ "$failures" -eq 0 ]
 }
 
-run_bench() {
-	local release image hdr mods initramfs work stamp boot smap cpu append
-	local expect steps dir state method name args
-	read -r release image hdr mods <<<"${kernels[0]}"
-	initramfs=$(build_guest_files "$release" "$hdr" "$mods") || exit 2
-	work=$work_root
-	rm -rf "$work"
-	mkdir -p "$out" || vm_die "cannot create $out"
-	stamp=$(date -u +%Y%m%d-%H%M%S)
-	args="--suite $suite"
-	[ "$quick" -eq 1 ] && args="$args $(quick_run_args)"
-	# clearcpuid before cpu-off: run-bench.sh compares against the first
-	# SMAP-off run it is given, and clearcpuid differs from SMAP on only in
-	# the patched STAC/CLAC.
-	for boot in smap clearcpuid cpu-off; do
-		read -r boot smap cpu append expect steps < <(matrix_lines "$release" |
-			grep "^$boot ")
-		dir=$work/$boot
-		write_job "$dir" "$expect" bench "$args"
-		vm_note "booting $release $boot: smapbench run $args"
-		boot_vm "$dir" "$image" "$initramfs" "$cpu" \
-			"$(kernel_cmdline "$append" bench)" "$boot_timeout"
-		prefix="$release $boot"
-		if [ "$(cat "$dir/qemu.rc")" != 0 ] || ! [ -d "$dir/share/run" ]; then
-			echo "run-vm: $prefix: $(qemu_status_text "$(cat "$dir/qemu.rc")")," \
-				"no run directory" >&2
-			tail -n 20 "$dir/share/bench.out" 2>/dev/null | sed 's/^/#   /' >&2
-			show_serial_tail "$dir" >&2
-			failures=$((failures + 1))
-			continue
-		fi
-		state=smap method=""
-		[ "$smap" = off ] && state=nosmap
-		[[ $append == *clearcpuid=smap* ]] && method=clearcpuid-
-		[[ $cpu == *-smap* ]] && method="cpu-model-"
-		name=vm-$release-$stamp-$method$state
-		rm -rf "$out/.tmp-$name"
-		cp -r "$dir/share/run" "$out/.tmp-$name" &&
-			cp "$dir/share/dmesg.txt" "$out/.tmp-$name/guest-dmesg.txt" &&
-			mv "$out/.tmp-$name" "$out/$name" ||
-			vm_die "cannot copy the run directory to $out/$name"
-		vm_note "$prefix: boot and run took $(cat "$dir/seconds")s"
-		tr -d '\r"' <"$out/$name/context.csv" | grep -qx "virt,$accel" ||
-			vm_note "warning: $name/context.csv does not say virt=$accel"
-		grep -qE "$VM_BAD_LOG_RE" "$out/$name/guest-dmesg.txt" &&
-			vm_note "warning: the guest kernel log of $name has errors (guest-dmesg.txt)"
-		echo "run directory: $out/$name"
-	done
-	[ "$accel" = tcg ] &&
-		vm_note "these runs are TCG runs (virt=tcg): functional only, not timings"
-	[ "$failures" -eq 0 ]
-}
-
 case $mode in
 check) run_check ;;
-bench) run_bench ;;
 initramfs)
 	for entry in "${kernels[@]}"; do
 		read -r release image hdr mods <<<"$entry"
