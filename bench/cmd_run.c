@@ -45,7 +45,13 @@ static void install_handlers(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
+	/*
+	 * Each blocks the other: with both pending, the kernel would otherwise
+	 * stack SIGTERM's handler on top of SIGINT's and run it first.
+	 */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
