@@ -21,6 +21,8 @@ ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 [ -r "$share/hostname" ] && hostname "$(cat "$share/hostname")"
+# No network, but loopback as on any machine: the UDP benchmark needs it.
+ip link set lo up 2>/dev/null || ifconfig lo up 2>/dev/null
 # Headers of a kernel that is not installed where run-bench.sh looks:
 # linked in as a user would install them. The link lives in the overlay.
 if [ -r "$share/headers" ]; then
