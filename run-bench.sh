@@ -3,7 +3,9 @@
 # the module, run the suite pinned, unload, plot, and say where it all is.
 #
 # Run it once on a normal boot and once on a boot with SMAP off, then
-# compare the two run directories (see README.md).
+# compare the two run directories (see README.md). With --vm it boots
+# this machine's own root filesystem in QEMU, once per SMAP state, and
+# runs itself inside: the same steps, in a guest that loads the module.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,18 +21,23 @@ plots under data/ (or --out).
 
 options:
   --suite NAME     syscall, kmod, bpf or all (default: all that can run here)
-  --quick          short run (fewer sizes, short samples): minutes, not tens
-  --out DIR        parent directory of the run directory (default: data)
+  --quick          short run (smapbench run --quick: fewer sizes, short
+                   samples): minutes, not tens
+  --out DIR        parent directory of the run directory (default: data/
+                   of this checkout; a relative DIR is taken from the
+                   current directory)
   --cpu N          pin to CPU N (default: chosen by smapbench)
-  --vm             boot this project's kernels in QEMU with SMAP on and off
-                   and run the suites there (no host reboot needed)
+  --vm             boot this machine's own root filesystem in QEMU with SMAP
+                   on, clearcpuid=smap and a CPU without SMAP, run this
+                   script in each guest, and compare (no host reboot needed)
   --kernel PATH    with --vm: kernel image to boot (default: Debian's)
   --headers DIR    with --vm: headers matching --kernel, to build the module
   --no-install     do not apt-get install missing packages
   -h, --help       this text
 
 SMAP off: on Linux >= 5.19 add 'clearcpuid=smap' to the kernel command line
-(older kernels: 'nosmap'), reboot, and run this script again.
+(older kernels: 'nosmap'), reboot, and run this script again
+(docs/smap-off.md).
 EOF
 }
 
@@ -52,8 +59,16 @@ banner() {
 	for line in "$@"; do printf '!! %s\n' "$line" >&2; done
 	printf '%s\n\n' '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!' >&2
 }
+# A command line to copy and paste: every word quoted for the shell.
+shell_words() {
+	local word line=""
+	for word in "$@"; do
+		line+="${line:+ }$(printf '%q' "$word")"
+	done
+	printf '%s\n' "$line"
+}
 
-suite="" quick=0 out="$here/data" cpu="" vm=0 kernel="" headers="" install=1
+suite="" quick=0 out="" cpu="" vm=0 kernel="" headers="" install=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite)
@@ -65,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; shift ;;
 	--out)
 		[ $# -ge 2 ] || bad_usage "--out needs a directory"
+		[ -n "$2" ] || bad_usage "--out: empty directory name"
 		out=$2; shift 2 ;;
 	--cpu)
 		[ $# -ge 2 ] || bad_usage "--cpu needs a CPU number"
@@ -91,6 +107,11 @@ fi
 if [ -n "$headers" ] && [ ! -d "$headers" ]; then
 	bad_usage "--headers '$headers' is not a directory"
 fi
+# Paths the user typed are theirs, relative to where they typed them.
+absolute() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+out=$(absolute "${out:-$here/data}")
+[ -z "$kernel" ] || kernel=$(absolute "$kernel")
+[ -z "$headers" ] || headers=$(absolute "$headers")
 
 [ "$(id -u)" -eq 0 ] || die "run me as root (sudo ./$prog): loading the module, pinning and installing packages need it"
 
@@ -116,11 +137,54 @@ give_back() {
 		chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$here/build" "${made[@]}" 2>/dev/null
 	fi
 }
-trap 'unload_module; give_back' EXIT
-trap 'unload_module; give_back; exit 130' INT
-trap 'unload_module; give_back; exit 143' TERM
+scratch=$(mktemp -d) || die "cannot create a temporary directory"
+
+# Every long step runs as a background child that this shell waits for:
+# bash runs a trap only between commands, so a foreground child would
+# delay SIGTERM until it finished. On a signal the child gets SIGTERM
+# (make and gnuplot, started in the background, ignore SIGINT; smapbench
+# treats both alike) and is waited for, so that it removes what it had
+# half-written; then the module is unloaded.
+child="" staging="" run_dir=""
+run_child() {
+	"$@" &
+	child=$!
+	wait "$child"
+	local rc=$?
+	child=""
+	return "$rc"
+}
+on_signal() {
+	local name=$1 status=$2
+	trap '' INT TERM HUP
+	if [ -n "$child" ]; then
+		kill -TERM "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+	fi
+	unload_module
+	rm -rf "$scratch" "${staging:-}"
+	# An --out this run created and left empty goes too.
+	[ ${#made[@]} -gt 0 ] && rmdir "${made[0]}" 2>/dev/null
+	give_back
+	printf '\n%s: interrupted by SIG%s; the module is unloaded' "$prog" "$name" >&2
+	if [ -n "$run_dir" ]; then
+		# The measurement was complete; only what is derived from it is not.
+		printf '; %s is complete, but its plots or report.md may be missing: %s; %s\n' \
+			"$run_dir" "$(shell_words "$smapbench" plot "$run_dir")" \
+			"$(shell_words "$smapbench" report "$run_dir")" >&2
+	else
+		printf ' and nothing was written\n' >&2
+	fi
+	trap - EXIT
+	exit "$status"
+}
+trap 'unload_module; give_back; rm -rf "$scratch"' EXIT
+trap 'on_signal INT 130' INT
+trap 'on_signal TERM 143' TERM
+trap 'on_signal HUP 129' HUP
 
 # ---------------------------------------------------------------- set-up
+# apt-get runs in the foreground: a signal waits until dpkg is consistent.
 if [ "$install" -eq 1 ]; then
 	if [ "$vm" -eq 1 ]; then
 		./scripts/deps.sh install test || die "package installation failed (see above); rerun with --no-install to skip it"
@@ -130,56 +194,120 @@ if [ "$install" -eq 1 ]; then
 fi
 
 say "building"
-make -s -j"$(nproc)" all >"$out/.build.log" 2>&1 || {
-	tail -n 30 "$out/.build.log" >&2
-	die "build failed; full log: $out/.build.log"
+mkdir -p "$here/build" || die "cannot create $here/build"
+build_log=$here/build/run-bench-make.log
+# KDIR: the module for the running kernel, whatever the environment says;
+# `make all` builds it into build/kmod/<release>/ when its headers exist.
+run_child make -s -j"$(nproc)" all KDIR="/lib/modules/$(uname -r)/build" \
+	>"$build_log" 2>&1 || {
+	tail -n 30 "$build_log" >&2
+	die "build failed; full log: $build_log"
 }
-rm -f "$out/.build.log"
 smapbench="$here/build/smapbench"
 [ -x "$smapbench" ] || die "build produced no $smapbench"
 
+# Prints the value of KEY in the key=value lines of FILE.
+kv_get() {
+	sed -n "s/^$1=//p" "$2" | head -n 1
+}
+
 # ---------------------------------------------------------------- VM mode
 if [ "$vm" -eq 1 ]; then
-	args=(bench --out "$out")
-	[ "$quick" -eq 1 ] && args+=(--quick)
-	[ -n "$kernel" ] && args+=(--kernel "$kernel")
-	[ -n "$headers" ] && args+=(--headers "$headers")
-	[ -n "$suite" ] && args+=(--suite "$suite")
-	say "VM mode: booting QEMU with SMAP on, clearcpuid=smap and a CPU without SMAP"
-	runs=$("$here/vm/run-vm.sh" "${args[@]}" | tee /dev/stderr | sed -n 's/^run directory: //p')
-	[ -n "$runs" ] || die "VM mode produced no run directory (see the messages above)"
-	# shellcheck disable=SC2206
-	made+=($runs)
-	smap_run=$(grep -- '-smap$' <<<"$runs" | head -n 1)
-	# clearcpuid=smap is the boot comparable to a host's SMAP-off boot.
-	nosmap_run=$(grep -- '-clearcpuid-nosmap$' <<<"$runs" | head -n 1)
-	for r in $runs; do
-		"$smapbench" plot "$r" >/dev/null 2>&1 || warn "plotting $r failed"
-		"$smapbench" report "$r" >/dev/null 2>&1 || warn "report.md for $r failed"
+	# Each boot runs this script in a guest whose root is this machine's
+	# root filesystem (vm/hostroot.sh): build, module, run, plots and
+	# report happen there exactly as on a host that loads modules.
+	inner=(--no-install --out /run/smapbench/runs)
+	[ "$quick" -eq 1 ] && inner+=(--quick)
+	[ -n "$suite" ] && inner+=(--suite "$suite")
+	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
+	boot_args=()
+	[ -n "$kernel" ] && boot_args+=(--kernel "$kernel")
+	[ -n "$headers" ] && boot_args+=(--headers "$headers")
+	if [ "$quick" -eq 1 ]; then
+		boot_args+=(--timeout 3600)
+	else
+		boot_args+=(--timeout 28800)
+	fi
+	stamp=$(date -u +%Y%m%d-%H%M%S)
+	image=${kernel:-"Debian's default kernel"}
+	say "VM mode: $image with SMAP on, with clearcpuid=smap and with a CPU" \
+		"without SMAP; each boot runs ./$prog ${inner[*]}"
+	smap_run="" nosmap_run="" runs=() failed=0
+	# boot, QEMU CPU model, kernel parameters, the SMAP state it must give
+	for boot in "smap max - smap" "clearcpuid max clearcpuid=smap nosmap" \
+		"cpu-off max,-smap - nosmap"; do
+		read -r name model params want <<<"$boot"
+		[ "$params" = - ] && params=""
+		dir=$here/build/vm/run-bench/$name
+		say "boot $name (-cpu $model${params:+, $params}): guest output follows"
+		run_child "$here/vm/hostroot.sh" boot "${boot_args[@]}" --dir "$dir" \
+			--cpu "$model" --append "$params" -- ./"$prog" "${inner[@]}"
+		rc=$?
+		say "boot $name: finished in $(cat "$dir/seconds" 2>/dev/null)s, status $rc"
+		found=()
+		for run in "$dir"/share/runs/*/; do
+			[ -d "$run" ] && found+=("${run%/}")
+		done
+		if [ "$rc" -ne 0 ] || [ ${#found[@]} -ne 1 ] ||
+			! "$smapbench" info --format=kv "${found[0]}" >"$scratch/context.kv"; then
+			warn "boot $name left no run directory (status $rc; guest output: $dir/share/job.out)"
+			failed=$((failed + 1))
+			continue
+		fi
+		state=$(kv_get smap_state "$scratch/context.kv")
+		method=$(kv_get smap_off_method "$scratch/context.kv")
+		release=$(kv_get kernel_release "$scratch/context.kv")
+		[ "$state" = "$want" ] ||
+			banner "Boot $name should have SMAP $want, but the guest reports $state." \
+				"Its run is named after what the guest reports."
+		suffix=$state
+		[ "$state" = nosmap ] && suffix=$method-$state
+		target=$out/vm-$release-$stamp-$suffix
+		# Into place in one rename: copied next to the target first.
+		cp "$dir/share/dmesg.txt" "${found[0]}/guest-dmesg.txt" 2>/dev/null
+		staging=$out/.tmp-${target##*/}
+		rm -rf "$staging"
+		cp -r "${found[0]}" "$staging" && mv -T "$staging" "$target" ||
+			die "cannot copy the run directory of boot $name to $target"
+		staging=""
+		made+=("$target")
+		runs+=("$target")
+		[ "$name" = smap ] && [ "$state" = smap ] && smap_run=$target
+		[ "$name" = clearcpuid ] && [ "$state" = nosmap ] && nosmap_run=$target
 	done
+	[ ${#runs[@]} -gt 0 ] || die "VM mode produced no run directory (see the messages above)"
 	say "run directories:"
-	printf '  %s\n' $runs
+	printf '  %s\n' "${runs[@]}"
 	if [ -n "$smap_run" ] && [ -n "$nosmap_run" ]; then
 		# report A B = compare A B (compare.csv, plots) + report.md
-		if cmp_out=$("$smapbench" report "$nosmap_run" "$smap_run" 2>&1); then
-			cmp_dir=$(sed -n 's/^written: \(.*\)\/compare.csv, .*/\1/p' <<<"$cmp_out" | tail -n 1)
-			[ -n "$cmp_dir" ] && made+=("$cmp_dir")
-			say "SMAP on versus clearcpuid=smap: ${cmp_dir:-see above}"
+		cmp_dir=$out/compare-${nosmap_run##*/}-vs-${smap_run##*/}
+		if run_child "$smapbench" report "$nosmap_run" "$smap_run" \
+			--out "$cmp_dir" >"$scratch/compare.out" 2>&1; then
+			made+=("$cmp_dir")
+			say "SMAP on versus clearcpuid=smap: $cmp_dir"
 			[ -f "$cmp_dir/report.md" ] &&
 				sed -n '/^## Headline/,/^## [^H]/p' "$cmp_dir/report.md" | sed '$d'
 		else
-			printf '%s\n' "$cmp_out" >&2
+			cat "$scratch/compare.out" >&2
 			warn "the comparison failed"
+			failed=$((failed + 1))
 		fi
 	fi
+	[ "$failed" -eq 0 ] || die "$failed of the VM steps failed (see the warnings above)"
 	exit 0
 fi
 
 # ------------------------------------------------- what this boot really is
-cmdline=$(cat /proc/cmdline 2>/dev/null)
-flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
-has_flag() { [[ " ${flags#*:} " == *" $1 "* ]]; }
-kver=$(uname -r)
+# The program says what SMAP state this boot is in (bench/smap_context.c);
+# this script only decides what to tell the user.
+"$smapbench" info --format=kv >"$scratch/context.kv" ||
+	die "$smapbench info failed"
+state=$(kv_get smap_state "$scratch/context.kv")
+method=$(kv_get smap_off_method "$scratch/context.kv")
+requested_off=$(kv_get smap_requested_off "$scratch/context.kv")
+virt=$(kv_get virt "$scratch/context.kv")
+host=$(kv_get host "$scratch/context.kv")
+kver=$(kv_get kernel_release "$scratch/context.kv")
 kmajor=${kver%%.*} kminor=${kver#*.}
 kminor=${kminor%%[!0-9]*}
 # nosmap was removed in Linux 5.19; clearcpuid took names from 5.19 on.
@@ -188,64 +316,54 @@ if [ "$kmajor" -gt 5 ] || { [ "$kmajor" -eq 5 ] && [ "$kminor" -ge 19 ]; }; then
 else
 	off_param="nosmap (or clearcpuid=308)"
 fi
-requested_off=0
-for word in $cmdline; do
-	case "$word" in
-	nosmap) requested_off=1 ;;
-	clearcpuid=*)
-		IFS=, read -r -a ids <<<"${word#clearcpuid=}"
-		for id in "${ids[@]}"; do
-			case "$id" in smap | 308) requested_off=1 ;; esac
-		done ;;
-	esac
-done
-if has_flag smap; then
-	state=smap
-else
-	state=nosmap
-fi
-if [ "$requested_off" -eq 1 ] && [ "$state" = smap ]; then
+if [ "$requested_off" = 1 ] && [ "$state" = smap ]; then
 	banner "The kernel command line asks for SMAP off, but SMAP is still ON." \
 		"This kernel ($kver) ignores the parameter you used." \
 		"Use '$off_param' instead, reboot, and run again." \
 		"These results are recorded as a SMAP-on run."
-elif [ "$state" = nosmap ] && [ "$requested_off" -eq 0 ]; then
+elif [ "$method" = cpu-model ]; then
 	warn "this CPU (or VM CPU model) has no SMAP: the kmod suite's raw STAC/CLAC variants cannot run; the syscall suite still shows the cost of a kernel without SMAP"
 fi
 if [ "$state" = smap ]; then
-	say "kernel $kver: SMAP is ON; for the SMAP-off run add '$off_param' to the kernel command line (README.md, 'Turning SMAP off'), reboot and run again"
+	say "kernel $kver: SMAP is ON; for the SMAP-off run add '$off_param' to the kernel command line (docs/smap-off.md), reboot and run again"
 else
-	say "kernel $kver: SMAP is OFF"
+	say "kernel $kver: SMAP is OFF ($method)"
 fi
-if has_flag hypervisor; then
-	warn "running under a hypervisor: timings include virtualisation effects; SMAP itself runs natively under KVM, but TCG (software emulation) timings are not timings"
-fi
+case $virt in
+bare) ;;
+tcg) warn "running under QEMU's emulator (TCG): results are functional only, not timings" ;;
+*) warn "running under a hypervisor ($virt): timings include virtualisation effects; SMAP itself runs natively under KVM" ;;
+esac
 
 # ---------------------------------------------------------------- module
 
+module_reason=""
 want_kmod=1
 case "$suite" in syscall | bpf) want_kmod=0 ;; esac
 if [ "$want_kmod" -eq 1 ]; then
 	ko="$here/build/kmod/$kver/smapbench.ko"
+	kmod_log=$here/build/run-bench-kmod.log
 	if [ ! -e /proc/modules ]; then
 		module_reason="this kernel was built without module support (CONFIG_MODULES is off)"
 	elif [ "$(cat /proc/sys/kernel/modules_disabled 2>/dev/null)" = 1 ]; then
 		module_reason="module loading is disabled (kernel.modules_disabled=1, until reboot)"
 	elif [ ! -d "/lib/modules/$kver/build" ]; then
 		module_reason="no kernel headers for $kver: apt-get install linux-headers-$kver"
-	elif ! make -s kmod-for KVER="$kver" >"$out/.kmod-build.log" 2>&1 || [ ! -f "$ko" ]; then
-		module_reason="building the module for $kver failed (log: $out/.kmod-build.log)"
+	# kmod-for only when `make all` did not build it: a second kernel
+	# build costs a minute under QEMU's emulator.
+	elif [ ! -f "$ko" ] &&
+		{ ! run_child make -s kmod-for KVER="$kver" >"$kmod_log" 2>&1 || [ ! -f "$ko" ]; }; then
+		module_reason="building the module for $kver failed (log: $kmod_log)"
+	elif grep -q '^smapbench ' /proc/modules && ! rmmod_err=$(rmmod smapbench 2>&1); then
+		# Left loaded by an earlier, killed run: replaced, unless in use.
+		module_reason="an earlier smapbench.ko is still loaded and cannot be unloaded ($rmmod_err); is another run still going? (fuser -v /dev/smapbench)"
+	elif insmod_err=$(insmod "$ko" 2>&1); then
+		module_loaded=1
+		say "loaded $ko (unloaded again on every exit)"
+	elif grep -qs '\[integrity\]\|\[confidentiality\]' /sys/kernel/security/lockdown; then
+		module_reason="the kernel is locked down (Secure Boot) and refuses an unsigned module ($insmod_err). Sign build/kmod/$kver/smapbench.ko with a key enrolled through mokutil (docs/methodology.md), or use --vm"
 	else
-		rm -f "$out/.kmod-build.log"
-		# A module left loaded by an earlier, killed run is replaced.
-		lsmod | grep -q '^smapbench ' && rmmod smapbench 2>/dev/null
-		if insmod_err=$(insmod "$ko" 2>&1); then
-			module_loaded=1
-		elif grep -qs '\[integrity\]\|\[confidentiality\]' /sys/kernel/security/lockdown; then
-			module_reason="the kernel is locked down (Secure Boot) and refuses an unsigned module ($insmod_err). Sign build/kmod/$kver/smapbench.ko with a key enrolled through mokutil (docs/methodology.md), or use --vm"
-		else
-			module_reason="insmod failed: $insmod_err"
-		fi
+		module_reason="insmod failed: $insmod_err"
 	fi
 	if [ -n "$module_reason" ]; then
 		banner "The kernel module cannot be used here: $module_reason." \
@@ -261,38 +379,58 @@ args=(run --out "$out")
 # records why kmod was skipped (skipped.csv).
 args+=(--suite "${suite:-all}")
 [ -n "$cpu" ] && args+=(--cpu "$cpu")
-[ "$quick" -eq 1 ] && args+=(--min-time 0.01 --repetitions 3)
-say "running: $smapbench ${args[*]}"
-run_log=$(mktemp)
-"$smapbench" "${args[@]}" | tee "$run_log"
-rc=${PIPESTATUS[0]}
-run_dir=$(sed -n 's/^run directory: //p' "$run_log" | tail -n 1)
-rm -f "$run_log"
+[ "$quick" -eq 1 ] && args+=(--quick)
+say "running: $(shell_words "$smapbench" "${args[@]}")"
+# The program names the run directory in a file: no message to parse.
+run_dir_file=$scratch/run-dir
+run_child "$smapbench" "${args[@]}" --run-dir-file "$run_dir_file"
+rc=$?
 unload_module
 [ "$rc" -eq 0 ] || die "smapbench run failed with status $rc; no run directory was kept"
-[ -n "$run_dir" ] && [ -d "$run_dir" ] || die "smapbench reported no run directory"
+run_dir=$(cat "$run_dir_file" 2>/dev/null)
+[ -n "$run_dir" ] && [ -d "$run_dir" ] || die "smapbench run named no run directory"
 made+=("$run_dir")
 
 # ---------------------------------------------------------------- outputs
-"$smapbench" plot "$run_dir" || warn "plotting failed; the CSV files are complete"
-"$smapbench" report "$run_dir" >/dev/null || warn "report.md could not be written"
+# The run directory is complete here; plots and report.md are derived
+# from it and can be made again with "smapbench plot/report RUN".
+run_child "$smapbench" plot "$run_dir" ||
+	warn "plotting failed; the CSV files are complete ($(shell_words "$smapbench" plot "$run_dir") to retry)"
+run_child "$smapbench" report "$run_dir" >/dev/null ||
+	warn "report.md could not be written ($(shell_words "$smapbench" report "$run_dir") to retry)"
 
 echo
 say "run directory: $run_dir"
 if [ -f "$run_dir/results.csv" ]; then
 	say "headline (median per operation, 95% CI; every row: results.csv, report.md):"
-	# Values are in the row's unit; median_ns converts the median, and
-	# the same factor converts the interval.
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$col["name"] ~ /^kmod\/(pair|get_user\/(kapi|inline|nopad)\/8|copy_to_user\/kapi\/4096|sigframe\/(kapi|batched))/ ||
-		$col["name"] ~ /^bpf\/.*overhead.*\/8$/ ||
-		$col["name"] ~ /^syscall\/(getppid|write_read\/pipe\/64|futex\/wake|signal\/roundtrip)$/ {
-			f = ($col["median"] > 0) ? $col["median_ns"] / $col["median"] : 0
-			printf "  %-36s %9.1f ns  [%.1f .. %.1f]  %s\n", $col["name"],
-				$col["median_ns"], $col["ci_low"] * f, $col["ci_high"] * f,
-				$col["flags"]
-		}' "$run_dir/results.csv" | head -n 20
+	"$smapbench" report --headline "$run_dir" ||
+		warn "the headline could not be printed; every row is in $run_dir/results.csv"
 fi
 [ -d "$run_dir/plots" ] && say "plots: $run_dir/plots/"
-[ "$state" = smap ] && say "next: reboot with '$off_param', run again, then: build/smapbench compare <nosmap-run> $run_dir"
+
+# The next step: the SMAP-off boot, or the comparison with the newest
+# SMAP-on run of this machine and kernel under the same --out.
+if [ "$state" = smap ]; then
+	say "next: reboot with '$off_param' and run $prog again with the same --out; it then prints the command that compares the two runs"
+else
+	smap_run="" smap_date=""
+	for candidate in "$out"/*-smap; do
+		[ -d "$candidate" ] || continue
+		"$smapbench" info --format=kv "$candidate" >"$scratch/other.kv" 2>/dev/null || continue
+		[ "$(kv_get smap_state "$scratch/other.kv")" = smap ] &&
+			[ "$(kv_get host "$scratch/other.kv")" = "$host" ] &&
+			[ "$(kv_get kernel_release "$scratch/other.kv")" = "$kver" ] || continue
+		date=$(kv_get date "$scratch/other.kv")
+		if [ -z "$smap_run" ] || [[ $date > $smap_date ]]; then
+			smap_run=$candidate smap_date=$date
+		fi
+	done
+	if [ -n "$smap_run" ]; then
+		say "next: compare with the SMAP-on run of this machine (deltas are SMAP's cost):"
+		printf '  %s\n' "$(shell_words "$smapbench" report "$run_dir" "$smap_run")"
+	else
+		say "next: run $prog on a boot with SMAP on (same --out), then compare:"
+		printf '  %s\n' "$(shell_words "$smapbench" report "$run_dir") SMAP_ON_RUN_DIR"
+	fi
+fi
 exit 0

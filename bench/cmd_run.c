@@ -5,9 +5,11 @@
  *
  * SIGINT, SIGTERM and SIGHUP stop the run at the next sample boundary;
  * the temporary directory is then removed and the exit status is 130,
- * 143 or 129. The last line on stdout is "run directory: PATH".
+ * 143 or 129. The last line on stdout is "run directory: PATH"; --run-dir-file
+ * gives scripts the same path without parsing messages.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +32,11 @@
 
 static volatile sig_atomic_t stop_signal;
 
+/* The first signal names the interruption: Ctrl-C, then a launcher's TERM. */
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	if (!stop_signal)
+		stop_signal = sig;
 }
 
 static void install_handlers(void)
@@ -41,7 +45,14 @@ static void install_handlers(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
+	/*
+	 * Each blocks the others: with two pending, the kernel would otherwise
+	 * stack SIGTERM's handler on top of SIGINT's and run it first.
+	 */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* a closed terminal, too */
@@ -161,6 +172,34 @@ static void print_warnings(const char *warnings)
 	}
 }
 
+/*
+ * The --run-dir-file is created empty before the run, so that a bad path
+ * fails in a second rather than after the run, and so that a run that
+ * kept nothing leaves it empty.
+ */
+static FILE *open_run_dir_file(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "smapbench run: --run-dir-file: cannot create '%s': %s\n",
+			path, strerror(errno));
+	return f;
+}
+
+static int write_run_dir_file(FILE *f, const char *path, const char *run_dir)
+{
+	char absolute[PATH_MAX];
+	const char *name = realpath(run_dir, absolute) ? absolute : run_dir;
+	int failed = fprintf(f, "%s\n", name) < 0;
+
+	failed |= fclose(f) != 0;
+	if (failed)
+		fprintf(stderr, "smapbench run: --run-dir-file: writing '%s' failed: %s (the run directory is %s)\n",
+			path, strerror(errno), name);
+	return failed ? -1 : 0;
+}
+
 static int interrupted(struct run_dir_writer *d)
 {
 	int sig = stop_signal;
@@ -182,6 +221,7 @@ int cmd_run(int argc, char **argv)
 	struct run_dir_writer dir = { 0 };
 	struct progress progress = { 0 };
 	struct counter *counter = NULL;
+	FILE *run_dir_file = NULL;
 	char err[512], fallback[1024], name[512], flags[64] = "";
 	const char *counter_name;
 	int rc, status = 1;
@@ -224,9 +264,19 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 
+	if (opt.run_dir_file) {
+		run_dir_file = open_run_dir_file(opt.run_dir_file);
+		if (!run_dir_file) {
+			registry_free(&reg);
+			return EXIT_USAGE;
+		}
+	}
+
 	rc = pin_to_core(opt.cpu, &pin);
 	if (rc == -2) {
 		fprintf(stderr, "smapbench run: --cpu %d: %s\n", opt.cpu, pin.why);
+		if (run_dir_file)
+			fclose(run_dir_file);
 		registry_free(&reg);
 		return EXIT_USAGE;
 	}
@@ -360,8 +410,16 @@ int cmd_run(int argc, char **argv)
 	report_console(stdout, &rep);
 	print_warnings(context_get(&ctx, "warnings"));
 	printf("run directory: %s\n", dir.final);
+	fflush(stdout);
 	status = 0;
+	if (run_dir_file) {
+		status = write_run_dir_file(run_dir_file, opt.run_dir_file,
+					    dir.final) ? 1 : 0;
+		run_dir_file = NULL;
+	}
 out:
+	if (run_dir_file)
+		fclose(run_dir_file);
 	if (counter)
 		counter->close(counter);
 	run_results_free(&results);

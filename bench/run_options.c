@@ -28,12 +28,15 @@ void run_usage(void *file)
 		"                     kmod suite (default: best available)\n"
 		"  --cpu N            pin to CPU N (default: first thread of the last core)\n"
 		"  --out DIR          where the run directory goes (default ./data)\n"
+		"  --run-dir-file F   write the run directory's absolute path, one\n"
+		"                     line, to F (for scripts; empty if no run)\n"
 		"  --seed N           seed for order shuffling and bootstrap\n"
 		"  --quick            a short run: --min-time 0.002 --repetitions 3\n"
 		"                     --samples 5 unless given, and fewer sizes\n"
 		"  --list             list the benchmarks and whether they can run\n"
 		"  --help             this text\n"
-		"The run directory's path is the last line printed on stdout.\n");
+		"The run directory's path is the last line printed on stdout\n"
+		"(\"run directory: PATH\"), for people; scripts use --run-dir-file.\n");
 }
 
 int parse_double(const char *s, double min, double max, double *out)
@@ -84,7 +87,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 {
 	enum { OPT_SUITE = 256, OPT_FILTER, OPT_MIN_TIME, OPT_REPETITIONS,
 	       OPT_SAMPLES, OPT_COUNTER, OPT_CPU, OPT_OUT, OPT_LIST,
-	       OPT_HELP, OPT_SEED, OPT_QUICK };
+	       OPT_HELP, OPT_SEED, OPT_QUICK, OPT_RUN_DIR_FILE };
 	static const struct option longopts[] = {
 		{ "suite", required_argument, NULL, OPT_SUITE },
 		{ "filter", required_argument, NULL, OPT_FILTER },
@@ -98,6 +101,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "quick", no_argument, NULL, OPT_QUICK },
+		{ "run-dir-file", required_argument, NULL, OPT_RUN_DIR_FILE },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long n;
@@ -181,6 +185,13 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 				return EXIT_USAGE;
 			}
 			o->out = optarg;
+			break;
+		case OPT_RUN_DIR_FILE:
+			if (!*optarg) {
+				snprintf(err, errlen, "--run-dir-file: empty file name");
+				return EXIT_USAGE;
+			}
+			o->run_dir_file = optarg;
 			break;
 		case OPT_LIST:
 			o->list = 1;

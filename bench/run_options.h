@@ -15,6 +15,7 @@ struct run_options {
 	const char *counter;	/* NULL: best available */
 	int cpu;		/* -1: choose */
 	const char *out;	/* parent of the run directory */
+	const char *run_dir_file;	/* gets the run directory's path, or NULL */
 	int list;
 	int quick;	/* shorter samples, fewer repetitions and sizes */
 	int help;

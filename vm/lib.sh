@@ -8,6 +8,13 @@
 VM_SHARE_TAG=smapbench
 # isa-debug-exit: a guest write of k to this port ends QEMU with 2k+1.
 VM_DEBUG_EXIT_PORT=0xf4
+# Kernel parameters of every boot. no_timer_check: under TCG on a loaded
+# host the IO-APIC timer probe can miss its window and panic the guest
+# ("IO-APIC + timer doesn't work") before /init; the probe proves nothing
+# about the module.
+VM_BASE_CMDLINE="console=ttyS0 panic=-1 no_timer_check"
+# Lines of a kernel log that must not appear in a healthy boot.
+VM_BAD_LOG_RE='BUG:|WARNING:|Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|Call Trace|RIP:|Kernel panic|UBSAN|KASAN|Tainted:|Disabling lock debugging|kernel BUG|invalid opcode|double fault|stack-protector'
 
 vm_die() {
 	echo "run-vm: error: $*" >&2
@@ -127,4 +134,55 @@ vm_detect_accel() {
 	else
 		echo tcg
 	fi
+}
+
+# The release of a Debian kernel package's image, e.g. linux-image-amd64
+# -> 6.1.0-57-amd64; empty when the package is not installed.
+vm_debian_release() {
+	dpkg-query -W -f='${Status} ${Depends}\n' "$1" 2>/dev/null |
+		sed -n 's/^install ok installed linux-image-\([^ ,]*\).*/\1/p'
+}
+
+# Fails when a header tree was configured for another release than the
+# image's (both given), saying so.
+vm_check_headers() {
+	local image=$1 release=$2 hdr=$3
+	if [ -r "$hdr/include/generated/utsrelease.h" ] &&
+		[ "$(vm_headers_release "$hdr")" != "$release" ]; then
+		echo "run-vm: error: $hdr holds headers of" \
+			"$(vm_headers_release "$hdr"), but $image is $release:" \
+			"pass matching --headers" >&2
+		return 1
+	fi
+}
+
+# vm_run_qemu DIR LIMIT QEMU-ARGUMENT...
+# One boot under timeout, with what every boot has: no display, no reboot,
+# the serial console in DIR/serial.log, pvpanic (a panic exits with 1) and
+# the debug-exit port. Leaves DIR/qemu.out, DIR/qemu.rc (124: timed out)
+# and DIR/seconds; DIR/timeout.pid exists while QEMU runs, so that an
+# interrupted caller can stop it (timeout passes SIGTERM on to QEMU).
+vm_run_qemu() {
+	local dir=$1 limit=$2 start end rc
+	shift 2
+	start=$(date +%s.%N)
+	# timeout -k: a QEMU that ignores SIGTERM is killed 5 s later.
+	timeout -k 5 "$limit" qemu-system-x86_64 -M pc -nodefaults \
+		-display none -no-reboot -serial "file:$dir/serial.log" \
+		-device pvpanic -action panic=exit-failure \
+		-device "isa-debug-exit,iobase=$VM_DEBUG_EXIT_PORT,iosize=0x04" \
+		"$@" >"$dir/qemu.out" 2>&1 </dev/null &
+	echo $! >"$dir/timeout.pid"
+	wait $!
+	rc=$?
+	rm -f "$dir/timeout.pid"
+	end=$(date +%s.%N)
+	echo "$rc" >"$dir/qemu.rc"
+	awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f\n", e - s }' \
+		>"$dir/seconds"
+}
+
+# Stops the boot running in DIR, if any (see vm_run_qemu).
+vm_stop_qemu() {
+	[ -r "$1/timeout.pid" ] && kill -TERM "$(cat "$1/timeout.pid")" 2>/dev/null
 }

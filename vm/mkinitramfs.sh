@@ -1,29 +1,35 @@
 #!/bin/bash
-# Builds the initramfs of the smapbench QEMU guest for one kernel.
+# Builds the initramfs of a smapbench QEMU guest for one kernel.
 #
 #   vm/mkinitramfs.sh --release R --out FILE [--modules-dir DIR]
+#                     [--init FILE] [--kernel-module NAME]...
 #                     [--module KO]... [--program FILE=NAME]...
 #
-# Contents: busybox-static with its applet links, vm/init as /init, the
-# kernel's own modules for the 9p share and pvpanic (from --modules-dir,
-# default /lib/modules/R, uncompressed), every --module KO in
-# /lib/modules/, every --program FILE as /bin/NAME (static binaries or
-# scripts). Prints nothing on success.
+# Contents: busybox-static with its applet links, --init (default
+# vm/init) as /init, the kernel's own modules named by --kernel-module
+# (default: those for the 9p share and pvpanic) with their dependencies,
+# from --modules-dir (default /lib/modules/R), uncompressed and listed in
+# load order in /etc/modules.list; every --module KO in /lib/modules/,
+# every --program FILE as /bin/NAME (static binaries or scripts). Prints
+# nothing on success.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=vm/lib.sh
 . "$here/lib.sh"
 
-# Modules the guest needs from the kernel: the 9p transport and the
-# panic notifier. Built-in ones are skipped.
+# Modules the busybox guest needs from the kernel: the 9p transport and
+# the panic notifier. Built-in ones are skipped.
 VM_KERNEL_MODULES="virtio_pci 9pnet_virtio 9p pvpanic-mmio"
 
-release="" out="" moddir="" modules=() programs=()
+release="" out="" moddir="" init=$here/init
+kernel_modules=() modules=() programs=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--release) release=$2; shift ;;
 	--out) out=$2; shift ;;
 	--modules-dir) moddir=$2; shift ;;
+	--init) init=$2; shift ;;
+	--kernel-module) kernel_modules+=("$2"); shift ;;
 	--module) modules+=("$2"); shift ;;
 	--program) programs+=("$2"); shift ;;
 	*) vm_die "mkinitramfs: unknown argument $1" ;;
@@ -32,7 +38,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$release" ] && [ -n "$out" ] ||
 	vm_die "usage: $0 --release R --out FILE [--modules-dir DIR]" \
-		"[--module KO]... [--program FILE=NAME]..."
+		"[--init FILE] [--kernel-module NAME]... [--module KO]..." \
+		"[--program FILE=NAME]..."
+[ ${#kernel_modules[@]} -gt 0 ] || read -r -a kernel_modules <<<"$VM_KERNEL_MODULES"
+[ -r "$init" ] || vm_die "mkinitramfs: --init $init not found"
 moddir=${moddir:-/lib/modules/$release}
 [ -r "$moddir/modules.dep" ] ||
 	vm_die "$moddir/modules.dep not found: pass --modules-dir, or" \
@@ -43,16 +52,17 @@ vm_check_static "$busybox" ||
 	vm_die "$busybox is not static: apt-get install busybox-static"
 
 root=$(mktemp -d "${out%/*}/.root.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+packed=""
+trap 'rm -rf "$root" "$packed"' EXIT
 mkdir -p "$root"/{bin,dev,etc,proc,sys,tmp,host,lib/modules}
 cp "$busybox" "$root/bin/busybox"
 for applet in $("$busybox" --list); do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
-cp "$here/init" "$root/init"
+cp "$init" "$root/init"
 chmod 755 "$root/init"
 
-closure=$(vm_module_closure "$moddir" $VM_KERNEL_MODULES)
+closure=$(vm_module_closure "$moddir" "${kernel_modules[@]}")
 : >"$root/etc/modules.list"
 for path in $closure; do
 	name=${path##*/}
@@ -73,6 +83,9 @@ for program in "${programs[@]}"; do
 	cp "$file" "$root/bin/$name"
 done
 
+# A name of its own: two boots of one kernel may build at once.
+packed=$(mktemp "$out.XXXXXX")
 (cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 \
-	--quiet | gzip -1) >"$out.tmp"
-mv "$out.tmp" "$out"
+	--quiet | gzip -1) >"$packed"
+chmod 644 "$packed"
+mv "$packed" "$out"

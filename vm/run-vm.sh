@@ -1,12 +1,14 @@
 #!/bin/bash
-# Boots kernels in QEMU with SMAP on and off and runs smapbench there.
+# Boots kernels in QEMU with SMAP on and off, with a busybox initramfs
+# holding the module, its selftest, the ioctl fuzzer, the canary and a
+# static smapbench, and judges what comes back.
 #
 #   vm/run-vm.sh check [options]     end-to-end tests: every boot of
 #                                    vm/matrix on each kernel; TAP lines
-#   vm/run-vm.sh bench [options]     the benchmark in the SMAP-on,
-#                                    clearcpuid=smap and SMAP-less-CPU
-#                                    boots; run directories copied back
 #   vm/run-vm.sh initramfs [options] only build the initramfs
+#
+# Benchmark runs in QEMU (run-bench.sh --vm) boot this machine's own
+# userland instead: vm/hostroot.sh.
 #
 # Options:
 #   --kernel PATH     kernel image (default: Debian's linux-image-amd64;
@@ -15,14 +17,10 @@
 #                     (default: /lib/modules/<release>/build)
 #   --modules-dir DIR the kernel's modules, for 9p and pvpanic
 #                     (default: /lib/modules/<release>)
-#   --out DIR         bench: where run directories go (default: data/)
-#   --quick           bench: a short subset (smapbench run --quick)
-#   --suite NAME      bench: kmod, syscall, bpf or all (default: all)
 #   --accel A         auto (default), kvm or tcg
-#   --jobs N          check: boots run at once (default 2)
-#   --boots LIST      check: only these boots of vm/matrix (comma separated)
-#   --timeout S       seconds one boot may take (default: check 300,
-#                     bench --quick 900, bench 3600)
+#   --jobs N          boots run at once (default 2)
+#   --boots LIST      only these boots of vm/matrix (comma separated)
+#   --timeout S       seconds one boot may take (default 300)
 #
 # Exit status: 0 everything passed, 1 a test or boot failed, 2 a missing
 # prerequisite or bad usage. docs/vm.md explains the boots and verdicts.
@@ -47,20 +45,16 @@ usage() {
 mode=${1:-}
 [ $# -gt 0 ] && shift
 case $mode in
-check | bench | initramfs) ;;
+check | initramfs) ;;
 -h | --help) help; exit 0 ;;
 *) usage ;;
 esac
-kernel="" headers="" moddir="" out="$top/data" quick=0 suite=all
-accel=auto jobs=2 boot_timeout="" only=""
+kernel="" headers="" moddir="" accel=auto jobs=2 boot_timeout=300 only=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?--kernel needs a path}; shift ;;
 	--headers) headers=${2:?--headers needs a directory}; shift ;;
 	--modules-dir) moddir=${2:?--modules-dir needs a directory}; shift ;;
-	--out) out=${2:?--out needs a directory}; shift ;;
-	--quick) quick=1 ;;
-	--suite) suite=${2:?--suite needs kmod, syscall, bpf or all}; shift ;;
 	--accel) accel=${2:?--accel needs auto, kvm or tcg}; shift ;;
 	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
 	--boots) only=${2:?--boots needs a list of boot names}; shift ;;
@@ -71,29 +65,15 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case $accel in auto | kvm | tcg) ;; *) vm_die "--accel must be auto, kvm or tcg" ;; esac
-case $suite in kmod | syscall | bpf | all) ;; *) vm_die "--suite must be kmod, syscall, bpf or all" ;; esac
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || vm_die "--jobs must be a positive number"
 if [ -n "$headers" ] && [ -z "$kernel" ]; then
 	vm_die "--headers needs --kernel: the headers must match the kernel booted"
 fi
-if [ -z "$boot_timeout" ]; then
-	case $mode:$quick in
-	bench:1) boot_timeout=900 ;;
-	bench:0) boot_timeout=3600 ;;
-	*) boot_timeout=300 ;;
-	esac
-fi
+[[ $boot_timeout =~ ^[1-9][0-9]*$ ]] || vm_die "--timeout must be a number of seconds"
 command -v qemu-system-x86_64 >/dev/null ||
 	vm_die "qemu-system-x86_64 not found: apt-get install --no-install-recommends qemu-system-x86"
 
 # ------------------------------------------------------------ kernels
-# The release of a Debian kernel package's image, e.g. linux-image-amd64
-# -> 6.1.0-57-amd64; empty when the package is not installed.
-debian_release() {
-	dpkg-query -W -f='${Status} ${Depends}\n' "$1" 2>/dev/null |
-		sed -n 's/^install ok installed linux-image-\([^ ,]*\).*/\1/p'
-}
-
 # kernels[i]: "release image headers modules-dir", one per kernel to boot.
 kernels=()
 add_kernel() {
@@ -102,11 +82,7 @@ add_kernel() {
 		vm_die "$image is not a readable x86 bzImage"
 	hdr=${hdr:-/lib/modules/$release/build}
 	mods=${mods:-/lib/modules/$release}
-	if [ -r "$hdr/include/generated/utsrelease.h" ] &&
-		[ "$(vm_headers_release "$hdr")" != "$release" ]; then
-		vm_die "$hdr holds headers of $(vm_headers_release "$hdr")," \
-			"but $image is $release: pass matching --headers"
-	fi
+	vm_check_headers "$image" "$release" "$hdr" || exit 2
 	kernels+=("$release $image $hdr $mods")
 }
 
@@ -115,13 +91,13 @@ if [ -n "$kernel" ]; then
 	[ -r "$kernel" ] || vm_die "--kernel $kernel: no such file"
 	add_kernel "$kernel" "$headers" "$moddir"
 else
-	release=$(debian_release linux-image-amd64)
+	release=$(vm_debian_release linux-image-amd64)
 	[ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ] ||
 		vm_die "Debian's default kernel is not installed:" \
 			"apt-get install linux-image-amd64 linux-headers-amd64"
 	add_kernel "/boot/vmlinuz-$release" "" "$moddir"
 	if [ "$mode" = check ]; then
-		release=$(debian_release linux-image-6.12-amd64)
+		release=$(vm_debian_release linux-image-6.12-amd64)
 		if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
 			add_kernel "/boot/vmlinuz-$release" "" ""
 		else
@@ -209,52 +185,21 @@ build_guest_files() {
 # timed out) and DIR/seconds (wall time of the boot).
 boot_vm() {
 	local dir=$1 image=$2 initramfs=$3 cpu=$4 append=$5 limit=$6
-	local start end rc smp=${VM_SMP:-2}
 	echo "$append" >"$dir/cmdline"
-	start=$(date +%s.%N)
-	# timeout -k: a QEMU that ignores SIGTERM is killed 5 s later.
-	timeout -k 5 "$limit" qemu-system-x86_64 \
-		-accel "$accel" -M pc -cpu "$cpu" -m "${VM_MEMORY:-1024}" \
-		-smp "$smp" -nodefaults -display none -no-reboot \
-		-serial "file:$dir/serial.log" \
-		-device pvpanic -action panic=exit-failure \
-		-device "isa-debug-exit,iobase=$VM_DEBUG_EXIT_PORT,iosize=0x04" \
+	vm_run_qemu "$dir" "$limit" -accel "$accel" -cpu "$cpu" \
+		-m "${VM_MEMORY:-1024}" -smp "${VM_SMP:-2}" \
 		-virtfs "local,path=$dir/share,mount_tag=$VM_SHARE_TAG,security_model=none,id=share" \
-		-kernel "$image" -initrd "$initramfs" -append "$append" \
-		>"$dir/qemu.out" 2>&1 </dev/null &
-	# Recorded so that an interrupted run-vm.sh can stop its guests.
-	echo $! >"$dir/timeout.pid"
-	wait $!
-	rc=$?
-	rm -f "$dir/timeout.pid"
-	end=$(date +%s.%N)
-	echo "$rc" >"$dir/qemu.rc"
-	awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f\n", e - s }' \
-		>"$dir/seconds"
+		-kernel "$image" -initrd "$initramfs" -append "$append"
 }
 
 # The kernel command line of a boot. oops=panic turns any oops into a
 # pvpanic exit, except in canary boots, whose oops is the expected result.
 kernel_cmdline() {
-	# no_timer_check: under TCG on a loaded host the IO-APIC timer probe can
-	# miss its window and panic the guest ("IO-APIC + timer doesn't work")
-	# before /init; the probe proves nothing about the module.
-	local append=$1 steps=$2 cmdline="console=ttyS0 panic=-1 no_timer_check"
+	local append=$1 steps=$2 cmdline=$VM_BASE_CMDLINE
 	case ",$steps," in *,canary,*) ;; *) cmdline="$cmdline oops=panic" ;; esac
 	[ "$append" = - ] || cmdline="$cmdline ${append//,/ }"
 	# The guest's smapbench reads this to mark its results.
 	echo "$cmdline SMAPBENCH_VIRT=$accel"
-}
-
-# Arguments of a short "smapbench run": --quick when the program has it,
-# else what run-bench.sh --quick passes (short samples, few repetitions).
-quick_run_args() {
-	local smapbench=${SMAPBENCH_STATIC:-$build/smapbench-static}
-	if "$smapbench" run --help 2>&1 | grep -q -- '--quick'; then
-		echo "--quick"
-	else
-		echo "--min-time ${1:-0.01} --repetitions ${2:-3}"
-	fi
 }
 
 # write_job DIR EXPECT STEPS BENCH_ARGS
@@ -319,8 +264,6 @@ relay_tap() {
 	[ -n "$lines" ]
 }
 
-# Lines of a kernel log that must not appear in a healthy boot.
-BAD_LOG_RE='BUG:|WARNING:|Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|Call Trace|RIP:|Kernel panic|UBSAN|KASAN|Tainted:|Disabling lock debugging|kernel BUG|invalid opcode|double fault|stack-protector'
 # Lines of an oops report after its end-of-trace marker.
 OOPS_DUMP_RE='(RIP|Code|RSP|RAX|RDX|RBP|R10|R13|FS|CS|CR2|PKRU):|note: .* exited with irqs disabled'
 
@@ -374,23 +317,22 @@ judge_canary() {
 }
 
 judge_bench() {
-	local share=$1 state=$2 method=$3 context got
-	context=$share/run/context.csv
-	if [ "$(cat "$share/bench.rc" 2>/dev/null)" != 0 ] || ! [ -r "$context" ]; then
+	local share=$1 state=$2 method=$3 got key want
+	local reader=${SMAPBENCH_STATIC:-$build/smapbench-static}
+	if [ "$(cat "$share/bench.rc" 2>/dev/null)" != 0 ] ||
+		! "$reader" info --format=kv "$share/run" >"$share/run.kv" 2>&1; then
 		result 1 "smapbench run: run directory produced (status $(cat "$share/bench.rc" 2>/dev/null))"
-		tail -n 20 "$share/bench.out" 2>/dev/null | sed 's/^/#   /'
+		tail -n 20 "$share/bench.out" "$share/run.kv" 2>/dev/null | sed 's/^/#   /'
 		return
 	fi
 	result 0 "smapbench run: run directory $(cat "$share/run.name") produced"
-	local key want
 	for key in smap_state smap_off_method virt; do
 		case $key in
 		smap_state) want=$state ;;
 		smap_off_method) want=$method ;;
 		virt) want=$accel ;;
 		esac
-		got=$(sed -n "s/^\"\{0,1\}$key\"\{0,1\},\"\{0,1\}\([^\"]*\)\"\{0,1\}\r\{0,1\}$/\1/p" \
-			"$context" | head -n 1)
+		got=$(sed -n "s/^$key=//p" "$share/run.kv" | head -n 1)
 		[ "$got" = "$want" ]
 		result $? "smapbench run: context $key=${got:-missing} (want $want)"
 	done
@@ -462,9 +404,9 @@ judge_boot() {
 		log=$dir/dmesg-without-canary.txt
 		log_without_canary_oops "$share/dmesg.txt" >"$log"
 	fi
-	if grep -qE "$BAD_LOG_RE" "$log"; then
+	if grep -qE "$VM_BAD_LOG_RE" "$log"; then
 		result 1 "guest kernel log clean (no BUG, WARNING, oops, lockup)"
-		grep -E -m 20 "$BAD_LOG_RE" "$log" | sed 's/^/#   /'
+		grep -E -m 20 "$VM_BAD_LOG_RE" "$log" | sed 's/^/#   /'
 	else
 		result 0 "guest kernel log clean (no BUG, WARNING, oops, lockup)"
 	fi
@@ -485,9 +427,9 @@ judge_boot() {
 # This run's boots live under work_root.
 work_root=$build/vm/$mode
 stop_guests() {
-	local pidfile
-	for pidfile in "$work_root"/*/timeout.pid "$work_root"/*/*/timeout.pid; do
-		[ -r "$pidfile" ] && kill -TERM "$(cat "$pidfile")" 2>/dev/null
+	local dir
+	for dir in "$work_root"/*/ "$work_root"/*/*/; do
+		vm_stop_qemu "$dir"
 	done
 	exit 130
 }
@@ -536,15 +478,13 @@ run_check() {
 		done < <(matrix_lines "$release")
 	done
 
-	local check_args
-	check_args=$(quick_run_args 0.002 1)
 	# Up to --jobs boots at once; verdicts afterwards, in matrix order.
 	local b boot smap cpu append expect steps dir running=0
 	for b in "${boots[@]}"; do
 		read -r release image initramfs boot smap cpu append expect steps <<<"$b"
 		dir=$work/$release/$boot
 		mkdir -p "$dir"
-		write_job "$dir" "$expect" "$steps" "--suite kmod $check_args"
+		write_job "$dir" "$expect" "$steps" "--suite kmod --quick"
 		vm_note "booting $release $boot"
 		boot_vm "$dir" "$image" "$initramfs" "$cpu" \
 			"$(kernel_cmdline "$append" "$steps")" "$boot_timeout" &
@@ -566,62 +506,8 @@ run_check() {
 	[ "$failures" -eq 0 ]
 }
 
-run_bench() {
-	local release image hdr mods initramfs work stamp boot smap cpu append
-	local expect steps dir state method name args
-	read -r release image hdr mods <<<"${kernels[0]}"
-	initramfs=$(build_guest_files "$release" "$hdr" "$mods") || exit 2
-	work=$work_root
-	rm -rf "$work"
-	mkdir -p "$out" || vm_die "cannot create $out"
-	stamp=$(date -u +%Y%m%d-%H%M%S)
-	args="--suite $suite"
-	[ "$quick" -eq 1 ] && args="$args $(quick_run_args)"
-	# clearcpuid before cpu-off: run-bench.sh compares against the first
-	# SMAP-off run it is given, and clearcpuid differs from SMAP on only in
-	# the patched STAC/CLAC.
-	for boot in smap clearcpuid cpu-off; do
-		read -r boot smap cpu append expect steps < <(matrix_lines "$release" |
-			grep "^$boot ")
-		dir=$work/$boot
-		write_job "$dir" "$expect" bench "$args"
-		vm_note "booting $release $boot: smapbench run $args"
-		boot_vm "$dir" "$image" "$initramfs" "$cpu" \
-			"$(kernel_cmdline "$append" bench)" "$boot_timeout"
-		prefix="$release $boot"
-		if [ "$(cat "$dir/qemu.rc")" != 0 ] || ! [ -d "$dir/share/run" ]; then
-			echo "run-vm: $prefix: $(qemu_status_text "$(cat "$dir/qemu.rc")")," \
-				"no run directory" >&2
-			tail -n 20 "$dir/share/bench.out" 2>/dev/null | sed 's/^/#   /' >&2
-			show_serial_tail "$dir" >&2
-			failures=$((failures + 1))
-			continue
-		fi
-		state=smap method=""
-		[ "$smap" = off ] && state=nosmap
-		[[ $append == *clearcpuid=smap* ]] && method=clearcpuid-
-		[[ $cpu == *-smap* ]] && method="cpu-model-"
-		name=vm-$release-$stamp-$method$state
-		rm -rf "$out/.tmp-$name"
-		cp -r "$dir/share/run" "$out/.tmp-$name" &&
-			cp "$dir/share/dmesg.txt" "$out/.tmp-$name/guest-dmesg.txt" &&
-			mv "$out/.tmp-$name" "$out/$name" ||
-			vm_die "cannot copy the run directory to $out/$name"
-		vm_note "$prefix: boot and run took $(cat "$dir/seconds")s"
-		tr -d '\r"' <"$out/$name/context.csv" | grep -qx "virt,$accel" ||
-			vm_note "warning: $name/context.csv does not say virt=$accel"
-		grep -qE "$BAD_LOG_RE" "$out/$name/guest-dmesg.txt" &&
-			vm_note "warning: the guest kernel log of $name has errors (guest-dmesg.txt)"
-		echo "run directory: $out/$name"
-	done
-	[ "$accel" = tcg ] &&
-		vm_note "these runs are TCG runs (virt=tcg): functional only, not timings"
-	[ "$failures" -eq 0 ]
-}
-
 case $mode in
 check) run_check ;;
-bench) run_bench ;;
 initramfs)
 	for entry in "${kernels[@]}"; do
 		read -r release image hdr mods <<<"$entry"

@@ -85,6 +85,7 @@ static void bad_input_is_usage_error(void **unused)
 		{ { "--counter", "sundial" }, "unknown counter 'sundial'" },
 		{ { "--cpu", "x" }, "--cpu: 'x'" },
 		{ { "--out", "" }, "--out: empty" },
+		{ { "--run-dir-file", "" }, "--run-dir-file: empty" },
 		{ { "--bogus" }, "unknown option '--bogus'" },
 		{ { "--suite" }, "needs a value" },
 		{ { "extra" }, "unexpected argument 'extra'" },
