@@ -304,7 +304,7 @@ run "$bin" compare A C --no-plots --out x
 check empty-results "a header-only results.csv refused" said 'no benchmark, only a header'
 fresh C && rm C/samples.csv
 run "$bin" compare A C --no-plots --out nos
-check no-samples "medians only, said" all grep -q 'CI and U test unavailable' "$tmp/out" ';' \
+check no-samples "medians only, said" all grep -q 'no CI or test, verdict "unknown"' "$tmp/out" ';' \
 	test "$(awk -F, 'NR > 1 { print $(NF - 1) }' nos/compare.csv | sort -u)" = unknown
 fresh C && echo 'kmod/nosuch,0,0,1,5,ticks' >>C/samples.csv
 run "$bin" compare A C --no-plots --out x
