@@ -369,6 +369,7 @@ double compare_permutation_p(const double *a, size_t na, const double *b,
 {
 	size_t n = na + nb, *index = NULL;
 	double *all, total = 0, observed, tolerance, hits = 0, draws = 0;
+	struct stats_rng rng;
 
 	*exact = 0;
 	if (!na || !nb)
@@ -408,21 +409,16 @@ double compare_permutation_p(const double *a, size_t na, const double *b,
 		free(all);
 		return NAN;
 	}
-	{
-		struct stats_rng rng;
+	stats_rng_seed(&rng, seed);
+	for (size_t i = 0; i < n; i++)
+		index[i] = i;
+	for (unsigned d = 0; d < COMPARE_PERMUTATIONS; d++) {
+		double sum = 0;
 
-		stats_rng_seed(&rng, seed);
-		for (size_t i = 0; i < n; i++)
-			index[i] = i;
-		for (unsigned d = 0; d < COMPARE_PERMUTATIONS; d++) {
-			double sum = 0;
-
-			stats_shuffle(&rng, index, n);
-			for (size_t i = 0; i < na; i++)
-				sum += all[index[i]];
-			hits += split_statistic(sum, total, na, nb) >=
-				observed - tolerance;
-		}
+		stats_shuffle(&rng, index, n);
+		for (size_t i = 0; i < na; i++)
+			sum += all[index[i]];
+		hits += split_statistic(sum, total, na, nb) >= observed - tolerance;
 	}
 	draws = COMPARE_PERMUTATIONS;
 	free(index);
