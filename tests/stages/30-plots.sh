@@ -18,7 +18,10 @@ if make -s "$unit" >/dev/null 2>&1 && [ -x "$unit" ]; then
 	out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$unit" 2>&1)
 	rc=$?
 	cases=$(grep -cE '^(not )?ok ' <<<"$out")
-	sed -nE 's/^ok [0-9]+ - (.*)/ok - compare: \1/p; s/^not ok [0-9]+ - (.*)/not ok - compare: \1/p' <<<"$out"
+	# a case's "result: ..." line (the simulation's rates) joins its TAP line
+	awk '/^result: / { r = " (" substr($0, 9) ")"; next }
+		sub(/^ok [0-9]+ - /, "") { print "ok - compare: " $0 r; r = ""; next }
+		sub(/^not ok [0-9]+ - /, "") { print "not ok - compare: " $0 r; r = "" }' <<<"$out"
 	grep -E '^#' <<<"$out" | head -n 20
 	if [ "$rc" -ne 0 ] || [ "$cases" -eq 0 ]; then
 		not_ok "compare unit tests: status $rc, $cases cases"

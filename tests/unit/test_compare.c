@@ -355,7 +355,7 @@ static void test_simulation(void **state)
 		false_positive += row.verdict == COMPARE_FASTER ||
 				  row.verdict == COMPARE_SLOWER;
 	}
-	print_message("simulation, %d experiments of %d + %d repetitions of %d "
+	print_message("result: %d experiments of %d + %d repetitions of %d "
 		      "samples, ICC 0.5: CI coverage %.1f%%, A/A false positives "
 		      "%.1f%%, power at 2 sd %.1f%%\n", EXPERIMENTS, REPS, REPS,
 		      SAMPLES, 100.0 * covered / EXPERIMENTS,
