@@ -7,7 +7,7 @@ fail=0
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; fail=1; }
 
-scripts=(run-bench.sh scripts/deps.sh tests/check.sh .ci/run tests/stages/*.sh)
+scripts=(run-bench.sh scripts/deps.sh tests/check.sh .ci/run tests/lib/*.sh tests/stages/*.sh)
 for f in vm/*.sh; do [ -f "$f" ] && scripts+=("$f"); done
 if command -v shellcheck >/dev/null; then
 	if out=$(shellcheck -S warning "${scripts[@]}" 2>&1); then
