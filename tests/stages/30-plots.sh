@@ -116,10 +116,31 @@ done
 if ! grep -q '/inline/' "$tmp/run-cpu-off/results.csv" &&
 	out=$("$smapbench" plot "$tmp/run-cpu-off" 2>&1); then
 	check_plots "$tmp/run-cpu-off" "plot of a run without inline and nopad rows"
+	# no share row to draw: left out, not drawn empty ("empty x range")
+	check "... and gnuplot says nothing" test "$out" = "plots: $tmp/run-cpu-off/plots/"
 else
 	show <<<"$out"
 	not_ok "plot of a run without inline and nopad rows failed"
 fi
+
+# A larger size where every K but one was skipped as too long (64 KiB
+# batched copies under TCG): the batch panel stays at the size with a sweep.
+cp -r tests/fixtures/run-smap "$tmp/run-one-k"
+rm -rf "$tmp/run-one-k/plots"
+for f in results.csv samples.csv; do
+	awk -F, -v OFS=, '{ print }
+		$1 == "kmod/get_user/batched/8/1" {
+			$1 = "kmod/get_user/batched/64/1"
+			if (FILENAME ~ /results/) $5 = 64
+			print
+		}' "$tmp/run-one-k/$f" >"$tmp/run-one-k/$f.new" &&
+		mv "$tmp/run-one-k/$f.new" "$tmp/run-one-k/$f"
+done
+out=$("$smapbench" plot "$tmp/run-one-k" 2>&1)
+check "plot of a run with one K at its largest batched size: no gnuplot warning" \
+	test "$out" = "plots: $tmp/run-one-k/plots/"
+check "... and its batch panel is get_user at 8 B" \
+	grep -q "get_user/8" "$tmp/run-one-k/plots/batch.svg"
 
 
 cmp=$tmp/compare
