@@ -12,16 +12,15 @@
 # 30 s on an idle machine.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 bin=${SMAPBENCH:-build/smapbench}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-ok() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; failures=$((failures + 1)); }
 
 if ! make -s smapbench >/dev/null 2>&1 || [ ! -x "$bin" ]; then
-	fail "build smapbench (make smapbench)"
+	not_ok "build smapbench (make smapbench)"
 	exit 1
 fi
 
@@ -31,8 +30,8 @@ runs=()
 for side in a b; do
 	if ! "$bin" run --suite syscall --quick --repetitions 6 --out "$tmp/$side" \
 		>"$tmp/$side.out" 2>&1; then
-		sed 's/^/# /' "$tmp/$side.out" | tail -n 5
-		fail "run --suite syscall --quick ($side)"
+		not_ok "run --suite syscall --quick ($side)"
+		show <"$tmp/$side.out"
 		exit 1
 	fi
 	runs+=("$(sed -n 's/^run directory: //p' "$tmp/$side.out")")
@@ -43,8 +42,8 @@ column() { head -n 1 "$2" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
 
 if ! "$bin" compare "${runs[0]}" "${runs[1]}" --no-plots --out "$tmp/aa" \
 	>"$tmp/aa.out" 2>&1; then
-	sed 's/^/# /' "$tmp/aa.out" | tail -n 5
-	fail "compare of the two runs"
+	not_ok "compare of the two runs"
+	show <"$tmp/aa.out"
 	exit 1
 fi
 csv=$tmp/aa/compare.csv
@@ -56,14 +55,14 @@ load=$(cut -d' ' -f1 /proc/loadavg)
 if [ "$rows" -gt 0 ] && [ $((called * 100)) -le $((rows * 5)) ]; then
 	ok "A/A: $called of $rows rows faster/slower ($rate%, limit 5%; load $load)"
 else
-	grep -E 'Verdicts|rows were tested' "$tmp/aa.out" | sed 's/^/# /'
-	fail "A/A: $called of $rows rows faster/slower ($rate%, limit 5%; load $load)"
+	not_ok "A/A: $called of $rows rows faster/slower ($rate%, limit 5%; load $load)"
+	grep -E 'Verdicts|rows were tested' "$tmp/aa.out" | show
 fi
 if [ -s "$tmp/aa/compare-settings.csv" ] &&
 	grep -q '^seed,' "$tmp/aa/compare-settings.csv"; then
 	ok "compare-settings.csv records the seed and method"
 else
-	fail "compare-settings.csv missing or without a seed"
+	not_ok "compare-settings.csv missing or without a seed"
 fi
 
 # --- positive control ---------------------------------------------------------
@@ -84,8 +83,8 @@ as_control "$(awk -F, '$1 ~ /^syscall\/getppid_adds\// { print $1 }' "$run/resul
 	"$tmp/plus"
 if [ -z "$injected" ] ||
 	! "$bin" compare "$tmp/base" "$tmp/plus" --no-plots --out "$tmp/pc" >"$tmp/pc.out" 2>&1; then
-	sed 's/^/# /' "$tmp/pc.out" | tail -n 5
-	fail "positive control: compare of getppid against getppid_adds"
+	not_ok "positive control: compare of getppid against getppid_adds"
+	show <"$tmp/pc.out"
 else
 	pc=$tmp/pc/compare.csv
 	read -r delta low high verdict <<<"$(awk -F, -v d="$(column delta "$pc")" \
@@ -96,7 +95,7 @@ else
 		awk -v l="$low" -v h="$high" -v x="$injected" 'BEGIN { exit !(l <= x && x <= h) }'; then
 		ok "$what"
 	else
-		fail "$what (needs slower and the CI to hold the injected cost)"
+		not_ok "$what (needs slower and the CI to hold the injected cost)"
 	fi
 fi
-[ "$failures" -eq 0 ]
+stage_exit
