@@ -56,10 +56,11 @@ check() {
 
 # cmocka_tap LABEL BINARY: BINARY's cases (CMOCKA_MESSAGE_OUTPUT=TAP) as
 # "ok - LABEL: case" lines. cmocka prints a skip as "not ok N # SKIP
-# case"; it becomes a TAP skip. A crash after its last case, or a binary
-# that runs no case at all, must not pass for success.
+# case"; it becomes a TAP skip. A "result: ..." line a case prints (a
+# measured rate) joins that case's line. A crash after its last case, or
+# a binary that runs no case at all, must not pass for success.
 cmocka_tap() {
-	local label=$1 binary=$2 out rc line cases=0 failed=0
+	local label=$1 binary=$2 out rc line cases=0 failed=0 result=""
 	if [ ! -x "$binary" ]; then
 		not_ok "$label: $binary is not built (libcmocka-dev installed?)"
 		return 1
@@ -69,10 +70,13 @@ cmocka_tap() {
 	while IFS= read -r line; do
 		if [[ $line =~ ^(not\ )?ok\ [0-9]+\ \#\ SKIP\ (.*)$ ]]; then
 			skip "$label: ${BASH_REMATCH[2]}" "does not apply to this build or machine"
+		elif [[ $line =~ ^result:\ (.*)$ ]]; then
+			result=" (${BASH_REMATCH[1]})"
+			continue
 		elif [[ $line =~ ^ok\ [0-9]+\ -\ (.*)$ ]]; then
-			ok "$label: ${BASH_REMATCH[1]}"
+			ok "$label: ${BASH_REMATCH[1]}$result"
 		elif [[ $line =~ ^not\ ok\ [0-9]+\ -\ (.*)$ ]]; then
-			not_ok "$label: ${BASH_REMATCH[1]}"
+			not_ok "$label: ${BASH_REMATCH[1]}$result"
 			failed=$((failed + 1))
 		else
 			# The plan and cmocka's per-group summary repeat the above.
@@ -80,6 +84,7 @@ cmocka_tap() {
 			continue
 		fi
 		cases=$((cases + 1))
+		result=""
 	done <<<"$out"
 	if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 		not_ok "$label: exited with status $rc"

@@ -150,7 +150,7 @@ if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&
 	header=$(head -n 1 "$cmp/compare.csv")
 	rows=$(($(wc -l <"$cmp/compare.csv") - 1))
 	want=$(($(wc -l <"$tmp/run-smap/results.csv") - 1))
-	if [[ "$header" == name,*median_a,median_b,delta,delta_ns,relative,ci_low,ci_high,u,p_value,*verdict* ]] &&
+	if [[ "$header" == name,*reps_a,reps_b,median_a,median_b,center_a,center_b,delta,delta_ns,relative,ci_low,ci_high,p_value,exact,q_value,verdict,method ]] &&
 		[ "$rows" -eq "$want" ]; then
 		ok "compare.csv has the documented columns and $rows rows"
 	else
@@ -217,7 +217,7 @@ fi
 # Google Benchmark JSON on both sides: repetitions stand in for samples.
 if out=$("$smapbench" compare --no-plots --out "$tmp/json" \
 	"$tmp/run-nosmap/results.json" "$tmp/run-smap/results.json" 2>&1) &&
-	grep -q 'one value per repetition' <<<"$out" &&
+	grep -q 'each value is one repetition' <<<"$out" &&
 	awk -F, 'NR > 1 && $NF != "repetitions" { bad = 1 } END { exit bad }' "$tmp/json/compare.csv"; then
 	ok "compare reads Google Benchmark JSON and says the CI uses repetitions"
 else

@@ -221,6 +221,12 @@ done
 fresh C && set_value C 5 ""
 run "$bin" compare A C --no-plots --out x
 check_row empty-sample "an empty value refused with file:line" said "samples.csv:5: .* is empty"
+for r in -1 x ""; do
+	fresh C && awk -F, -v OFS=, -v r="$r" 'NR == 5 { $2 = r } { print }' B/samples.csv >C/samples.csv
+	run "$bin" compare A C --no-plots --out x
+	check_row bad-repetition "repetition '$r' refused with file:line" \
+		said "samples.csv:5: .*: repetition '$r' is not an integer in \[0, 1000000\]"
+done
 
 fresh C && awk -F, -v OFS=, 'NR == 3 { $10 = "abc" } { print }' B/results.csv >C/results.csv
 run "$bin" compare A C --no-plots --out x
@@ -300,7 +306,7 @@ run "$bin" compare A C --no-plots --out x
 check_row empty-results "a header-only results.csv refused" said 'no benchmark, only a header'
 fresh C && rm C/samples.csv
 run "$bin" compare A C --no-plots --out nos
-check_row no-samples "medians only, said" all grep -q 'CI and U test unavailable' "$tmp/out" ';' \
+check_row no-samples "medians only, said" all grep -q 'no CI or test, verdict "unknown"' "$tmp/out" ';' \
 	test "$(awk -F, 'NR > 1 { print $(NF - 1) }' nos/compare.csv | sort -u)" = unknown
 fresh C && echo 'kmod/nosuch,0,0,1,5,ticks' >>C/samples.csv
 run "$bin" compare A C --no-plots --out x
@@ -436,6 +442,18 @@ check_row compare-empty-out "said" said 'empty directory name'
 for a in 1e-300 0.5 nan; do
 	run "$bin" compare A B --alpha "$a" --out x
 	check_row alpha-range "--alpha $a refused" said "alpha '$a' is not a number in \[0.001, 0.5)"
+done
+for a in 0 101 x; do
+	run "$bin" compare A B --margin "$a" --out x
+	check_row margin-range "--margin $a refused" said "margin '$a' is not a percentage in (0, 100\]"
+done
+for a in -1 x; do
+	run "$bin" compare A B --seed "$a" --out x
+	check_row seed-range "--seed $a refused" said "seed '$a' is not an integer"
+done
+for a in 10 x; do
+	run "$bin" compare A B --resamples "$a" --out x
+	check_row resamples-range "--resamples $a refused" said "resamples '$a' is not an integer in \[1000, 10000000\]"
 done
 fresh G
 SMAPBENCH_GNUPLOT=/bin/false run "$bin" plot G
