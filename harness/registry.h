@@ -24,6 +24,11 @@ struct bench_sample {
 
 #define BENCH_SAMPLE_CLAMPED	(1U << 0) /* fewer iterations than asked */
 #define BENCH_SAMPLE_PREEMPTED	(1U << 1) /* the thread was switched out */
+/*
+ * value holds the magnitude of a negative total: a paired difference
+ * (bpf overhead rows) where the base loop took longer than the op.
+ */
+#define BENCH_SAMPLE_NEGATIVE	(1U << 2)
 
 /* The unit a self-timed benchmark reports in. */
 struct bench_timer {

@@ -258,7 +258,7 @@ static const char *columns_problem(const struct run_bench *b,
 	return NULL;
 }
 
-/* Rows whose values are differences of two loops (bpf): 0 is a value. */
+/* Rows whose values are differences of two loops (bpf): any sign. */
 static int op_is_difference(const char *op, size_t len)
 {
 	return len >= 8 && !strncmp(op + len - 8, "overhead", 8);
@@ -284,7 +284,8 @@ static int entry_is_difference(const char *op, const char *name)
 }
 
 /* NULL when v (read from text) is a timing, else what is wrong with it. */
-static const char *timing_problem(const char *text, double v, int zero_ok)
+static const char *timing_problem(const char *text, double v,
+				  int difference)
 {
 	if (!text || !*text)
 		return "is empty";
@@ -292,14 +293,16 @@ static const char *timing_problem(const char *text, double v, int zero_ok)
 		return "is not a number";
 	if (isinf(v))
 		return "is infinite";
+	if (difference)
+		return NULL;
 	if (v < 0)
 		return "is negative";
-	if (v == 0 && !zero_ok)
+	if (v == 0)
 		return "is zero";
 	return NULL;
 }
 
-#define TIMING_RULE "a timing is a finite number above 0"
+#define TIMING_RULE "a timing is a finite number above 0; a difference row's any finite number"
 
 /* A name twice would make every lookup ambiguous. */
 static int check_unique(const struct run_dir *run, const char *path,
