@@ -688,9 +688,10 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 		goto oom;
 	/*
 	 * First the repetitions ("iteration" entries), then the median
-	 * aggregates; a benchmark is identified by run_name (name without
-	 * the _median / _mean suffix). Written with
-	 * --benchmark_report_aggregates_only, a file has medians only.
+	 * aggregates, used only for a benchmark without repetitions (a
+	 * file written with --benchmark_report_aggregates_only); a
+	 * benchmark is identified by run_name (name without the _median /
+	 * _mean suffix).
 	 */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < list->count; i++) {
@@ -786,7 +787,12 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	for (size_t k = 0; k < run->count; k++) {
 		struct run_bench *b = &run->bench[k];
 
-		if (!isfinite(b->median))
+		/*
+		 * B - A and the CI must describe the same values: the
+		 * median of the repetitions, not a _median aggregate
+		 * (kept only for a benchmark with no repetition entry).
+		 */
+		if (b->count)
 			b->median = stats_median(b->values, b->count);
 		b->median_ns = b->median;
 		b->mean = stats_mean(b->values, b->count);
