@@ -65,6 +65,7 @@ struct benchmark {
 	uint64_t max_iterations;	/* per sample; 0: no limit */
 	double max_sample_seconds;	/* per sample; 0: no limit */
 	int extended;			/* left out of --quick runs */
+	int full_only;			/* run by --full only: left out by default */
 	int headline;			/* a row a reader looks at first */
 };
 
@@ -82,6 +83,8 @@ int registry_add_family(struct registry *r, const char *family,
 			const struct benchmark *table, size_t n);
 /* Drop the benchmarks marked extended (a --quick run). */
 void registry_drop_extended(struct registry *r);
+/* Drop the benchmarks only a --full sweep runs (the default sweep). */
+void registry_drop_full_only(struct registry *r);
 /* Keep the benchmarks of one suite ("all" keeps everything). */
 void registry_keep_suite(struct registry *r, const char *suite);
 /*

@@ -423,6 +423,8 @@ run "$bin" run --list --filter '^nothing-matches$'
 check list-nomatch "said" said 'no benchmark matches'
 run "$bin" run --counter kmod-tsc --suite syscall --list
 check kmod-counter "said" said 'kmod suite only'
+run "$bin" run --quick --full --list
+check quick-full "said" said 'choose one sweep'
 for args in "" "P Q" "--bogus"; do
 	# shellcheck disable=SC2086 # the words are the arguments
 	run "$bin" plot $args
