@@ -13,23 +13,20 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "atomic_dir.h"
 #include "census.h"
 #include "commands.h"
+#include "analysis/gnuplot.h"
 #include "rundir.h"
 #include "suite.h"
 #include "version.h"
-
-extern char **environ;
 
 static void usage(FILE *f)
 {
@@ -138,94 +135,30 @@ static int cmd_measure(int argc, char **argv)
 
 /* ------------------------------------------------------------ collect */
 
-/* plots/ with census.gp: $SMAPBENCH_PLOTS, or next to the program. */
-static int find_plots(char *out, size_t len)
-{
-	static const char *const rel[] = { "/../plots", "/plots",
-					   "/../share/smapbench/plots" };
-	const char *env = getenv("SMAPBENCH_PLOTS");
-	char exe[PATH_MAX], test[PATH_MAX + 64];
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(out, len, "%s", env);
-		snprintf(test, sizeof(test), "%s/census.gp", out);
-		return access(test, R_OK) == 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
-		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			snprintf(out, len, "%s%s", exe, rel[i]);
-			snprintf(test, sizeof(test), "%s/census.gp", out);
-			if (access(test, R_OK) == 0)
-				return 1;
-		}
-	}
-	snprintf(out, len, "plots");
-	return access("plots/census.gp", R_OK) == 0;
-}
-
-/* A gnuplot string assignment, quotes doubled. */
-static void gp_assign(char *buf, size_t len, const char *name, const char *value)
-{
-	size_t n = strlen(buf);
-
-	n += (size_t)snprintf(buf + n, len - n, "%s='", name);
-	for (; *value && n + 3 < len; value++) {
-		if (*value == '\'')
-			buf[n++] = '\'';
-		buf[n++] = *value;
-	}
-	snprintf(buf + n, len - n, "'; ");
-}
-
-/* plots/census-pairs.{png,svg} from plots/census-pairs.csv in dir. */
+/*
+ * plots/census-pairs.{png,svg} from plots/census-pairs.dat (a CSV with a
+ * header line: gnuplot reads it with census.gp's separator).
+ */
 static int render_plot(const char *dir, size_t nkernels, const char *context)
 {
-	static const char *const terms[] = { "png", "svg" };
-	char scripts[PATH_MAX], script[PATH_MAX + 32];
+	struct gnuplot gp;
+	char settings[4096] = "", plots[PATH_MAX + 64];
+	int rc;
 
-	if (!find_plots(scripts, sizeof(scripts))) {
-		fprintf(stderr, "smapbench census: plots/census.gp is not next to the program; set SMAPBENCH_PLOTS; no plot written\n");
+	if (gnuplot_find(&gp, "census")) {
+		fprintf(stderr, "smapbench census: no plot written\n");
 		return -1;
 	}
-	snprintf(script, sizeof(script), "%s/census.gp", scripts);
-	for (size_t t = 0; t < 2; t++) {
-		char set[16384] = "", path[PATH_MAX + 64];
-		char *argv[] = { "gnuplot", "-e", set, script, NULL };
-		pid_t pid;
-		int status = -1, rc;
-
-		gp_assign(set, sizeof(set), "plotsdir", scripts);
-		snprintf(path, sizeof(path), "%s/plots/census-pairs.csv", dir);
-		gp_assign(set, sizeof(set), "datafile", path);
-		snprintf(path, sizeof(path), "%s/plots/census-pairs", dir);
-		gp_assign(set, sizeof(set), "out", path);
-		gp_assign(set, sizeof(set), "term", terms[t]);
-		gp_assign(set, sizeof(set), "title",
-			  "STAC/CLAC pairs per call of each syscall benchmark (SMAP boot)");
-		gp_assign(set, sizeof(set), "context", context);
-		snprintf(set + strlen(set), sizeof(set) - strlen(set),
-			 "nseries=%zu;", nkernels);
-		rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-		if (rc) {
-			fprintf(stderr, "smapbench census: cannot run gnuplot (%s): apt-get install gnuplot-nox; no plot written\n",
-				strerror(rc));
-			return -1;
-		}
-		/* An interruption stops it before removing its directory. */
-		atomic_dir_watch_child(pid);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		atomic_dir_unwatch_child(pid);
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			fprintf(stderr, "smapbench census: gnuplot failed on %s\n", script);
-			return -1;
-		}
-	}
-	return 0;
+	gnuplot_set_string(settings, sizeof(settings), "title",
+			   "STAC/CLAC pairs per call of each syscall benchmark (SMAP boot)");
+	gnuplot_set_string(settings, sizeof(settings), "context", context);
+	gnuplot_set_number(settings, sizeof(settings), "nseries",
+			   (double)nkernels);
+	snprintf(plots, sizeof(plots), "%s/plots", dir);
+	rc = gnuplot_draw(&gp, "census", "census.gp", plots, "census-pairs",
+			  settings);
+	gnuplot_free(&gp);
+	return rc;
 }
 
 /* A file of the census directory being built, opened for writing. */
@@ -359,7 +292,7 @@ static int write_census(const struct census *census, char **files,
 		if (copy_into(&dir, strchr(files[i], '=') + 1, raw, err, errlen))
 			goto fail;
 	}
-	if (write_with(&dir, "plots/census-pairs.csv", census_write_plot_data,
+	if (write_with(&dir, "plots/census-pairs.dat", census_write_plot_data,
 		       census, err, errlen)) {
 		fprintf(stderr, "smapbench census: no syscall row of a SMAP boot: no plot\n");
 	} else {

@@ -18,7 +18,8 @@ static void report_usage(FILE *f)
 {
 	fputs("usage: smapbench report RUN\n"
 	      "       smapbench report --headline RUN\n"
-	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--force] [--no-plots]\n"
+	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--margin PCT]\n"
+	      "       [--seed N] [--resamples N] [--force] [--no-plots]\n"
 	      "\n"
 	      "One run: writes RUN/report.md (warnings, headline numbers, STAC/CLAC\n"
 	      "tables, links to RUN/plots/, all results, row flags, context); an\n"
@@ -56,8 +57,10 @@ int cmd_report(int argc, char **argv)
 		}
 		if (!option)
 			option = argv[i];
-		if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha")) &&
-		    i + 1 < argc)
+		/* options with a value: the value is not a run */
+		if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha") ||
+		     !strcmp(argv[i], "--margin") || !strcmp(argv[i], "--seed") ||
+		     !strcmp(argv[i], "--resamples")) && i + 1 < argc)
 			i++;
 	}
 	if (positional == 2) {

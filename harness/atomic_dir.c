@@ -17,7 +17,8 @@ static int fit(char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static const char *const plot_suffixes[] = { ".png", ".svg", ".dat", NULL };
-static const char *const compare_files[] = { "compare.csv", "report.md", NULL };
+static const char *const compare_files[] = { "compare.csv", "compare-settings.csv",
+					       "report.md", NULL };
 
 const struct atomic_dir_kind atomic_dir_plots = {
 	.name = "plots", .suffixes = plot_suffixes,

@@ -155,17 +155,36 @@ struct run_bench *rundir_find(const struct run_dir *run, const char *name)
 	return NULL;
 }
 
-static int push_value(struct run_bench *b, size_t *cap, double v)
+/* A repetition index: decimal digits only, at most RUNDIR_MAX_REPETITION. */
+static int parse_repetition(const char *text, unsigned long *rep)
+{
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return -1;
+	errno = 0;
+	*rep = strtoul(text, &end, 10);
+	return errno || *end || *rep > RUNDIR_MAX_REPETITION ? -1 : 0;
+}
+
+static int push_value(struct run_bench *b, size_t *cap, double v,
+		      unsigned long repetition)
 {
 	if (b->count == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 16;
 		double *nv = realloc(b->values, ncap * sizeof(*nv));
+		unsigned long *nr;
 
 		if (!nv)
 			return -1;
 		b->values = nv;
+		nr = realloc(b->repetition, ncap * sizeof(*nr));
+		if (!nr)
+			return -1;
+		b->repetition = nr;
 		*cap = ncap;
 	}
+	b->repetition[b->count] = repetition;
 	b->values[b->count++] = v;
 	return 0;
 }
@@ -471,7 +490,7 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 	unsigned long line = 0, start;
 	unsigned columns;
 	size_t *cap = NULL;
-	int nc, vc, rc = -1, got;
+	int nc, vc, rc_col, rc = -1, got;
 	struct run_bench *last = NULL;
 
 	if (!f) {
@@ -487,6 +506,8 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 	columns = row.count;
 	nc = header_column(&row, "name");
 	vc = header_column(&row, "value");
+	/* without it (an old file) every sample counts as repetition 0 */
+	rc_col = header_column(&row, "repetition");
 	if (nc < 0 || vc < 0) {
 		snprintf(err, errlen, "%s: needs columns name,value", path);
 		goto out;
@@ -497,6 +518,7 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 	for (;;) {
 		const char *name, *text, *why;
 		struct run_bench *b;
+		unsigned long rep = 0;
 		double v;
 
 		start = line + 1;
@@ -525,7 +547,13 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 				 path, start, b->name, text, why);
 			goto out;
 		}
-		if (push_value(b, &cap[b - run->bench], v))
+		if (rc_col >= 0 && parse_repetition(row.fields[rc_col], &rep)) {
+			snprintf(err, errlen, "%s:%lu: %s: repetition '%s' is not "
+				 "an integer in [0, %lu]", path, start, b->name,
+				 row.fields[rc_col], RUNDIR_MAX_REPETITION);
+			goto out;
+		}
+		if (push_value(b, &cap[b - run->bench], v, rep))
 			goto oom;
 		b->source = RUN_VALUES_SAMPLES;
 	}
@@ -773,7 +801,7 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			b = &run->bench[k];
 			if (aggregate) {
 				b->median = t;
-			} else if (push_value(b, &vcap[k], t)) {
+			} else if (push_value(b, &vcap[k], t, b->count)) {
 				goto oom;
 			}
 		}
@@ -903,6 +931,7 @@ void rundir_free(struct run_dir *run)
 		free(b->counter);
 		free(b->flags);
 		free(b->values);
+		free(b->repetition);
 	}
 	for (size_t i = 0; i < run->context_count; i++) {
 		free(run->keys[i]);

@@ -35,6 +35,12 @@ struct run_bench {
 	double ci_low, ci_high;	/* CI of the median as the run recorded it */
 	double median_ns;	/* NAN when unknown */
 	double *values;		/* per-operation values, in unit */
+	/*
+	 * Per value: its repetition (samples.csv's column; 0 for every
+	 * sample of a file without it; for JSON each value is its own
+	 * repetition, numbered in file order).
+	 */
+	unsigned long *repetition;
 	size_t count;
 	enum run_values source;
 	unsigned long line;	/* of results.csv; 0 for JSON */
@@ -60,6 +66,8 @@ struct run_dir {
  */
 #define RUNDIR_MAX_NAME		256
 #define RUNDIR_MAX_NAME_TEXT	"256"
+/* The largest repetition index samples.csv may give (run caps at 10000). */
+#define RUNDIR_MAX_REPETITION	1000000UL
 
 /*
  * Returns 0, or -1 with a message naming the file (and line) in err.

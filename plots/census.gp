@@ -2,14 +2,14 @@
 # kernel: the user-access windows (STAC/CLAC pairs) one call opens, as the
 # instruction census counted them (docs/census.md).
 #
-#   gnuplot -e "plotsdir='plots'; datafile='census-pairs.csv'; out='x';
+#   gnuplot -e "plotsdir='plots'; datafile='census-pairs.dat'; out='x';
 #               term='png'; title='...'; context='...'; nseries=2" \
 #           plots/census.gp
 #
-# datafile: CSV with a header "benchmark,<kernel>,...", then one row per
+# datafile (census-pairs.dat): CSV with a header "benchmark,<kernel>,...", then one row per
 # benchmark, NaN where a kernel has no value.
 
-load plotsdir."/common.gp"
+load plotsdir."/lib/common.gp"
 set datafile separator ","
 set datafile missing "NaN"
 set ylabel "STAC per operation (user-access windows opened)"

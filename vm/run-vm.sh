@@ -148,7 +148,16 @@ build_guest_files() {
 	mkdir -p "$canary" &&
 		cp -p "$top/kmod/tests/Kbuild" "$top/kmod/tests/smapbench_canary.c" \
 			"$canary/" || return 2
-	make -C "$hdr" M="$canary" -s modules >"$canary/build.log" 2>&1 || {
+	# Kbuild cannot take an M= with a space in it: build through a link.
+	local canary_m=$canary alias="" canary_rc
+	if [[ $canary == *" "* ]]; then
+		alias=$(mktemp -d) && ln -s "$canary" "$alias/canary" || return 2
+		canary_m=$alias/canary
+	fi
+	make -C "$hdr" M="$canary_m" -s modules >"$canary/build.log" 2>&1
+	canary_rc=$?
+	[ -z "$alias" ] || rm -rf "$alias"
+	[ "$canary_rc" -eq 0 ] || {
 		cat "$canary/build.log" >&2
 		echo "run-vm: error: building the canary module for $release failed" >&2
 		return 2

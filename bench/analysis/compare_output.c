@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "csv.h"
+#include "derived.h"
+#include "stats.h"
 #include "text_table.h"
 
 static const char *format_p_value(char *buf, size_t len, double p)
@@ -30,9 +32,10 @@ static void print_tally(FILE *f, const struct compare_result *res,
 			int markdown)
 {
 	const char *suites[8];
-	size_t count[8][4] = { { 0 } }, nsuites = 0;
+	size_t count[8][COMPARE_VERDICTS] = { { 0 } }, nsuites = 0;
 	static const enum compare_verdict order[] = {
-		COMPARE_SLOWER, COMPARE_FASTER, COMPARE_SAME, COMPARE_UNKNOWN,
+		COMPARE_SLOWER, COMPARE_FASTER, COMPARE_SAME,
+		COMPARE_INCONCLUSIVE, COMPARE_UNKNOWN,
 	};
 
 	for (size_t i = 0; i < res->count; i++) {
@@ -53,7 +56,7 @@ static void print_tally(FILE *f, const struct compare_result *res,
 		int first = 1;
 
 		fprintf(f, "%s %s", s ? ";" : "", *suites[s] ? suites[s] : "(no suite)");
-		for (size_t v = 0; v < 4; v++)
+		for (size_t v = 0; v < sizeof(order) / sizeof(*order); v++)
 			if (count[s][order[v]]) {
 				fprintf(f, "%s %zu %s", first ? "" : ",",
 					count[s][order[v]],
@@ -64,19 +67,39 @@ static void print_tally(FILE *f, const struct compare_result *res,
 	fprintf(f, ".\n");
 }
 
-void compare_print(FILE *f, const struct compare_result *res, double alpha,
-		   int markdown)
+void compare_fdr_sentence(FILE *f, const struct compare_result *res,
+			  const struct compare_settings *set)
+{
+	size_t tested = 0, below = 0, survived = 0;
+
+	for (size_t i = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+
+		if (isnan(r->p))
+			continue;
+		tested++;
+		below += r->p <= set->alpha;
+		survived += r->q <= set->alpha;
+	}
+	fprintf(f, "%zu of %zu rows were tested (at least %d repetitions a side); "
+		"%zu had p <= %g, and %zu survive Benjamini-Hochberg control of "
+		"the false discovery rate at %g (q <= %g).\n", tested, res->count,
+		COMPARE_MIN_REPETITIONS, below, set->alpha, survived, set->alpha,
+		set->alpha);
+}
+
+void compare_print(FILE *f, const struct compare_result *res,
+		   const struct compare_settings *set, int markdown)
 {
 	struct text_table t;
 	size_t from_reps = 0, untested = 0;
 
-	text_table_init(&t, 10, "lrrlrrrrrl");
+	text_table_init(&t, 11, "lrrlrrrrrrl");
 	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
-		   "B-A", "B-A ns", "B-A %", "CI of B-A",
-		   "p (U test)", "verdict" });
+		   "B-A", "B-A ns", "B-A %", "CI of B-A", "p", "q", "verdict" });
 	for (size_t i = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
-		char ma[32], mb[32], d[32], dns[32], rel[32], ci[80], p[32];
+		char ma[32], mb[32], d[32], dns[32], rel[32], ci[80], p[32], q[32];
 
 		if (!strcmp(r->method, "repetitions"))
 			from_reps++;
@@ -84,28 +107,34 @@ void compare_print(FILE *f, const struct compare_result *res, double alpha,
 			untested++;
 		format_percent(rel, sizeof(rel), r->relative);
 		text_table_add(&t, (const char *const[]){ r->a->name,
-			   format_number(ma, sizeof(ma), r->median_a),
-			   format_number(mb, sizeof(mb), r->median_b), r->unit,
+			   format_number(ma, sizeof(ma), r->center_a),
+			   format_number(mb, sizeof(mb), r->center_b), r->unit,
 			   format_number(d, sizeof(d), r->delta),
 			   format_number(dns, sizeof(dns), r->delta_ns), rel,
 			   format_interval(ci, sizeof(ci), r->ci_low, r->ci_high),
-			   format_p_value(p, sizeof(p), r->mw.p),
+			   format_p_value(p, sizeof(p), r->p),
+			   format_p_value(q, sizeof(q), r->q),
 			   compare_verdict_name(r->verdict) });
 	}
 	text_table_print(f, &t, markdown);
 	text_table_free(&t);
-	fprintf(f, "%sB-A is B's median minus A's; CI: %.0f%% bootstrap interval "
-		"of that difference; verdict at alpha %g (\"same\" when p >= alpha "
-		"or the CI holds 0).\n", markdown ? "\n" : "",
-		100 * (1 - alpha), alpha);
+	fprintf(f, "%sA, B: mean of the repetition medians; B-A: their "
+		"difference; CI: %.0f%% hierarchical bootstrap interval of B-A "
+		"(repetitions, then samples within them); p: permutation test on "
+		"the repetition medians; q: Benjamini-Hochberg. faster/slower: CI "
+		"excludes 0 and q <= %g; same: CI within +-%g%% of A; "
+		"inconclusive: neither.\n", markdown ? "\n" : "",
+		100 * (1 - set->alpha), set->alpha, 100 * set->margin);
+	if (markdown)
+		fputc('\n', f);
+	compare_fdr_sentence(f, res, set);
 	if (from_reps)
-		fprintf(f, "%s%zu benchmarks have no raw samples: CI and U test "
-			"use one value per repetition.\n", markdown ? "\n" : "",
-			from_reps);
+		fprintf(f, "%s%zu benchmarks have no raw samples: each value is "
+			"one repetition.\n", markdown ? "\n" : "", from_reps);
 	if (untested)
-		fprintf(f, "%s%zu benchmarks have fewer than %d values on a side: "
-			"CI and U test unavailable, verdict \"unknown\".\n",
-			markdown ? "\n" : "", untested, COMPARE_MIN_VALUES);
+		fprintf(f, "%s%zu benchmarks have fewer than %d repetitions on a "
+			"side: no CI or test, verdict \"unknown\".\n",
+			markdown ? "\n" : "", untested, COMPARE_MIN_REPETITIONS);
 	print_tally(f, res, markdown);
 	for (size_t i = 0, differ = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
@@ -125,12 +154,14 @@ void compare_print(FILE *f, const struct compare_result *res, double alpha,
 			res->only_a_count, res->only_b_count);
 }
 
+/* Fields that are NAN are written empty, as everywhere in compare.csv. */
 int compare_csv_write(const char *dir, const struct compare_result *res)
 {
 	static const char *const header[] = {
 		"name", "suite", "op", "variant", "size", "batch", "unit",
-		"n_a", "n_b", "median_a", "median_b", "delta", "delta_ns",
-		"relative", "ci_low", "ci_high", "u", "p_value", "exact",
+		"n_a", "n_b", "reps_a", "reps_b", "median_a", "median_b",
+		"center_a", "center_b", "delta", "delta_ns", "relative",
+		"ci_low", "ci_high", "p_value", "exact", "q_value",
 		"verdict", "method",
 	};
 	char path[PATH_MAX + 64];
@@ -159,19 +190,23 @@ int compare_csv_write(const char *dir, const struct compare_result *res)
 		csv_field(&w, r->unit);
 		csv_field_uint(&w, r->na);
 		csv_field_uint(&w, r->nb);
+		csv_field_uint(&w, r->reps_a);
+		csv_field_uint(&w, r->reps_b);
 		csv_field_double(&w, r->median_a);
 		csv_field_double(&w, r->median_b);
+		csv_field_double(&w, r->center_a);
+		csv_field_double(&w, r->center_b);
 		csv_field_double(&w, r->delta);
 		csv_field_double(&w, r->delta_ns);
 		csv_field_double(&w, r->relative);
 		csv_field_double(&w, r->ci_low);
 		csv_field_double(&w, r->ci_high);
-		csv_field_double(&w, r->mw.u);
-		csv_field_double(&w, r->mw.p);
-		if (isnan(r->mw.p))
+		csv_field_double(&w, r->p);
+		if (isnan(r->p))
 			csv_field(&w, "");
 		else
-			csv_field_int(&w, r->mw.exact);
+			csv_field_int(&w, r->exact);
+		csv_field_double(&w, r->q);
 		csv_field(&w, compare_verdict_name(r->verdict));
 		csv_field(&w, r->method);
 		csv_end_row(&w);
@@ -180,6 +215,74 @@ int compare_csv_write(const char *dir, const struct compare_result *res)
 	if (fclose(f) || err)
 		return -1;
 	return 0;
+}
+
+/* The settings as key, value text pairs; returns how many. */
+static size_t settings_pairs(const struct compare_settings *set,
+			     char text[][2][96], size_t max)
+{
+	size_t n = 0;
+
+#define PAIR(key, ...) do {						\
+		if (n < max) {						\
+			snprintf(text[n][0], sizeof(text[n][0]), "%s", key); \
+			snprintf(text[n][1], sizeof(text[n][1]), __VA_ARGS__); \
+			n++;						\
+		}							\
+	} while (0)
+	PAIR("unit", "repetition");
+	PAIR("center", "mean of repetition medians");
+	PAIR("ci_method", "hierarchical bootstrap, expanded percentile");
+	PAIR("ci_level", "%g", 1 - set->alpha);
+	PAIR("resamples", "%u", set->resamples);
+	PAIR("inner_resamples", "%d", COMPARE_INNER_RESAMPLES);
+	PAIR("test", "permutation of repetition medians, two-sided");
+	PAIR("exact_splits_max", "%d", COMPARE_EXACT_SPLITS);
+	PAIR("permutations", "%d", COMPARE_PERMUTATIONS);
+	PAIR("fdr_method", "Benjamini-Hochberg");
+	PAIR("alpha", "%g", set->alpha);
+	PAIR("margin", "%g", set->margin);
+	PAIR("min_repetitions", "%d", COMPARE_MIN_REPETITIONS);
+	PAIR("seed", "%llu", (unsigned long long)set->seed);
+	PAIR("within_boot_ci_resamples", "%d", DERIVED_RESAMPLES);
+	PAIR("crossover_ci_resamples", "%d", CROSSOVER_RESAMPLES);
+#undef PAIR
+	return n;
+}
+
+int compare_settings_write(const char *dir, const struct compare_settings *set)
+{
+	char path[PATH_MAX + 64], text[24][2][96];
+	size_t n = settings_pairs(set, text, 24);
+	struct csv_writer w;
+	FILE *f;
+	int err;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/compare-settings.csv",
+			     dir) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	csv_writer_init(&w, f);
+	csv_row(&w, (const char *const[]){ "key", "value" }, 2);
+	for (size_t i = 0; i < n; i++)
+		csv_row(&w, (const char *const[]){ text[i][0], text[i][1] }, 2);
+	err = csv_writer_error(&w);
+	if (fclose(f) || err)
+		return -1;
+	return 0;
+}
+
+void compare_settings_print(FILE *f, const struct compare_settings *set)
+{
+	char text[24][2][96];
+	size_t n = settings_pairs(set, text, 24);
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "- `%s`: %s\n", text[i][0], text[i][1]);
 }
 
 int compare_check_contexts(const char *who, const struct run_dir *a,

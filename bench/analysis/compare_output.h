@@ -13,10 +13,21 @@
 #include "compare.h"
 
 /* Every row, the notes on how the rows were computed, the verdicts' tally. */
-void compare_print(FILE *f, const struct compare_result *res, double alpha,
-		   int markdown);
+void compare_print(FILE *f, const struct compare_result *res,
+		   const struct compare_settings *set, int markdown);
 /* dir/compare.csv; 0, or -1 with errno set. */
 int compare_csv_write(const char *dir, const struct compare_result *res);
+/*
+ * dir/compare-settings.csv: key,value rows saying how compare.csv was
+ * computed (method, seed, resamples, alpha, margin, ...); 0, or -1 with
+ * errno set.
+ */
+int compare_settings_write(const char *dir, const struct compare_settings *set);
+/* The same settings as a Markdown list (report.md). */
+void compare_settings_print(FILE *f, const struct compare_settings *set);
+/* "N rows had a p-value; at FDR A, M survived ..." */
+void compare_fdr_sentence(FILE *f, const struct compare_result *res,
+			  const struct compare_settings *set);
 /*
  * Say how the runs' contexts differ (stderr: what blocks, what was not
  * checked; stdout: what differs as expected or for the user to judge).

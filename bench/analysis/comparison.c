@@ -160,7 +160,7 @@ int comparison_write(const struct comparison_request *req)
 	if (!req->out && (rc = check_out(name, dir, 0)))
 		goto out;
 	rc = 1;
-	if (compare_runs_with(&a, &b, req->alpha, COMPARE_DEFAULT_SEED, 0,
+	if (compare_runs_with(&a, &b, &req->settings, 0,
 			      show_compared, &tty, &res)) {
 		stage(tty, "%s", "");
 		fprintf(stderr, "smapbench %s: out of memory\n", name);
@@ -180,14 +180,16 @@ int comparison_write(const struct comparison_request *req)
 		fprintf(stderr, "smapbench %s: %s\n", name, err);
 		goto out;
 	}
-	if (compare_csv_write(target.tmp, &res)) {
-		fprintf(stderr, "smapbench %s: cannot write %s/compare.csv: %s\n",
-			name, target.tmp, strerror(errno));
+	if (compare_csv_write(target.tmp, &res) ||
+	    compare_settings_write(target.tmp, &req->settings)) {
+		fprintf(stderr, "smapbench %s: cannot write %s/compare.csv or "
+			"compare-settings.csv: %s\n", name, target.tmp,
+			strerror(errno));
 		atomic_dir_abort(&target);
 		goto out;
 	}
 
-	compare_print(stdout, &res, req->alpha, 0);
+	compare_print(stdout, &res, &req->settings, 0);
 	stage(tty, "within-boot tables of %s", smap_run(&a, &b)->label);
 	have_tables = !derived_compute(smap_run(&a, &b), &d);
 	stage(tty, "%s", "");
@@ -211,7 +213,7 @@ int comparison_write(const struct comparison_request *req)
 		}
 	}
 	if (req->report && report_write(target.tmp, runs, 2, &res,
-					have_tables ? &d : NULL, req->alpha, err,
+					have_tables ? &d : NULL, &req->settings, err,
 					sizeof(err))) {
 		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
 			err);

@@ -11,11 +11,13 @@
 #ifndef SMAPBENCH_COMPARISON_H
 #define SMAPBENCH_COMPARISON_H
 
+#include "compare.h"
+
 struct comparison_request {
 	const char *who;		/* the command: compare or report */
 	const char *run_a, *run_b;	/* run directories or JSON files */
 	const char *out;		/* NULL: compare-A-vs-B next to A */
-	double alpha;			/* significance level */
+	struct compare_settings settings;	/* alpha, margin, seed, ... */
 	int force;			/* across machines, kernels, ... too */
 	int plots;			/* draw plots/ */
 	int report;			/* write report.md */

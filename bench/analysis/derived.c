@@ -21,7 +21,6 @@
 
 #define DERIVED_SEED		COMPARE_DEFAULT_SEED
 #define DERIVED_LEVEL		0.95
-#define CROSSOVER_RESAMPLES	1000
 
 /* ------------------------------------------------------ derived tables */
 
@@ -93,7 +92,7 @@ static int run_ci_job(void *arg, size_t i)
 		return crossover_ci(j->sweep, j->low, j->high);
 	return compare_bootstrap_diff(j->a->values, j->a->count, j->scale_a,
 				      j->b->values, j->b->count, j->scale_b,
-				      STATS_BOOTSTRAP_RESAMPLES, DERIVED_LEVEL,
+				      DERIVED_RESAMPLES, DERIVED_LEVEL,
 				      DERIVED_SEED, j->low, j->high);
 }
 
@@ -106,7 +105,7 @@ static size_t ci_job_weight(void *arg, size_t i)
 		return j->a->count + j->b->count;
 	for (size_t k = 0; k < j->sweep->n; k++)
 		values += j->sweep->in[k]->count + j->sweep->nop[k]->count;
-	return values * CROSSOVER_RESAMPLES / STATS_BOOTSTRAP_RESAMPLES;
+	return values * CROSSOVER_RESAMPLES / DERIVED_RESAMPLES;
 }
 
 /*
@@ -378,7 +377,7 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		/* the run's own CI when it has one, so a report agrees with itself */
 		if (usable(pair) && (isnan(d->pair_low) || isnan(d->pair_high)))
 			stats_bootstrap_median_ci(pair->values, pair->count,
-						  STATS_BOOTSTRAP_RESAMPLES,
+						  DERIVED_RESAMPLES,
 						  DERIVED_LEVEL, DERIVED_SEED,
 						  &d->pair_low, &d->pair_high);
 	}

@@ -15,6 +15,13 @@
 
 /* A pair "costs under 1%" of a copy below this share. */
 #define CROSSOVER_SHARE 0.01
+/*
+ * Bootstrap resamples of the within-boot CIs (differences of medians
+ * over the raw samples) and of the crossover size's CI; recorded in a
+ * comparison's compare-settings.csv.
+ */
+#define DERIVED_RESAMPLES	2000
+#define CROSSOVER_RESAMPLES	1000
 
 /* inline - nopad: one STAC/CLAC pair per access, within one boot. */
 struct derived_pair {

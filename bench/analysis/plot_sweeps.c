@@ -34,7 +34,7 @@ static void sweep_block(FILE *f, const struct run_bench *const *s, size_t n)
 	fputs("\n\n", f);
 }
 
-/* Percent share: 100 * (x - base) / base with a bootstrap CI. */
+/* Percent share: 100 * (x - base) / base with a bootstrap CI. Rows, or -1. */
 static int share_block(FILE *f, const struct run_bench *const *x,
 		       const struct run_bench *const *base, size_t n,
 		       int *all_positive, double *min_share)
@@ -71,7 +71,7 @@ static int share_block(FILE *f, const struct run_bench *const *x,
 	if (!rows)
 		fputs("1 NaN NaN NaN\n", f);
 	fputs("\n\n", f);
-	return 0;
+	return (int)rows;
 }
 
 /* The row of a list at a size, or NULL. */
@@ -96,7 +96,7 @@ int plot_select_size_sweep(struct plot_job *job)
 	size_t nops = 0;
 	char wanted[128], *save = NULL, words[128] = "", share[128];
 	char path[PATH_MAX + 64];
-	int positive = 1;
+	int positive = 1, rows, share_rows = 0;
 	double min_share = INFINITY;
 	FILE *f, *g;
 
@@ -155,18 +155,21 @@ int plot_select_size_sweep(struct plot_job *job)
 				base[k] = at_size(s[0][0], n[0][0], x[k]->size);
 			}
 		}
-		if (share_block(g, x, base, nx, &positive, &min_share)) {
+		rows = share_block(g, x, base, nx, &positive, &min_share);
+		if (rows < 0) {
 			fclose(f);
 			fclose(g);
 			return -1;
 		}
+		share_rows += rows;
 	}
 	if (plot_dat_close(job, f, job->name) | plot_dat_close(job, g, share))
 		return -1;
 	plot_set_string(job, "ops", words);
 	plot_set_string(job, "unit", suite_unit(job->runs, job->nruns, "kmod"));
 	plot_set_number(job, "nseries", job->nruns == 1 ? 3.0 : (double)job->nruns);
-	plot_set_number(job, "npct", 1);
+	/* no share anywhere (no inline or nopad rows, e.g. -cpu max,-smap): no row */
+	plot_set_number(job, "npct", share_rows ? 1 : 0);
 	plot_set_number(job, "pctlog", positive);
 	if (positive && isfinite(min_share))
 		plot_set_number(job, "pctmin", min_share / 4);
@@ -200,8 +203,8 @@ static size_t batch_sweep(const struct run_dir *run, const char *op,
  * Cost per access against K, the accesses per STAC/CLAC pair: the batched
  * block divided by its accesses, and the kernel API (a pair per access)
  * as a reference level. One panel per op with at least two K in the
- * first run, at its largest size; per panel the batched series of every
- * run, then their kapi references.
+ * first run, at the largest size that still has two; per panel the
+ * batched series of every run, then their kapi references.
  */
 int plot_select_batch(struct plot_job *job)
 {
@@ -219,8 +222,11 @@ int plot_select_batch(struct plot_job *job)
 			continue;
 		for (k = 0; k < nops && strcmp(ops[k], b->op); k++)
 			;
+		/* a larger size only if it still has a sweep (some K skipped) */
 		if (k < nops) {
-			if (b->size > sizes[k])
+			if (b->size > sizes[k] &&
+			    batch_sweep(job->runs[0], b->op, b->size, s,
+					MAX_SWEEP) >= 2)
 				sizes[k] = b->size;
 			continue;
 		}

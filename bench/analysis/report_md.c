@@ -288,7 +288,8 @@ static void write_warnings(FILE *f, const struct run_dir *const *runs,
 
 int report_write(const char *dir, const struct run_dir *const *runs,
 		 size_t nruns, const struct compare_result *res,
-		 const struct derived *tables, double alpha, char *err,
+		 const struct derived *tables,
+		 const struct compare_settings *set, char *err,
 		 size_t errlen)
 {
 	char path[PATH_MAX + 16];
@@ -322,10 +323,13 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 	write_warnings(f, runs, nruns);
 
 	fprintf(f, "## Headline\n\n");
-	if (nruns == 1)
+	if (nruns == 1) {
 		write_headline_one(f, runs[0]);
-	else
+	} else {
 		write_headline_two(f, res);
+		fputc('\n', f);
+		compare_fdr_sentence(f, res, set);
+	}
 
 	if (!d && !derived_compute(smap, &computed))
 		d = &computed;
@@ -350,7 +354,11 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 
 	if (nruns == 2) {
 		fprintf(f, "## All benchmarks, B against A\n\n");
-		compare_print(f, res, alpha, 1);
+		compare_print(f, res, set, 1);
+		fprintf(f, "\n### How the comparison was computed\n\n"
+			"Also in compare-settings.csv; docs/interpreting.md "
+			"explains each.\n\n");
+		compare_settings_print(f, set);
 	} else {
 		fprintf(f, "## All results\n\n");
 		write_results(f, runs[0]);
@@ -366,13 +374,13 @@ int report_write_run(const char *who, const char *path)
 {
 	struct run_dir run;
 	const struct run_dir *runs[1] = { &run };
+	struct compare_settings set = compare_default_settings();
 	char err[PATH_MAX + 256];
 
 	atomic_dir_cleanup_on_signals();
 	if (run_input_load(who, path, "a report needs a run directory", &run))
 		return 1;
-	if (report_write(run.path, runs, 1, NULL, NULL, COMPARE_DEFAULT_ALPHA, err,
-			 sizeof(err))) {
+	if (report_write(run.path, runs, 1, NULL, NULL, &set, err, sizeof(err))) {
 		fprintf(stderr, "smapbench %s: no report written: %s\n", who, err);
 		rundir_free(&run);
 		return 1;

@@ -19,7 +19,8 @@
  */
 int report_write(const char *dir, const struct run_dir *const *runs,
 		 size_t nruns, const struct compare_result *res,
-		 const struct derived *tables, double alpha, char *err,
+		 const struct derived *tables,
+		 const struct compare_settings *set, char *err,
 		 size_t errlen);
 /*
  * `report RUN`: RUN/report.md, linking the plots RUN/plots/ has. Returns

@@ -3,17 +3,16 @@
 # (bad input exits 2 with a message, --help exits 0, non-root is refused).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-fail=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; fail=1; }
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
-scripts=(run-bench.sh scripts/deps.sh tests/check.sh .ci/run tests/stages/*.sh)
+scripts=(run-bench.sh scripts/deps.sh tests/check.sh .ci/run tests/lib/*.sh tests/stages/*.sh)
 for f in vm/*.sh; do [ -f "$f" ] && scripts+=("$f"); done
 if command -v shellcheck >/dev/null; then
 	if out=$(shellcheck -S warning "${scripts[@]}" 2>&1); then
 		ok "shellcheck clean on ${#scripts[@]} scripts"
 	else
-		echo "$out" | head -n 40
+		show 40 <<<"$out"
 		not_ok "shellcheck reports warnings"
 	fi
 else
@@ -28,7 +27,7 @@ expect_status() { # expected-status description command...
 	if [ "$rc" -eq "$want" ]; then
 		ok "$what (status $rc)"
 	else
-		echo "$out" | head -n 5 | sed 's/^/# /'
+		show 5 <<<"$out"
 		not_ok "$what: status $rc, expected $want"
 	fi
 }
@@ -58,7 +57,7 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
 		not_ok "run-bench.sh as non-root: status $rc, output: $out"
 	fi
 else
-	ok "run-bench.sh non-root refusal # SKIP needs root and setpriv to switch user"
+	skip "run-bench.sh non-root refusal" "needs root and setpriv to switch user"
 fi
 expect_status 2 "deps.sh rejects bad usage" ./scripts/deps.sh frobnicate
-exit "$fail"
+stage_exit

@@ -8,12 +8,9 @@
 # Tests the committed HEAD. About 3 minutes (a full build on 2 CPUs).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 top=$(pwd)
-fail=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; fail=1; }
-skip() { echo "ok - $1 # SKIP $2"; }
-show() { sed 's/^/#   /' | tail -n 20; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -124,7 +121,7 @@ rel612=$(release_of 6.12)
 if [ -z "$rel61" ] || [ -z "$rel612" ]; then
 	skip "module builds do not leak across kernels" \
 		"needs 6.1 and 6.12 headers (apt-get install linux-headers-amd64 linux-headers-6.12-amd64)"
-	exit "$fail"
+	stage_exit
 fi
 kmod_files() { git -C "$clone" status --porcelain --ignored --untracked-files=all -- kmod; }
 if in_clone make -C kmod KDIR="/usr/src/linux-headers-$rel612" >"$tmp/kmod612.log" 2>&1 &&
@@ -164,4 +161,4 @@ else
 	cat "$tmp/kmod61.log" "$tmp/byhand.log" | show
 	not_ok "module builds for $rel61, by hand for $rel612 in kmod/, then $rel61 again"
 fi
-exit "$fail"
+stage_exit

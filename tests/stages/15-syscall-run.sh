@@ -5,24 +5,17 @@
 # reason when /dev/smapbench is absent. About 30 s.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 build=${BUILD:-build}
 bin=$build/smapbench
-check=$build/tests/json-check
+json_check=$build/tests/json-check
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-ok() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; failures=$((failures + 1)); }
-expect() { # expect DESCRIPTION COMMAND...: ok when the command succeeds
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else fail "$what"; fi
-}
 
 if ! make -s smapbench json-check >/dev/null 2>&1 || [ ! -x "$bin" ]; then
-	fail "build smapbench (make smapbench)"
+	not_ok "build smapbench (make smapbench)"
 	exit 1
 fi
 
@@ -31,38 +24,38 @@ out=$tmp/out
 "$bin" run --suite syscall --min-time 0.01 --repetitions 2 --out "$out" \
 	>"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
-expect "run --suite syscall exits 0 (got $rc)" test "$rc" -eq 0
+check "run --suite syscall exits 0 (got $rc)" test "$rc" -eq 0
 dir=$(tail -n 1 "$tmp/stdout" | sed -n 's/^run directory: //p')
-expect "last stdout line names the run directory" test -n "$dir"
-expect "run directory $dir exists" test -d "$dir"
+check "last stdout line names the run directory" test -n "$dir"
+check "run directory $dir exists" test -d "$dir"
 case $(basename "${dir:-x}") in
 *-[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9][0-9][0-9]-smap | \
 *-[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9][0-9][0-9]-nosmap)
 	ok "run directory is named <host>-<YYYYmmdd-HHMMSS>-<smap|nosmap>" ;;
-*) fail "run directory name $(basename "${dir:-x}")" ;;
+*) not_ok "run directory name $(basename "${dir:-x}")" ;;
 esac
 leftover=$(find "$out" -maxdepth 1 -name ".tmp-*")
-expect "no .tmp- directory is left" test -z "$leftover"
+check "no .tmp- directory is left" test -z "$leftover"
 
 results_header="name,suite,op,variant,size,batch,unit,iterations,samples,median,min,mean,stddev,mad,p5,p95,cv,ci_low,ci_high,outliers,median_ns,counter,flags"
 samples_header="name,repetition,sample,iterations,value,unit"
 for f in results.csv samples.csv context.csv results.json; do
-	expect "$f exists and is not empty" test -s "${dir:-x}/$f"
+	check "$f exists and is not empty" test -s "${dir:-x}/$f"
 done
-expect "results.csv has the schema header" \
+check "results.csv has the schema header" \
 	test "$(head -n 1 "$dir/results.csv")" = "$results_header"
-expect "samples.csv has the schema header" \
+check "samples.csv has the schema header" \
 	test "$(head -n 1 "$dir/samples.csv")" = "$samples_header"
-expect "context.csv has the key,value header" \
+check "context.csv has the key,value header" \
 	test "$(head -n 1 "$dir/context.csv")" = "key,value"
 rows=$(($(wc -l <"$dir/results.csv") - 1))
-expect "results.csv has a row per syscall benchmark ($rows >= 20)" test "$rows" -ge 20
+check "results.csv has a row per syscall benchmark ($rows >= 20)" test "$rows" -ge 20
 srows=$(($(wc -l <"$dir/samples.csv") - 1))
-expect "samples.csv has 2 repetitions x 10 samples per row ($srows = $((rows * 20)))" \
+check "samples.csv has 2 repetitions x 10 samples per row ($srows = $((rows * 20)))" \
 	test "$srows" -eq $((rows * 20))
-expect "results.csv names getppid with a positive median" \
+check "results.csv names getppid with a positive median" \
 	awk -F, '$1 == "syscall/getppid" && $10 > 0 { found = 1 } END { exit !found }' "$dir/results.csv"
-expect "every results row has 23 fields and a counter" \
+check "every results row has 23 fields and a counter" \
 	awk -F, 'NR > 1 && (NF != 23 || $22 == "") { bad = 1 } END { exit bad }' "$dir/results.csv"
 missing=""
 for key in date host cpu_model cpu_family cpu_model_number cpu_stepping \
@@ -72,9 +65,9 @@ for key in date host cpu_model cpu_family cpu_model_number cpu_stepping \
 	pinning smapbench_version git_revision warnings; do
 	grep -q "^$key," "$dir/context.csv" || missing="$missing $key"
 done
-expect "context.csv has every schema key${missing:+ (missing:$missing)}" test -z "$missing"
-expect "context.csv has vulnerability_* keys" grep -q '^vulnerability_' "$dir/context.csv"
-expect "results.json is valid JSON" "$check" "$dir/results.json"
+check "context.csv has every schema key${missing:+ (missing:$missing)}" test -z "$missing"
+check "context.csv has vulnerability_* keys" grep -q '^vulnerability_' "$dir/context.csv"
+check "results.json is valid JSON" "$json_check" "$dir/results.json"
 missing=""
 for key in '"context"' '"benchmarks"' '"host_name"' '"num_cpus"' '"run_name"' \
 	'"run_type": "iteration"' '"run_type": "aggregate"' \
@@ -82,14 +75,14 @@ for key in '"context"' '"benchmarks"' '"host_name"' '"num_cpus"' '"run_name"' \
 	'"iterations"' '"real_time"' '"cpu_time"' '"time_unit": "ns"'; do
 	grep -qF "$key" "$dir/results.json" || missing="$missing $key"
 done
-expect "results.json has Google Benchmark's keys${missing:+ (missing:$missing)}" test -z "$missing"
+check "results.json has Google Benchmark's keys${missing:+ (missing:$missing)}" test -z "$missing"
 # Aggregates are over repetitions, as Google Benchmark writes them: their
 # iterations is the repetition count (2), not the sample count.
 agg_iterations=$(grep -A1 '"aggregate_unit"' "$dir/results.json" |
 	grep -o '"iterations": [0-9]*' | sort | uniq -c | tr -s ' ')
-expect "results.json aggregates all count 2 repetitions ($agg_iterations)" \
+check "results.json aggregates all count 2 repetitions ($agg_iterations)" \
 	test "$(echo "$agg_iterations" | sed 's/^ *[0-9]* //')" = '"iterations": 2'
-expect "context.csv records the sweep (default)" grep -qx 'sweep,default' "$dir/context.csv"
+check "context.csv records the sweep (default)" grep -qx 'sweep,default' "$dir/context.csv"
 
 # --- interruption: nothing may remain ---------------------------------------
 for sig in INT TERM; do
@@ -102,8 +95,8 @@ for sig in INT TERM; do
 	wait "$pid"
 	rc=$?
 	want=$([ "$sig" = INT ] && echo 130 || echo 143)
-	expect "SIG$sig: exit status $want (got $rc)" test "$rc" -eq "$want"
-	expect "SIG$sig: no run directory and no .tmp- left in $out" \
+	check "SIG$sig: exit status $want (got $rc)" test "$rc" -eq "$want"
+	check "SIG$sig: no run directory and no .tmp- left in $out" \
 		test -z "$(ls -A "$out" 2>/dev/null)"
 done
 
@@ -116,7 +109,7 @@ usage() { # usage DESCRIPTION ARGS...: exit 2 and a message on stderr
 	if [ "$rc" -eq 2 ] && [ -s "$tmp/u.err" ]; then
 		ok "$what: exit 2 with a message"
 	else
-		fail "$what: exit $rc, stderr: $(head -c 200 "$tmp/u.err")"
+		not_ok "$what: exit $rc, stderr: $(head -c 200 "$tmp/u.err")"
 	fi
 }
 usage "unknown command" frobnicate
@@ -133,28 +126,27 @@ usage "stray argument" run extra
 "$bin" run --suite syscall --filter getppid --out /proc/smapbench-test \
 	>"$tmp/p.out" 2>"$tmp/p.err"
 rc=$?
-expect "unwritable --out: exit 1 with a message (got $rc)" \
+check "unwritable --out: exit 1 with a message (got $rc)" \
 	test "$rc" -eq 1 -a -s "$tmp/p.err"
-expect "unwritable --out: no run directory line" \
+check "unwritable --out: no run directory line" \
 	test -z "$(grep 'run directory:' "$tmp/p.out")"
-quiet() { "$@" >/dev/null 2>&1; }
-expect "--help exits 0" quiet "$bin" --help
-expect "--version prints a version" grep -q 'smapbench [0-9]' <("$bin" --version)
-expect "run --list exits 0" quiet "$bin" run --list --suite syscall
+check "--help exits 0" "$bin" --help
+check "--version prints a version" grep -q 'smapbench [0-9]' <("$bin" --version)
+check "run --list exits 0" "$bin" run --list --suite syscall
 
 # --- kmod suite without the module -------------------------------------------
 if [ -e /dev/smapbench ]; then
-	echo "ok - kmod suite skip check # SKIP /dev/smapbench exists here"
+	skip "kmod suite skip check" "/dev/smapbench exists here"
 else
 	"$bin" run --suite kmod --min-time 0.001 --repetitions 1 --out "$tmp/kmod" \
 		>"$tmp/k.out" 2>&1
 	rc=$?
-	expect "kmod suite without /dev/smapbench exits 0 (got $rc)" test "$rc" -eq 0
-	expect "kmod suite says why it skipped" \
+	check "kmod suite without /dev/smapbench exits 0 (got $rc)" test "$rc" -eq 0
+	check "kmod suite says why it skipped" \
 		grep -q 'skipped .*/dev/smapbench is absent' "$tmp/k.out"
 	kdir=$(sed -n 's/^run directory: //p' "$tmp/k.out")
-	expect "kmod skip reasons are in skipped.csv" \
+	check "kmod skip reasons are in skipped.csv" \
 		grep -q '^kmod/pair,kmod,.*absent' "${kdir:-x}/skipped.csv"
-	expect "kmod context records kmod_status" grep -q '^kmod_status,' "${kdir:-x}/context.csv"
+	check "kmod context records kmod_status" grep -q '^kmod_status,' "${kdir:-x}/context.csv"
 fi
-[ "$failures" -eq 0 ]
+stage_exit

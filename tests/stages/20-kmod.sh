@@ -10,11 +10,8 @@
 # Loading and running the module is the VM stage's business (40-vm.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-fail=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; fail=1; }
-skip() { echo "ok - $1 # SKIP $2"; }
-show() { sed "s/^/#   /" | head -n 30; }
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 BUILD=${BUILD:-build}
 out_dir=$BUILD/kmod-check
@@ -55,7 +52,7 @@ for series in 6.1 6.12; do
 	if [ "$rc" -eq 0 ] && [ -f "$ko" ] && [ -z "$warnings" ]; then
 		ok "module builds against $rel with W=1 and no warning"
 	else
-		echo "$log" | show
+		show 30 <<<"$log"
 		not_ok "module build against $rel with W=1: status $rc, warnings above"
 	fi
 	if [ -f "$ko" ]; then
@@ -66,9 +63,7 @@ for series in 6.1 6.12; do
 			not_ok "smapbench.ko for $rel has vermagic '$vermagic'"
 		fi
 		# One TAP line per twin pair, from the module's disassembly.
-		layout=$(kmod/check-layout.sh --label "loop layout in $rel" "$ko")
-		echo "$layout"
-		echo "$layout" | grep -q '^not ok' && fail=1
+		relay < <(kmod/check-layout.sh --label "loop layout in $rel" "$ko")
 	else
 		not_ok "loop layout in $rel: no module to disassemble"
 	fi
@@ -83,7 +78,7 @@ for series in 6.1 6.12; do
 	if [ "$rc" -eq 0 ] && [ -z "$reports" ]; then
 		ok "sparse (C=2) is clean against $rel"
 	else
-		echo "$log" | show
+		show 30 <<<"$log"
 		not_ok "sparse (C=2) against $rel: status $rc, reports above"
 	fi
 done
@@ -96,7 +91,7 @@ if make --no-print-directory -s kmod-doctools >/dev/null 2>&1; then
 	if [ "$rc" -eq 0 ] && ! echo "$log" | grep -qE '(WARNING|ERROR|CHECK):'; then
 		ok "checkpatch --no-tree -f is clean on kmod/ sources"
 	else
-		echo "$log" | show
+		show 30 <<<"$log"
 		not_ok "checkpatch reports problems in kmod/ sources"
 	fi
 
@@ -106,7 +101,7 @@ if make --no-print-directory -s kmod-doctools >/dev/null 2>&1; then
 	if [ "$rc" -eq 0 ] && [ -z "$log" ]; then
 		ok "kernel-doc -Werror is clean on the uapi header and the module's doc comments"
 	else
-		echo "$log" | show
+		show 30 <<<"$log"
 		not_ok "kernel-doc reports problems"
 	fi
 else
@@ -139,7 +134,7 @@ log=$(printf '%s\n' '#include <stddef.h>' '#include "kmod/uapi/smapbench.h"' \
 if [ $? -eq 0 ]; then
 	ok "uapi header compiles standalone in C11, ABI 2 sizes, no padding, 8-byte fields 8-aligned (one layout for 32-bit callers)"
 else
-	echo "$log" | show
+	show 30 <<<"$log"
 	not_ok "uapi header does not compile standalone with -std=c11 -Wall -Wextra -Werror, or its layout changed"
 fi
 
@@ -148,7 +143,7 @@ log=$(make --no-print-directory -s module KDIR=/nonexistent KMOD_DEB61= 2>&1)
 if [ $? -eq 0 ] && echo "$log" | grep -q "apt-get install linux-headers"; then
 	ok "make module without kernel headers says what to install and succeeds"
 else
-	echo "$log" | show
+	show 30 <<<"$log"
 	not_ok "make module without kernel headers fails or gives no hint"
 fi
 
@@ -157,8 +152,8 @@ if [ $? -eq 0 ] && [ -x "$BUILD/tests/kmod_selftest" ] &&
 	! readelf -l "$BUILD/tests/kmod_selftest" | grep -q INTERP; then
 	ok "kmod_selftest builds as a static program"
 else
-	echo "$log" | show
+	show 30 <<<"$log"
 	not_ok "kmod_selftest does not build statically"
 fi
 
-exit "$fail"
+stage_exit

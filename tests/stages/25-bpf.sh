@@ -6,33 +6,14 @@
 # A benchmark, not a timed test: no assertion on nanoseconds.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-fail=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; fail=1; }
-skip() { echo "ok - $1 # SKIP $2"; }
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 build=${BUILD:-build}
 unit=$build/tests/unit/test_bpf_loader
 smapbench=$build/smapbench
 
-# cmocka's TAP, renamed and with its skips made TAP skips (it prints
-# them as "not ok N # SKIP name").
-if [ -x "$unit" ]; then
-	CMOCKA_MESSAGE_OUTPUT=TAP "$unit" 2>&1 | while IFS= read -r line; do
-		case $line in
-		"not ok "*"# SKIP"*)
-			echo "ok - bpf loader: ${line##*# SKIP } # SKIP does not apply to this build or machine" ;;
-		"not ok "*) echo "not ok - bpf loader: ${line#not ok * - }" ;;
-		"ok "*) echo "ok - bpf loader: ${line#ok * - }" ;;
-		1..* | "#"*) echo "# $line" ;;
-		*) echo "# $line" ;;
-		esac
-	done
-	# PIPESTATUS of the unit test: non-zero means a failure it printed.
-	[ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
-else
-	not_ok "$unit is not built (make; libcmocka-dev installed?)"
-fi
+cmocka_tap "bpf loader" "$unit"
 
 if ! [ -x "$smapbench" ]; then
 	not_ok "$smapbench is not built"
@@ -49,7 +30,7 @@ if "$smapbench" run --suite bpf --filter "$filter/?" --repetitions 2 \
 	--samples 5 --min-time 0.002 --out "$out" >"$run_log" 2>&1; then
 	ok "smapbench run --suite bpf exits 0"
 else
-	sed 's/^/# /' "$run_log" | tail -n 20
+	show <"$run_log"
 	not_ok "smapbench run --suite bpf failed"
 	exit 1
 fi
@@ -107,8 +88,8 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 		grep -q '^bpf/user_read/raw_tp/8,.*built without BPF' "$dir/skipped.csv" 2>/dev/null; then
 		ok "unprivileged run skips the bpf suite with the reason"
 	else
-		echo "$log" | tail -n 5 | sed 's/^/# /'
+		show <<<"$log"
 		not_ok "unprivileged run did not skip with a permission reason"
 	fi
 fi
-exit "$fail"
+stage_exit

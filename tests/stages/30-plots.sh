@@ -5,24 +5,16 @@
 # gnuplot fails cleanly.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-fail=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; fail=1; }
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 smapbench=${SMAPBENCH:-build/smapbench}
 plots=(ops copy batch sigframe dist syscall bpf)
 
 # The comparison statistics on known answers (cmocka, tests/unit/test_compare.c).
 unit=${BUILD:-build}/tests/unit/test_compare
-if make -s "$unit" >/dev/null 2>&1 && [ -x "$unit" ]; then
-	out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$unit" 2>&1)
-	rc=$?
-	cases=$(grep -cE '^(not )?ok ' <<<"$out")
-	sed -nE 's/^ok [0-9]+ - (.*)/ok - compare: \1/p; s/^not ok [0-9]+ - (.*)/not ok - compare: \1/p' <<<"$out"
-	grep -E '^#' <<<"$out" | head -n 20
-	if [ "$rc" -ne 0 ] || [ "$cases" -eq 0 ]; then
-		not_ok "compare unit tests: status $rc, $cases cases"
-	fi
+if make -s "$unit" >/dev/null 2>&1; then
+	cmocka_tap compare "$unit"
 else
 	not_ok "compare unit tests do not build (make $unit)"
 fi
@@ -30,10 +22,7 @@ if [ ! -x "$smapbench" ]; then
 	not_ok "$smapbench is not built (make smapbench)"
 	exit 1
 fi
-if ! command -v gnuplot >/dev/null; then
-	not_ok "gnuplot is not installed (apt-get install gnuplot-nox)"
-	exit 1
-fi
+need_command gnuplot "apt-get install gnuplot-nox"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -91,7 +80,7 @@ for run in run-smap run-nosmap; do
 	if out=$("$smapbench" plot "$tmp/$run" 2>&1); then
 		check_plots "$tmp/$run" "plot $run"
 	else
-		echo "$out" | head -n 5 | sed 's/^/# /'
+		show <<<"$out"
 		not_ok "plot $run exited with an error"
 	fi
 done
@@ -111,7 +100,7 @@ if [ "$rc" -eq 0 ] && [ "$out" = "plots: $c_run/plots/" ] &&
 	[ -z "$differ" ] && [ -n "$(ls "$c_run/plots")" ]; then
 	ok "plot under LC_ALL=C: no gnuplot warning, the same files"
 else
-	echo "$out" | head -n 5 | sed 's/^/# /'
+	show <<<"$out"
 	not_ok "plot under LC_ALL=C: status $rc, files that differ: ${differ:-none}"
 fi
 
@@ -127,10 +116,31 @@ done
 if ! grep -q '/inline/' "$tmp/run-cpu-off/results.csv" &&
 	out=$("$smapbench" plot "$tmp/run-cpu-off" 2>&1); then
 	check_plots "$tmp/run-cpu-off" "plot of a run without inline and nopad rows"
+	# no share row to draw: left out, not drawn empty ("empty x range")
+	check "... and gnuplot says nothing" test "$out" = "plots: $tmp/run-cpu-off/plots/"
 else
-	echo "$out" | head -n 5 | sed 's/^/# /'
+	show <<<"$out"
 	not_ok "plot of a run without inline and nopad rows failed"
 fi
+
+# A larger size where every K but one was skipped as too long (64 KiB
+# batched copies under TCG): the batch panel stays at the size with a sweep.
+cp -r tests/fixtures/run-smap "$tmp/run-one-k"
+rm -rf "$tmp/run-one-k/plots"
+for f in results.csv samples.csv; do
+	awk -F, -v OFS=, '{ print }
+		$1 == "kmod/get_user/batched/8/1" {
+			$1 = "kmod/get_user/batched/64/1"
+			if (FILENAME ~ /results/) $5 = 64
+			print
+		}' "$tmp/run-one-k/$f" >"$tmp/run-one-k/$f.new" &&
+		mv "$tmp/run-one-k/$f.new" "$tmp/run-one-k/$f"
+done
+out=$("$smapbench" plot "$tmp/run-one-k" 2>&1)
+check "plot of a run with one K at its largest batched size: no gnuplot warning" \
+	test "$out" = "plots: $tmp/run-one-k/plots/"
+check "... and its batch panel is get_user at 8 B" \
+	grep -q "get_user/8" "$tmp/run-one-k/plots/batch.svg"
 
 # bpf overhead rows are paired differences and keep negative samples: a
 # median below 0 and one at 0 (and a CI end below 0) must still plot on
@@ -166,7 +176,7 @@ if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&
 	header=$(head -n 1 "$cmp/compare.csv")
 	rows=$(($(wc -l <"$cmp/compare.csv") - 1))
 	want=$(($(wc -l <"$tmp/run-smap/results.csv") - 1))
-	if [[ "$header" == name,*median_a,median_b,delta,delta_ns,relative,ci_low,ci_high,u,p_value,*verdict* ]] &&
+	if [[ "$header" == name,*reps_a,reps_b,median_a,median_b,center_a,center_b,delta,delta_ns,relative,ci_low,ci_high,p_value,exact,q_value,verdict,method ]] &&
 		[ "$rows" -eq "$want" ]; then
 		ok "compare.csv has the documented columns and $rows rows"
 	else
@@ -187,7 +197,7 @@ if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&
 		not_ok "compare left a temporary directory"
 	fi
 else
-	echo "$out" | tail -n 5 | sed 's/^/# /'
+	show <<<"$out"
 	not_ok "compare of the fixture runs exited with an error"
 fi
 
@@ -207,11 +217,11 @@ if out=$("$smapbench" report --headline "$tmp/run-smap" 2>&1); then
 		grep -q '^  kmod/sigframe/batched/1 ' <<<"$out"; then
 		ok "report --headline prints report.md's $(wc -l <<<"$out") headline rows, in ns"
 	else
-		echo "$out" | sed 's/^/# /'
+		show <<<"$out"
 		not_ok "report --headline: lines malformed or not report.md's headline rows"
 	fi
 else
-	echo "$out" | sed 's/^/# /'
+	show <<<"$out"
 	not_ok "report --headline failed on the fixture run"
 fi
 "$smapbench" report --headline "$tmp/run-smap" "$tmp/run-nosmap" >/dev/null 2>&1
@@ -233,11 +243,11 @@ fi
 # Google Benchmark JSON on both sides: repetitions stand in for samples.
 if out=$("$smapbench" compare --no-plots --out "$tmp/json" \
 	"$tmp/run-nosmap/results.json" "$tmp/run-smap/results.json" 2>&1) &&
-	grep -q 'one value per repetition' <<<"$out" &&
+	grep -q 'each value is one repetition' <<<"$out" &&
 	awk -F, 'NR > 1 && $NF != "repetitions" { bad = 1 } END { exit bad }' "$tmp/json/compare.csv"; then
 	ok "compare reads Google Benchmark JSON and says the CI uses repetitions"
 else
-	echo "$out" | tail -n 3 | sed 's/^/# /'
+	show <<<"$out"
 	not_ok "compare of results.json files"
 fi
 
@@ -286,4 +296,4 @@ if [ "$rc" -ne 0 ] && grep -q 'gnuplot not found' <<<"$out" &&
 else
 	not_ok "plot without gnuplot: status $rc, output: $out"
 fi
-exit "$fail"
+stage_exit

@@ -5,26 +5,20 @@
 # (smapbench run --run-dir-file, smapbench info --format=kv). About 40 s.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 top=$PWD
 bin=$top/build/smapbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; failures=$((failures + 1)); }
-check() { # check DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
 kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 
 if [ "$(id -u)" -ne 0 ]; then
-	ok "run-bench.sh end to end # SKIP needs root"
+	skip "run-bench.sh end to end" "needs root"
 	exit 0
 fi
 if ! make -s all >"$tmp/make.log" 2>&1; then
-	tail -n 20 "$tmp/make.log" | sed 's/^/#   /'
+	show <"$tmp/make.log"
 	not_ok "make all"
 	exit 1
 fi
@@ -65,7 +59,7 @@ mkdir "$tmp/caller"
 (cd "$tmp/caller" && "$top/run-bench.sh" --no-install --quick --suite syscall \
 	--out "runs here") >"$tmp/quick.out" 2>&1
 rc=$?
-sed 's/^/#   /' "$tmp/quick.out" | grep -v '^#   syscall/' | tail -n 12
+grep -v '^syscall/' "$tmp/quick.out" | tail -n 12 | show
 check "run-bench.sh --quick --suite syscall exits 0 (got $rc)" test "$rc" -eq 0
 runs=("$tmp/caller/runs here"/*/)
 run=${runs[0]%/}
@@ -126,7 +120,7 @@ signal_run() {
 	wait "$pid"
 	rc=$?
 	seconds=$(awk -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.2f", e - s }')
-	tail -n 3 "$tmp/$name.log" | sed 's/^/#   /'
+	tail -n 3 "$tmp/$name.log" | show
 	check "SIG$sig to run-bench.sh mid-run: status $want (got $rc)" test "$rc" -eq "$want"
 	check "SIG$sig: run-bench.sh ended ${seconds}s after the signal (at most ${signal_limit} s)" \
 		awk -v s="$seconds" -v l="$signal_limit" 'BEGIN { exit !(s <= l) }'
@@ -137,4 +131,4 @@ signal_run() {
 signal_run term TERM 143
 signal_run int INT 130
 
-[ "$failures" -eq 0 ]
+stage_exit

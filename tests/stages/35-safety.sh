@@ -6,9 +6,8 @@
 # limit, and the messages and report.md items of the same review.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-fail=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; fail=1; }
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 bin=${SMAPBENCH:-build/smapbench}
 [ "${bin#/}" != "$bin" ] || bin=$PWD/$bin
@@ -21,10 +20,7 @@ if ! make -s smapbench >/dev/null 2>&1 || [ ! -x "$bin" ]; then
 	not_ok "smapbench is not built (make smapbench)"
 	exit 1
 fi
-if ! command -v gnuplot >/dev/null; then
-	not_ok "gnuplot is not installed (apt-get install gnuplot-nox)"
-	exit 1
-fi
+need_command gnuplot "apt-get install gnuplot-nox"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -40,9 +36,9 @@ run() {
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 }
-# check ID WHAT [COMMAND...]: the status rc is the one the table gives,
-# and COMMAND (if any) succeeds.
-check() {
+# check_row ID WHAT [COMMAND...]: the status rc is the one the table
+# gives, and COMMAND (if any) succeeds.
+check_row() {
 	local id=$1 what=$2
 	shift 2
 	tested[$id]=1
@@ -50,10 +46,10 @@ check() {
 		not_ok "$id: no row in $doc"
 	elif [ "$rc" != "${want[$id]}" ]; then
 		not_ok "$id: exit status $rc, $doc says ${want[$id]} ($what)"
-		head -n 4 "$tmp/err" | sed 's/^/# /'
+		show <"$tmp/err"
 	elif [ $# -gt 0 ] && ! "$@"; then
 		not_ok "$id: $what"
-		head -n 4 "$tmp/err" | sed 's/^/# /'
+		show <"$tmp/err"
 	else
 		ok "$id: $what (status $rc)"
 	fi
@@ -88,60 +84,60 @@ sums() { (cd "$1" && find . -type f | sort | xargs md5sum); }
 # --- where the output goes ----------------------------------------------
 mkdir keep && echo mine >keep/notes.txt
 run "$bin" compare A B --out keep --no-plots
-check out-user-dir "keep/notes.txt survives alone" all \
+check_row out-user-dir "keep/notes.txt survives alone" all \
 	test "$(ls -A keep)" = notes.txt ';' grep -qx mine keep/notes.txt ';' \
 	said notes.txt ';' clean .
 
 before=$(sums A)
 run "$bin" report A B --out A
-check out-run-dir "A's files untouched" all test "$(sums A)" = "$before" ';' \
+check_row out-run-dir "A's files untouched" all test "$(sums A)" = "$before" ';' \
 	said 'run directory' ';' clean .
 
 mkdir data && cp -r B data/run
 before=$(sums data)
 run "$bin" compare A B --out data/ --no-plots
-check out-parent "data/ untouched, nothing beside it" all \
+check_row out-parent "data/ untouched, nothing beside it" all \
 	test "$(sums data)" = "$before" ';' test "$(ls -A data)" = run ';' clean .
 
 echo content >FILE
 run "$bin" compare A B --out FILE --no-plots
-check out-file "FILE untouched, nothing beside it" all grep -qx content FILE ';' \
+check_row out-file "FILE untouched, nothing beside it" all grep -qx content FILE ';' \
 	test -z "$(ls -d FILE?* .FILE* 2>/dev/null)" ';' clean .
 
 mkdir real && ln -s real link
 run "$bin" compare A B --out link --no-plots
-check out-symlink "the link and its target untouched" all test -L link ';' \
+check_row out-symlink "the link and its target untouched" all test -L link ';' \
 	test -z "$(ls -A real)" ';' said 'symbolic link'
 
 "$bin" compare A B --out cmp --no-plots >/dev/null 2>&1
 run "$bin" compare A B --out cmp --no-plots
-check out-ours "rerun replaced its own output" all test -s cmp/compare.csv ';' \
+check_row out-ours "rerun replaced its own output" all test -s cmp/compare.csv ';' \
 	grep -qx 'smapbench compare' cmp/.smapbench ';' clean .
 
 mkdir -p legacy/plots && cp cmp/compare.csv legacy/ && touch legacy/report.md legacy/plots/ops.png
 run "$bin" compare A B --out legacy --no-plots
-check out-legacy "an unmarked output replaced, now marked" all \
+check_row out-legacy "an unmarked output replaced, now marked" all \
 	test -f legacy/.smapbench ';' test ! -e legacy/plots ';' clean .
 
 echo mine >cmp/mine.txt
 run "$bin" compare A B --out cmp --no-plots
-check out-ours-plus-file "the user's file in our output kept" all \
+check_row out-ours-plus-file "the user's file in our output kept" all \
 	grep -qx mine cmp/mine.txt ';' said mine.txt
 rm cmp/mine.txt
 "$bin" report A B --out cmp2 >/dev/null 2>&1
 echo mine >cmp2/plots/mine.txt
 run "$bin" compare A B --out cmp2
-check out-ours-plus-file "the user's file in our plots/ kept" all \
+check_row out-ours-plus-file "the user's file in our plots/ kept" all \
 	grep -qx mine cmp2/plots/mine.txt ';' said mine.txt
 
 fresh P && mkdir P/plots && echo mine >P/plots/notes.txt
 run "$bin" plot P
-check plots-user-file "P/plots/notes.txt kept, nothing drawn" all \
+check_row plots-user-file "P/plots/notes.txt kept, nothing drawn" all \
 	test "$(ls -A P/plots)" = notes.txt ';' said notes.txt ';' clean P
 
 fresh R && echo "my notes" >R/report.md
 run "$bin" report R
-check report-user-file "R/report.md kept" all grep -qx "my notes" R/report.md ';' clean R
+check_row report-user-file "R/report.md kept" all grep -qx "my notes" R/report.md ';' clean R
 
 # --- interruptions ----------------------------------------------------------
 mkdir hup
@@ -151,7 +147,7 @@ sleep 1.5
 kill -HUP "$pid"
 { wait "$pid"; } 2>/dev/null
 rc=$?
-check signal-run "no run directory, no .tmp-" test -z "$(ls -A hup)"
+check_row signal-run "no run directory, no .tmp-" test -z "$(ls -A hup)"
 
 # A gnuplot that says it started and then draws for a long time.
 cat >slow-gnuplot <<EOF
@@ -185,13 +181,13 @@ interrupt() {
 "$bin" compare A B --out sc --no-plots >/dev/null 2>&1
 before=$(sums sc)
 interrupt TERM "$bin" compare A B --out sc
-check signal-compare "gnuplot stopped, sc/ untouched, no temporary" all \
+check_row signal-compare "gnuplot stopped, sc/ untouched, no temporary" all \
 	test "$gone" = 1 ';' test "$(sums sc)" = "$before" ';' clean .
 
 fresh Q && "$bin" plot Q >/dev/null 2>&1
 before=$(sums Q)
 interrupt INT "$bin" plot Q
-check signal-plot "gnuplot stopped, Q/plots untouched, no temporary" all \
+check_row signal-plot "gnuplot stopped, Q/plots untouched, no temporary" all \
 	test "$gone" = 1 ';' test "$(sums Q)" = "$before" ';' clean Q
 
 # report RUN: its temporary report.md exists while the tables compute.
@@ -207,7 +203,7 @@ done
 kill -HUP "$pid"
 { wait "$pid"; } 2>/dev/null
 rc=$?
-check signal-report "no .report.md.* left, the old report.md kept" all \
+check_row signal-report "no .report.md.* left, the old report.md kept" all \
 	clean big-b ';' grep -q 'the old one' big-b/report.md
 
 # --- suspect data -------------------------------------------------------------
@@ -219,21 +215,27 @@ set_value() {
 for v in nan inf -1 0; do
 	fresh C && set_value C 5 "$v"
 	run "$bin" compare A C --no-plots --out x
-	check nan-sample "value '$v' refused with file:line" \
+	check_row nan-sample "value '$v' refused with file:line" \
 		said "C/samples.csv:5: kmod/calib: value '$v'"
 done
 fresh C && set_value C 5 ""
 run "$bin" compare A C --no-plots --out x
-check empty-sample "an empty value refused with file:line" said "samples.csv:5: .* is empty"
+check_row empty-sample "an empty value refused with file:line" said "samples.csv:5: .* is empty"
+for r in -1 x ""; do
+	fresh C && awk -F, -v OFS=, -v r="$r" 'NR == 5 { $2 = r } { print }' B/samples.csv >C/samples.csv
+	run "$bin" compare A C --no-plots --out x
+	check_row bad-repetition "repetition '$r' refused with file:line" \
+		said "samples.csv:5: .*: repetition '$r' is not an integer in \[0, 1000000\]"
+done
 
 fresh C && awk -F, -v OFS=, 'NR == 3 { $10 = "abc" } { print }' B/results.csv >C/results.csv
 run "$bin" compare A C --no-plots --out x
-check bad-median "median 'abc' refused with file:line" said "results.csv:3: kmod/pair: median 'abc'"
+check_row bad-median "median 'abc' refused with file:line" said "results.csv:3: kmod/pair: median 'abc'"
 
 fresh C && line=$(grep -n '^bpf/overhead/' C/samples.csv | head -n 1 | cut -d: -f1)
 set_value C "$line" 0
 run "$bin" compare A C --no-plots --out zero
-check zero-overhead "a 0 in a bpf overhead row accepted" test -s zero/compare.csv
+check_row zero-overhead "a 0 in a bpf overhead row accepted" test -s zero/compare.csv
 
 # rename DIR OLD NEW: a benchmark's name in results.csv and samples.csv
 # (NEW through a file: a 200k-character argument is too long for exec).
@@ -247,90 +249,90 @@ rename() {
 }
 fresh C && rename C syscall/getppid "syscall/$(head -c 200000 /dev/zero | tr '\0' x)"
 run "$bin" report C
-check long-name "a 200k-character name refused" all said 'results.csv:[0-9]*: .*longer than 256' ';' \
+check_row long-name "a 200k-character name refused" all said 'results.csv:[0-9]*: .*longer than 256' ';' \
 	test ! -e C/report.md
 fresh C && rename C syscall/getppid "$(printf 'syscall/get\tppid')"
 run "$bin" compare A C --no-plots --out x
-check control-name "a tab in a name refused" said 'control character'
+check_row control-name "a tab in a name refused" said 'control character'
 fresh C && sed -n 2p B/results.csv >>C/results.csv
 run "$bin" compare A C --no-plots --out x
-check dup-name "a name twice refused, both lines named" said 'kmod/calib appears twice (lines 2 and 111)'
+check_row dup-name "a name twice refused, both lines named" said 'kmod/calib appears twice (lines 2 and 111)'
 
 fresh C && rename C syscall/getppid 'syscall/get|ppid'
 run "$bin" report C
 # every table row keeps the header's number of unescaped '|'
-check pipe-name "escaped in report.md, tables intact" all \
+check_row pipe-name "escaped in report.md, tables intact" all \
 	grep -qF 'syscall/get\|ppid' C/report.md ';' \
 	awk '/^\|/ { s = $0; gsub(/\\\|/, "", s); n = gsub(/\|/, "", s)
 		if (!head || prev !~ /^\|/) head = n; if (n != head) bad = 1 }
 		{ prev = $0 } END { exit bad }' C/report.md
 
 run "$bin" compare A A --no-plots --out same
-check same-run "WARNING for the same run twice" said 'WARNING: A and B are the same run'
+check_row same-run "WARNING for the same run twice" said 'WARNING: A and B are the same run'
 cp -r A A2
 run "$bin" compare A A2 --no-plots --out same
-check same-run "WARNING for two copies of one run" said 'WARNING: .*copies of one run'
+check_row same-run "WARNING for two copies of one run" said 'WARNING: .*copies of one run'
 "$bin" report A A2 --no-plots --out same-report >/dev/null 2>&1
 rc=$?
-check same-run "said at the top of report.md" grep -q 'Not a comparison' same-report/report.md
+check_row same-run "said at the top of report.md" grep -q 'Not a comparison' same-report/report.md
 
 fresh C && rm C/context.csv
 run "$bin" compare A C --no-plots --out x
-check no-context "the skipped machine check is said" said 'has no context.csv: .*not checked'
+check_row no-context "the skipped machine check is said" said 'has no context.csv: .*not checked'
 
 fresh C A && awk -F, -v OFS=, '$1 == "kmod/calib" { $5 = "1e-300" } { print }' A/samples.csv >C/samples.csv &&
 	awk -F, -v OFS=, '$1 == "kmod/calib" { $10 = "1e-300" } { print }' A/results.csv >C/results.csv
 run "$bin" compare C B --no-plots --out x
-check huge-ratio "a short % column" all \
+check_row huge-ratio "a short % column" all \
 	grep -q '^kmod/calib .* +[0-9.]*e+[0-9]*%' "$tmp/out" ';' \
 	test "$(grep '^kmod/calib ' "$tmp/out" | wc -c)" -lt 300
 
 fresh C && awk -F, -v OFS=, 'NR == 7 { NF = 5 } { print }' B/samples.csv >C/s && mv C/s C/samples.csv
 run "$bin" compare A C --no-plots --out x
-check short-row "a missing field refused" said 'samples.csv:7: wrong number of fields'
+check_row short-row "a missing field refused" said 'samples.csv:7: wrong number of fields'
 fresh C && set_value C 9 '1"2'
 run "$bin" compare A C --no-plots --out x
-check bad-quote "a stray quote refused" said 'samples.csv:9: malformed record'
+check_row bad-quote "a stray quote refused" said 'samples.csv:9: malformed record'
 
 fresh C && printf 'kmod/calib\0x,0,0,1,5,ticks\n' >>C/samples.csv
 run "$bin" compare A C --no-plots --out x
-check nul-byte "a NUL byte refused" said 'samples.csv:3272: malformed record'
+check_row nul-byte "a NUL byte refused" said 'samples.csv:3272: malformed record'
 fresh C && for f in results.csv samples.csv context.csv; do sed -i 's/$/\r/' "C/$f"; done
 run "$bin" compare A C --no-plots --out crlf
-check crlf "CRLF files read" cmp -s crlf/compare.csv "$(
+check_row crlf "CRLF files read" cmp -s crlf/compare.csv "$(
 	"$bin" compare A B --no-plots --out crlf-lf >/dev/null 2>&1; echo crlf-lf/compare.csv)"
 fresh C && head -n 1 B/results.csv >C/results.csv
 run "$bin" compare A C --no-plots --out x
-check empty-results "a header-only results.csv refused" said 'no benchmark, only a header'
+check_row empty-results "a header-only results.csv refused" said 'no benchmark, only a header'
 fresh C && rm C/samples.csv
 run "$bin" compare A C --no-plots --out nos
-check no-samples "medians only, said" all grep -q 'CI and U test unavailable' "$tmp/out" ';' \
+check_row no-samples "medians only, said" all grep -q 'no CI or test, verdict "unknown"' "$tmp/out" ';' \
 	test "$(awk -F, 'NR > 1 { print $(NF - 1) }' nos/compare.csv | sort -u)" = unknown
 fresh C && echo 'kmod/nosuch,0,0,1,5,ticks' >>C/samples.csv
 run "$bin" compare A C --no-plots --out x
-check orphan-samples "the unused sample counted" said '1 samples of benchmarks its results.csv does not list'
+check_row orphan-samples "the unused sample counted" said '1 samples of benchmarks its results.csv does not list'
 fresh C && sed -i '3s/,ticks,/,parsecs,/' C/results.csv
 run "$bin" compare A C --no-plots --out x
-check bad-unit "the unit named" said "results.csv:3: kmod/pair: the unit 'parsecs'"
+check_row bad-unit "the unit named" said "results.csv:3: kmod/pair: the unit 'parsecs'"
 fresh C && echo 'host,again' >>C/context.csv
 run "$bin" compare A C --no-plots --out x
-check dup-context-key "both lines named" said 'context.csv:[0-9]*: key host appears twice (first on line'
+check_row dup-context-key "both lines named" said 'context.csv:[0-9]*: key host appears twice (first on line'
 if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
 	fresh C && chmod 755 . && chmod -R a+rX A C && chmod 0 C/results.csv
 	runuser -u nobody -- "$bin" compare A C --no-plots --out /nonexistent/x >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	check unreadable "the file and the reason named" said 'cannot open C/results.csv: Permission denied'
+	check_row unreadable "the file and the reason named" said 'cannot open C/results.csv: Permission denied'
 else
 	tested[unreadable]=1
-	echo "ok - unreadable # SKIP needs root and runuser to drop privileges"
+	skip unreadable "needs root and runuser to drop privileges"
 fi
 cp -r B "B 4 ü"
 run "$bin" compare A "B 4 ü" --no-plots
-check odd-path "compared, output named after it" test -s "compare-A-vs-B 4 ü/compare.csv"
+check_row odd-path "compared, output named after it" test -s "compare-A-vs-B 4 ü/compare.csv"
 
 # --- Google Benchmark JSON -----------------------------------------------------
 run "$bin" compare "$tmp/A/results.json" "$tmp/B/results.json" --no-plots
-check gb-default-dir "compare-A-vs-B next to A" all test -s compare-A-vs-B/compare.csv ';' \
+check_row gb-default-dir "compare-A-vs-B next to A" all test -s compare-A-vs-B/compare.csv ';' \
 	test -z "$(ls -d A/compare-* 2>/dev/null)"
 
 # gbench FILE ENTRIES...: a Google Benchmark file with these entries.
@@ -353,32 +355,32 @@ it() { # it NAME VALUE [UNIT]
 gbench two-a.json "$(it BM_a 10)" "$(it BM_a 11)" "$(it BM_a 10.5)" "$(it BM_b 20)"
 gbench two-b.json "$(it BM_a 12)" "$(it BM_a 12.5)" "$(it BM_a 13)" "$(it BM_b 19)"
 run "$bin" compare two-a.json two-b.json --out gb
-check gb-two-files "compared; no plots, and said so" all test -s gb/compare.csv ';' \
+check_row gb-two-files "compared; no plots, and said so" all test -s gb/compare.csv ';' \
 	grep -q 'no plots' "$tmp/out"
 run "$bin" compare A/results.json B/results.json --out gb-smapbench
-check gb-two-files "smapbench's own results.json files: plots drawn" \
+check_row gb-two-files "smapbench's own results.json files: plots drawn" \
 	test -s gb-smapbench/plots/ops.png
 gbench agg-a.json "$(agg BM_a median 10)" "$(agg BM_a mean 11)" "$(agg BM_b median 20)"
 gbench agg-b.json "$(agg BM_a median 12)" "$(agg BM_a mean 13)" "$(agg BM_b median 19)"
 run "$bin" compare agg-a.json agg-b.json --out agg
-check gb-aggregates "medians compared, no CI said" all said 'median only' ';' \
+check_row gb-aggregates "medians compared, no CI said" all said 'median only' ';' \
 	test "$(awk -F, 'NR > 1 { print $(NF - 1) }' agg/compare.csv | sort -u)" = unknown
 
 gbench nrt.json "$(it BM_a 10)" '{"name": "BM_b", "run_type": "iteration", "time_unit": "ns"}'
 run "$bin" compare nrt.json agg-b.json --no-plots --out x
-check gb-no-real-time "the entry without real_time named" said 'benchmarks\[1\] (BM_b) has no real_time'
+check_row gb-no-real-time "the entry without real_time named" said 'benchmarks\[1\] (BM_b) has no real_time'
 gbench nan.json "$(it BM_a NaN)"
 run "$bin" compare nan.json agg-b.json --no-plots --out x
-check gb-nan "NaN refused" said 'real_time nan is not a number'
+check_row gb-nan "NaN refused" said 'real_time nan is not a number'
 gbench unit.json "$(it BM_a 10 xs)"
 run "$bin" compare unit.json agg-b.json --no-plots --out x
-check gb-unit "the unit named" said "unknown time_unit 'xs'"
+check_row gb-unit "the unit named" said "unknown time_unit 'xs'"
 head -c 3000 B/results.json >cut.json
 run "$bin" compare cut.json B/results.json --no-plots --out x
-check gb-truncated "line and column named" said 'cut.json:[0-9]*:[0-9]*: invalid JSON'
+check_row gb-truncated "line and column named" said 'cut.json:[0-9]*:[0-9]*: invalid JSON'
 cat B/results.json A/results.json >two.json
 run "$bin" compare two.json B/results.json --no-plots --out x
-check gb-trailing "text after the end refused" said 'two.json:[0-9]*:[0-9]*: invalid JSON: text after the end'
+check_row gb-trailing "text after the end refused" said 'two.json:[0-9]*:[0-9]*: invalid JSON: text after the end'
 {
 	printf '{"benchmarks": '
 	printf '%.0s[' $(seq 70)
@@ -386,19 +388,19 @@ check gb-trailing "text after the end refused" said 'two.json:[0-9]*:[0-9]*: inv
 	printf '}'
 } >deep.json
 run "$bin" compare deep.json B/results.json --no-plots --out x
-check gb-deep "nesting refused" said 'nested too deeply'
+check_row gb-deep "nesting refused" said 'nested too deeply'
 gbench bytes.json "$(it "$(printf 'BM_\377')" 10)"
 run "$bin" compare bytes.json agg-b.json --no-plots --out x
-check gb-bad-bytes "a name that is not UTF-8 refused" said 'bytes.json:[0-9]*:[0-9]*: invalid JSON: invalid UTF-8'
+check_row gb-bad-bytes "a name that is not UTF-8 refused" said 'bytes.json:[0-9]*:[0-9]*: invalid JSON: invalid UTF-8'
 { cat agg-a.json && printf '\0'; } >nul.json
 run "$bin" compare nul.json agg-b.json --no-plots --out x
-check gb-bad-bytes "a NUL byte after the value refused" said 'nul.json:[0-9]*:1: invalid JSON: text after the end'
+check_row gb-bad-bytes "a NUL byte after the value refused" said 'nul.json:[0-9]*:1: invalid JSON: text after the end'
 : >empty.json
 run "$bin" compare empty.json B/results.json --no-plots --out x
-check gb-empty "an empty file refused" said 'empty.json:1:1: invalid JSON'
+check_row gb-empty "an empty file refused" said 'empty.json:1:1: invalid JSON'
 echo '{"benchmarks": []}' >none.json
 run "$bin" compare none.json B/results.json --no-plots --out x
-check gb-empty "a file without benchmarks refused" said 'none.json: no benchmark to compare'
+check_row gb-empty "a file without benchmarks refused" said 'none.json: no benchmark to compare'
 
 # 200000 entries: 100000 benchmarks of 2 repetitions each, every name once
 # per repetition block (a search per entry was quadratic: minutes).
@@ -414,38 +416,50 @@ done
 start=$(date +%s.%N)
 run "$bin" compare many-a.json many-b.json --no-plots --out many
 seconds=$(since "$start")
-check gb-many "200000 entries compared in $seconds s (limit 30 s)" all \
+check_row gb-many "200000 entries compared in $seconds s (limit 30 s)" all \
 	test "$(($(wc -l <many/compare.csv) - 1))" = 100000 ';' \
 	le "$seconds" 30
 
 # --- command lines ------------------------------------------------------------
 run "$bin" run --list --filter '^nothing-matches$'
-check list-nomatch "said" said 'no benchmark matches'
+check_row list-nomatch "said" said 'no benchmark matches'
 run "$bin" run --counter kmod-tsc --suite syscall --list
-check kmod-counter "said" said 'kmod suite only'
+check_row kmod-counter "said" said 'kmod suite only'
 run "$bin" run --quick --full --list
-check quick-full "said" said 'choose one sweep'
+check_row quick-full "said" said 'choose one sweep'
 for args in "" "P Q" "--bogus"; do
 	# shellcheck disable=SC2086 # the words are the arguments
 	run "$bin" plot $args
-	check plot-usage "plot $args: a reason before the usage" all \
+	check_row plot-usage "plot $args: a reason before the usage" all \
 		grep -q 'smapbench plot: [a-z]' "$tmp/err" ';' said usage
 done
 for args in "" "A B C" "A --out X"; do
 	# shellcheck disable=SC2086
 	run "$bin" report $args
-	check report-usage "report $args: a reason before the usage" all \
+	check_row report-usage "report $args: a reason before the usage" all \
 		grep -q 'smapbench report: [a-z]' "$tmp/err" ';' said usage
 done
 run "$bin" compare A B --out ''
-check compare-empty-out "said" said 'empty directory name'
+check_row compare-empty-out "said" said 'empty directory name'
 for a in 1e-300 0.5 nan; do
 	run "$bin" compare A B --alpha "$a" --out x
-	check alpha-range "--alpha $a refused" said "alpha '$a' is not a number in \[0.001, 0.5)"
+	check_row alpha-range "--alpha $a refused" said "alpha '$a' is not a number in \[0.001, 0.5)"
+done
+for a in 0 101 x; do
+	run "$bin" compare A B --margin "$a" --out x
+	check_row margin-range "--margin $a refused" said "margin '$a' is not a percentage in (0, 100\]"
+done
+for a in -1 x; do
+	run "$bin" compare A B --seed "$a" --out x
+	check_row seed-range "--seed $a refused" said "seed '$a' is not an integer"
+done
+for a in 10 x; do
+	run "$bin" compare A B --resamples "$a" --out x
+	check_row resamples-range "--resamples $a refused" said "resamples '$a' is not an integer in \[1000, 10000000\]"
 done
 fresh G
 SMAPBENCH_GNUPLOT=/bin/false run "$bin" plot G
-check gnuplot-fails "the command, the plot and the status named" all \
+check_row gnuplot-fails "the command, the plot and the status named" all \
 	said 'smapbench plot: gnuplot failed drawing [a-z-]*\.png with .*exit status 1' ';' \
 	test ! -e G/plots ';' clean G
 
@@ -530,4 +544,4 @@ if grep -q '^## Row flags' B/report.md && grep -q '^- \*\*noisy\*\* ([0-9]* of 1
 else
 	not_ok "report.md: no explanation of the row flags"
 fi
-exit "$fail"
+stage_exit

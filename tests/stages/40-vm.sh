@@ -5,19 +5,21 @@
 # A missing QEMU or default kernel is a failure: CI installs them.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 # The canary is test-only, but held to the module's standards.
 if out=$(make --no-print-directory -s vm-lint 2>&1); then
-	echo "ok - vm: canary module checkpatch, W=1 and sparse clean; vm/init shellcheck clean"
+	ok "vm: canary module checkpatch, W=1 and sparse clean; vm/init shellcheck clean"
 else
-	echo "$out" | tail -n 30 | sed 's/^/#   /'
-	echo "not ok - vm: canary module or vm/init lint (make vm-lint)"
+	show 30 <<<"$out"
+	not_ok "vm: canary module or vm/init lint (make vm-lint)"
 fi
 
 vm/run-vm.sh check
 rc=$?
 if [ "$rc" -eq 2 ]; then
-	echo "not ok - vm: end-to-end tests could not start (see the error above;" \
+	not_ok "vm: end-to-end tests could not start (see the error above;" \
 		"scripts/deps.sh install test installs what they need)"
 fi
 exit "$rc"

@@ -8,24 +8,21 @@
 # them (scripts/deps.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 build=${BUILD:-build}
-fail=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; fail=1; }
 
 if out=$(shellcheck -S warning vm/census.sh 2>&1 &&
 	shellcheck -S warning -s sh vm/census/init 2>&1); then
 	ok "census: vm/census.sh and vm/census/init shellcheck clean"
 else
-	echo "$out" | head -n 20 | sed 's/^/#   /'
+	show <<<"$out"
 	not_ok "census: shellcheck of vm/census.sh or vm/census/init"
 fi
 
-# The host side first, without QEMU: cmocka's TAP, renamed.
+# The host side first, without QEMU.
 if make -s census-unit >/dev/null 2>&1; then
-	CMOCKA_MESSAGE_OUTPUT=TAP "$build/tests/unit/test_census" 2>&1 |
-		sed -nE 's/^(not ok|ok) [0-9]+ - (.*)/\1 - census unit: \2/p; s/^# /#   /p'
-	[ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
+	cmocka_tap "census unit" "$build/tests/unit/test_census"
 else
 	not_ok "census: the unit test builds (make census-unit; libcmocka-dev installed?)"
 fi
@@ -43,7 +40,7 @@ rc=$?
 seconds=$(($(date +%s) - start))
 dir=$(sed -n 's/^census directory: //p' "$work/census.log")
 if [ "$rc" -ne 0 ] || [ -z "$dir" ]; then
-	sed 's/^/#   /' "$work/census.log" | tail -n 40
+	show 40 <"$work/census.log"
 	not_ok "census: vm/census.sh wrote a census directory (status $rc, ${seconds}s)"
 	exit 1
 fi
@@ -78,9 +75,9 @@ fi
 # The oracle's own lines.
 "$build/smapbench" census check "$dir" >"$work/check.tap" 2>&1
 rc=$?
-cat "$work/check.tap"
-grep -q '^not ok' "$work/check.tap" && fail=1
-[ "$rc" -eq 0 ] || fail=1
+if relay <"$work/check.tap" && [ "$rc" -ne 0 ]; then
+	not_ok "census: census check exited with status $rc, every line ok"
+fi
 
 # A loop that executes a different number than it claims must fail: the
 # same census with kmod/sigframe/inline short of one CLAC per frame (24
@@ -100,10 +97,10 @@ else
 	others=$(grep '^not ok' "$work/broken.tap" | grep -vc 'kmod inline')
 	if [ "$rc" -eq 1 ] && [ "$caught" -ge 2 ] && [ "$others" -eq 0 ]; then
 		ok "census: the oracle catches a loop one CLAC short per frame, and only that ($caught lines)"
-		grep '^not ok' "$work/broken.tap" | head -n 2 | sed 's/^/#   /'
+		grep '^not ok' "$work/broken.tap" | head -n 2 | show
 	else
-		sed 's/^/#   /' "$work/broken.tap"
+		show <"$work/broken.tap"
 		not_ok "census: the oracle missed a loop one CLAC short per frame (status $rc)"
 	fi
 fi
-exit "$fail"
+stage_exit

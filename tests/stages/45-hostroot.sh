@@ -17,21 +17,20 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=vm/lib.sh
 . vm/lib.sh
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
 work=$build/vm/hostroot-check
 only=${HOSTROOT_BOOTS:-}
-failures=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; failures=$((failures + 1)); }
 
 # The guest-side scripts are held to the same lint as vm/*.sh.
 if out=$(shellcheck -S warning tests/vm/hostroot-checks.sh 2>&1 &&
 	shellcheck -S warning -s sh vm/hostroot-init 2>&1); then
 	ok "hostroot: shellcheck clean on the guest's init and checks"
 else
-	echo "$out" | head -n 20 | sed 's/^/#   /'
+	show <<<"$out"
 	not_ok "hostroot: shellcheck on vm/hostroot-init, tests/vm/hostroot-checks.sh"
 fi
 
@@ -40,7 +39,7 @@ if ! command -v qemu-system-x86_64 >/dev/null; then
 	exit 1
 fi
 if ! make -s all >"$build/hostroot-make.log" 2>&1; then
-	tail -n 20 "$build/hostroot-make.log" | sed 's/^/#   /'
+	show <"$build/hostroot-make.log"
 	not_ok "hostroot: make all"
 	exit 1
 fi
@@ -69,16 +68,15 @@ boot() {
 		tests/vm/hostroot-checks.sh "$@" 2>"$dir/hostroot.err"
 	rc=$?
 	echo "# $prefix: boot to poweroff $(cat "$dir/seconds" 2>/dev/null)s"
-	sed -nE "s/^(not ok|ok) - /\1 - $prefix: /p; /^#/p" "$share/job.out" 2>/dev/null
-	failures=$((failures + $(grep -c '^not ok' "$share/job.out" 2>/dev/null)))
+	relay "$prefix: " < <(grep -E '^((not )?ok - |#)' "$share/job.out" 2>/dev/null)
 	if [ "$rc" -eq 125 ] || ! [ -e "$share/done" ]; then
-		sed 's/^/#   /' "$dir/hostroot.err"
+		show 40 <"$dir/hostroot.err"
 		not_ok "$prefix: the guest ran the checks and reported back"
 		return
 	fi
 	ok "$prefix: the guest ran the checks and reported back (status $rc)"
 	if grep -qE "$VM_BAD_LOG_RE" "$share/dmesg.txt"; then
-		grep -E -m 20 "$VM_BAD_LOG_RE" "$share/dmesg.txt" | sed 's/^/#   /'
+		grep -E "$VM_BAD_LOG_RE" "$share/dmesg.txt" | show
 		not_ok "$prefix: guest kernel log clean (no BUG, WARNING, oops, lockup)"
 	else
 		ok "$prefix: guest kernel log clean (no BUG, WARNING, oops, lockup)"
@@ -107,7 +105,7 @@ release=$(vm_debian_release linux-image-6.12-amd64)
 if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
 	boot 6.12 "/boot/vmlinuz-$release" smap max "" smap normal
 else
-	ok "hostroot: 6.12 boots # SKIP linux-image-6.12-amd64 not installed"
+	skip "hostroot: 6.12 boots" "linux-image-6.12-amd64 not installed"
 fi
 echo "# hostroot: all boots in $(($(date +%s) - start))s; files in $work"
-[ "$failures" -eq 0 ]
+stage_exit

@@ -22,12 +22,9 @@
 # suites. Needs root and the network (deb.debian.org).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 top=$(pwd)
-fail=0
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; fail=1; }
-skip() { echo "ok - $1 # SKIP $2"; }
-show() { sed 's/^/#   /' | tail -n "${1:-20}"; }
 now() { date +%s; }
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -35,10 +32,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 for tool in mmdebstrap unshare chroot git; do
-	if ! command -v "$tool" >/dev/null; then
-		not_ok "$tool is not installed (scripts/deps.sh install test)"
-		exit 1
-	fi
+	need_command "$tool" "scripts/deps.sh install test"
 done
 
 cache=$(mkdir -p "${BUILD:-build}/fresh-root" && cd "${BUILD:-build}/fresh-root" && pwd)
@@ -231,7 +225,7 @@ bpf_skip=$(grep -m1 '^bpf/' "$host_dir/skipped.csv" 2>/dev/null | cut -d, -f3-)
 if [ "${bpf_rows:-0}" -gt 0 ]; then
 	ok "the bpf suite was built and ran ($bpf_rows rows)"
 elif [ -n "$bpf_skip" ] && [[ "$bpf_skip" != *"missing at build time"* ]]; then
-	ok "the bpf suite was built # SKIP it cannot run here: $bpf_skip"
+	skip "the bpf suite was built" "it cannot run here: $bpf_skip"
 else
 	not_ok "the bpf suite was not built: ${bpf_skip:-no bpf rows and no reason}"
 fi
@@ -272,4 +266,4 @@ if [ ! -e "$root" ] && [ "$(fingerprint)" = "$pristine_before" ]; then
 else
 	not_ok "the copy $root remains or the cached root changed"
 fi
-exit "$fail"
+stage_exit

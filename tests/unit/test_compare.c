@@ -37,6 +37,7 @@
 #include "atomic_dir.h"
 #include "compare.h"
 #include "rundir.h"
+#include "stats.h"
 
 static void test_mw_exact_separated(void **state)
 {
@@ -139,28 +140,233 @@ static void test_bootstrap_ci_contains_difference(void **state)
 	assert_true(lo <= 10 - 13 * 0.25 && 10 - 13 * 0.25 <= hi);
 }
 
+/*
+ * r repetitions of m samples: repetition k's samples are
+ * base + k * step + j * 0.01 (j < m), so its median is
+ * base + k * step + 0.01 * (m - 1) / 2.
+ */
+static void fill_repetitions(double *v, unsigned long *rep, size_t r, size_t m,
+			     double base, double step)
+{
+	for (size_t k = 0; k < r; k++)
+		for (size_t j = 0; j < m; j++) {
+			v[k * m + j] = base + (double)k * step + 0.01 * (double)j;
+			rep[k * m + j] = k;
+		}
+}
+
+static void test_groups(void **state)
+{
+	/* repetitions given out of order: grouped, medians per repetition */
+	const double v[] = { 5, 1, 7, 3, 2 };
+	const unsigned long rep[] = { 2, 0, 2, 1, 0 };
+	struct compare_groups g;
+
+	(void)state;
+	assert_int_equal(compare_group(v, rep, 5, &g), 0);
+	assert_int_equal(g.count, 3);
+	assert_float_equal(g.medians[0], 1.5, 1e-12);
+	assert_float_equal(g.medians[1], 3, 1e-12);
+	assert_float_equal(g.medians[2], 6, 1e-12);
+	assert_float_equal(compare_center(&g), 3.5, 1e-12);
+	compare_groups_free(&g);
+	/* no repetition index (JSON): each value is one repetition */
+	assert_int_equal(compare_group(v, NULL, 5, &g), 0);
+	assert_int_equal(g.count, 5);
+	assert_float_equal(compare_center(&g), 3.6, 1e-12);
+	compare_groups_free(&g);
+}
+
+/*
+ * Exact permutation p-values counted by hand: for {1..5} against
+ * {6..10} only the observed split and its mirror reach |difference| 5,
+ * so p = 2 / C(10,5) = 2/252; for 3 + 3, 2 / C(6,3) = 0.1, the
+ * smallest p a 3 + 3 design can give. 10 + 10 has C(20,10) = 184756
+ * splits, over COMPARE_EXACT_SPLITS: Monte-Carlo, and no random split
+ * reaches the observed one, so p = 1 / (1 + COMPARE_PERMUTATIONS).
+ */
+static void test_permutation(void **state)
+{
+	const double a[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	const double b[] = { 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+	int exact;
+
+	(void)state;
+	assert_float_equal(compare_permutation_p(a, 5, a + 5, 5, 1, &exact),
+			   2.0 / 252, 1e-12);
+	assert_int_equal(exact, 1);
+	assert_float_equal(compare_permutation_p(a + 3, 3, a, 3, 1, &exact),
+			   0.1, 1e-12);
+	/* the same values on both sides: every split is as extreme */
+	assert_float_equal(compare_permutation_p(a, 4, a, 4, 1, &exact), 1,
+			   1e-12);
+	assert_float_equal(compare_permutation_p(a, 10, b, 10, 1, &exact),
+			   1.0 / (1 + COMPARE_PERMUTATIONS), 1e-12);
+	assert_int_equal(exact, 0);
+}
+
+/*
+ * Benjamini-Hochberg by hand: p = 0.01, 0.04, 0.03, (none), 0.5; m = 4;
+ * sorted 0.01, 0.03, 0.04, 0.5 give p m / rank = 0.04, 0.06, 0.0533,
+ * 0.5; the running minimum from the top makes 0.03's q 0.0533.
+ */
+static void test_bh(void **state)
+{
+	const double p[] = { 0.01, 0.04, 0.03, NAN, 0.5 };
+	double q[5];
+
+	(void)state;
+	assert_int_equal(compare_bh_qvalues(p, 5, q), 0);
+	assert_float_equal(q[0], 0.04, 1e-12);
+	assert_float_equal(q[1], 0.04 * 4 / 3, 1e-12);
+	assert_float_equal(q[2], 0.04 * 4 / 3, 1e-12);
+	assert_true(isnan(q[3]));
+	assert_float_equal(q[4], 0.5, 1e-12);
+}
+
+/* Values without any spread: every resample gives 3 exactly. */
+static void test_hierarchical_ci_degenerate(void **state)
+{
+	double a[20], b[20];
+	unsigned long ra[20], rb[20];
+	struct compare_groups ga, gb;
+	double lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < 20; i++) {
+		a[i] = 10;
+		b[i] = 13;
+		ra[i] = rb[i] = i / 5;
+	}
+	assert_int_equal(compare_group(a, ra, 20, &ga), 0);
+	assert_int_equal(compare_group(b, rb, 20, &gb), 0);
+	assert_int_equal(compare_hierarchical_ci(&ga, &gb, 2000, 0.95, 3, &lo,
+						 &hi), 0);
+	assert_float_equal(lo, 3, 1e-9);
+	assert_float_equal(hi, 3, 1e-9);
+	compare_groups_free(&ga);
+	compare_groups_free(&gb);
+}
+
 static void test_verdicts(void **state)
 {
-	double a[60], b[60];
+	double a[50], b[50], wide[50];
+	unsigned long ra[50], rb[50], rw[50];
+	struct compare_settings set = compare_default_settings();
 	struct compare_row row;
 
 	(void)state;
-	fill_samples(a, b, 60);
-	assert_int_equal(compare_values(a, 60, b, 60, 0.05, 1, &row), 0);
-	assert_int_equal(row.verdict, COMPARE_SLOWER);
+	/* 5 repetitions of 10, repetition medians 10.045 + 0.05 k */
+	fill_repetitions(a, ra, 5, 10, 10, 0.05);
+	fill_repetitions(b, rb, 5, 10, 13, 0.05);
+	/* the same center, 10.145, but repetitions 1 apart */
+	fill_repetitions(wide, rw, 5, 10, 8.1, 1);
+	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &set, &row), 0);
+	assert_int_equal(row.reps_a, 5);
+	assert_float_equal(row.center_a, 10.045 + 0.1, 1e-9);
 	assert_float_equal(row.delta, 3, 1e-9);
-	assert_float_equal(row.relative, 3 / row.median_a, 1e-9);
-	assert_true(row.ci_low > 0 && row.mw.p < 0.05);
-	assert_int_equal(compare_values(b, 60, a, 60, 0.05, 1, &row), 0);
+	assert_float_equal(row.relative, 3 / row.center_a, 1e-9);
+	assert_float_equal(row.p, 2.0 / 252, 1e-12);
+	assert_true(row.ci_low > 2.8 && row.ci_high < 3.2);
+	assert_int_equal(row.verdict, COMPARE_SLOWER);
+	assert_int_equal(compare_values(b, rb, 50, a, ra, 50, &set, &row), 0);
 	assert_int_equal(row.verdict, COMPARE_FASTER);
-	assert_int_equal(compare_values(a, 60, a, 60, 0.05, 1, &row), 0);
+	/* A against itself: the CI lies within +-2% of 10.145 */
+	assert_int_equal(compare_values(a, ra, 50, a, ra, 50, &set, &row), 0);
 	assert_int_equal(row.verdict, COMPARE_SAME);
-	assert_true(row.ci_low <= 0 && row.ci_high >= 0);
-	/* Too few values on one side: no test, no verdict. */
-	assert_int_equal(compare_values(a, 2, b, 60, 0.05, 1, &row), 0);
+	assert_true(row.ci_low >= -0.2029 && row.ci_high <= 0.2029);
+	assert_float_equal(row.p, 1, 1e-12);
+	/* repetitions 1 apart: p = 1, and the CI is wider than the margin */
+	assert_int_equal(compare_values(a, ra, 50, wide, rw, 50, &set, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_INCONCLUSIVE);
+	assert_float_equal(row.delta, 0, 1e-9);
+	assert_float_equal(row.p, 1, 1e-12);
+	assert_true(row.ci_low < -0.2029 || row.ci_high > 0.2029);
+	/* a 50% margin holds it */
+	set.margin = 0.5;
+	assert_int_equal(compare_values(a, ra, 50, wide, rw, 50, &set, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_SAME);
+	set.margin = COMPARE_DEFAULT_MARGIN;
+	/* Two repetitions on one side (20 samples): no test, no verdict. */
+	assert_int_equal(compare_values(a, ra, 20, b, rb, 50, &set, &row), 0);
+	assert_int_equal(row.reps_a, 2);
 	assert_int_equal(row.verdict, COMPARE_UNKNOWN);
-	assert_true(isnan(row.mw.p) && isnan(row.ci_low));
+	assert_true(isnan(row.p) && isnan(row.ci_low));
 	assert_string_equal(compare_verdict_name(COMPARE_SLOWER), "slower");
+	assert_string_equal(compare_verdict_name(COMPARE_INCONCLUSIVE),
+			    "inconclusive");
+}
+
+/* Normal deviate (Box-Muller) from the seeded generator. */
+static double normal(struct stats_rng *rng)
+{
+	double u = stats_rng_double(rng), v = stats_rng_double(rng);
+
+	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+}
+
+/* r repetitions of m samples: between-repetition sd 1, within sd 1. */
+static void simulate(struct stats_rng *rng, double *v, unsigned long *rep,
+		     size_t r, size_t m, double mean)
+{
+	for (size_t k = 0; k < r; k++) {
+		double level = mean + normal(rng);
+
+		for (size_t j = 0; j < m; j++) {
+			v[k * m + j] = level + normal(rng);
+			rep[k * m + j] = k;
+		}
+	}
+}
+
+/*
+ * Two-level data as benchmarks give it (intraclass correlation 0.5
+ * here: between- and within-repetition sd 1), 5 repetitions of 10
+ * samples a side, 1000 experiments with a fixed seed:
+ *  - B = A + 2: how often does the 95% CI hold 2 (needs >= 93%)?
+ *  - B = A: how often is the verdict faster or slower (needs <= 6%)?
+ * A sample-level model would call most A/A pairs different.
+ */
+static void test_simulation(void **state)
+{
+	enum { EXPERIMENTS = 1000, REPS = 5, SAMPLES = 10 };
+	double a[REPS * SAMPLES], b[REPS * SAMPLES];
+	unsigned long ra[REPS * SAMPLES], rb[REPS * SAMPLES];
+	struct compare_settings set = compare_default_settings();
+	struct stats_rng rng;
+	unsigned covered = 0, false_positive = 0, detected = 0;
+
+	(void)state;
+	set.resamples = 2000;
+	stats_rng_seed(&rng, 2026);
+	for (unsigned e = 0; e < EXPERIMENTS; e++) {
+		struct compare_row row;
+
+		set.seed = e;
+		simulate(&rng, a, ra, REPS, SAMPLES, 100);
+		simulate(&rng, b, rb, REPS, SAMPLES, 102);
+		assert_int_equal(compare_values(a, ra, REPS * SAMPLES, b, rb,
+						REPS * SAMPLES, &set, &row), 0);
+		covered += row.ci_low <= 2 && 2 <= row.ci_high;
+		detected += row.verdict == COMPARE_SLOWER;
+		simulate(&rng, b, rb, REPS, SAMPLES, 100);
+		assert_int_equal(compare_values(a, ra, REPS * SAMPLES, b, rb,
+						REPS * SAMPLES, &set, &row), 0);
+		false_positive += row.verdict == COMPARE_FASTER ||
+				  row.verdict == COMPARE_SLOWER;
+	}
+	print_message("result: %d experiments of %d + %d repetitions of %d "
+		      "samples, ICC 0.5: CI coverage %.1f%%, A/A false positives "
+		      "%.1f%%, power at 2 sd %.1f%%\n", EXPERIMENTS, REPS, REPS,
+		      SAMPLES, 100.0 * covered / EXPERIMENTS,
+		      100.0 * false_positive / EXPERIMENTS,
+		      100.0 * detected / EXPERIMENTS);
+	if (covered < EXPERIMENTS * 93 / 100)
+		fail_msg("95%% CI covered the true difference in %u of %d "
+			 "experiments (needs >= 93%%)", covered, EXPERIMENTS);
+	if (false_positive > EXPERIMENTS * 6 / 100)
+		fail_msg("A/A: %u of %d experiments called faster or slower "
+			 "(needs <= 6%%)", false_positive, EXPERIMENTS);
 }
 
 /* ------------------------------------------------------------ files */
@@ -197,10 +403,12 @@ static void make_run(const char *name, const char *kernel, const char *cmdline,
 	write_file(dir, "results.csv", results);
 	used = (size_t)snprintf(samples, sizeof(samples),
 				"name,repetition,sample,iterations,value,unit\n");
+	/* 5 repetitions of 4 samples */
 	for (size_t k = 0; k < 3; k++)
 		for (int i = 0; i < 20; i++)
 			used += (size_t)snprintf(samples + used, sizeof(samples) - used,
-						 "%s,0,%d,100,%.6g,%s\n", names[k], i,
+						 "%s,%d,%d,100,%.6g,%s\n", names[k],
+						 i / 4, i % 4,
 						 (k == 2 ? 50 : 10) + shift * (k == 0) + 0.01 * i,
 						 k == 2 ? "ns" : "cycles");
 	write_file(dir, "samples.csv", samples);
@@ -254,6 +462,7 @@ static void test_pairing_by_name(void **state)
 	struct run_dir a, b;
 	struct compare_result res;
 	const struct compare_row *gu = NULL;
+	struct compare_settings set = compare_default_settings();
 
 	(void)state;
 	load("a", &a);
@@ -262,7 +471,7 @@ static void test_pairing_by_name(void **state)
 	assert_non_null(rundir_find(&a, "kmod/pair/none/0"));
 	assert_int_equal(rundir_find(&a, "kmod/pair/none/0")->count, 20);
 	assert_string_equal(rundir_context(&a, "cpu_model"), "Some CPU, 4 cores");
-	assert_int_equal(compare_runs(&a, &b, 0.05, 1, &res), 0);
+	assert_int_equal(compare_runs(&a, &b, &set, &res), 0);
 	assert_int_equal(res.count, 3);
 	assert_int_equal(res.only_a_count, 1);
 	assert_string_equal(res.only_a[0], "kmod/only_in_a/none/0");
@@ -277,6 +486,10 @@ static void test_pairing_by_name(void **state)
 	assert_string_equal(gu->method, "samples");
 	assert_float_equal(gu->delta, 20, 1e-9);
 	assert_float_equal(gu->delta_ns, 10, 1e-9);	/* 0.5 ns per cycle */
+	assert_int_equal(gu->reps_a, 5);
+	/* p = 2/252 for 5 + 5 separated repetitions; 3 rows tested */
+	assert_float_equal(gu->p, 2.0 / 252, 1e-12);
+	assert_float_equal(gu->q, 3 * 2.0 / 252, 1e-12);
 	assert_int_equal(gu->verdict, COMPARE_SLOWER);
 	assert_int_equal(res.rows[1].verdict, COMPARE_SAME);	/* pair */
 	compare_result_free(&res);
@@ -361,6 +574,7 @@ static void test_gbench_json(void **state)
 	struct run_dir run, other;
 	const struct run_bench *b;
 	struct compare_result res;
+	struct compare_settings set = compare_default_settings();
 
 	(void)state;
 	write_file(tmpdir, "gb.json", gbench_json);
@@ -390,13 +604,19 @@ static void test_gbench_json(void **state)
 	assert_int_equal(b->size, 0);
 	assert_int_equal(b->batch, 25);
 
-	/* Against itself: repetitions are the values; one value: unknown. */
+	/*
+	 * Against itself: repetitions are the values. Three of them, 10 to
+	 * 12 ns, cannot show the two within 2% of each other:
+	 * inconclusive, p = 1. One value: unknown.
+	 */
 	if (rundir_load(path, &other, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(compare_runs(&run, &other, 0.05, 1, &res), 0);
+	assert_int_equal(compare_runs(&run, &other, &set, &res), 0);
 	assert_int_equal(res.count, 3);
 	assert_string_equal(res.rows[0].method, "repetitions");
-	assert_int_equal(res.rows[0].verdict, COMPARE_SAME);
+	assert_int_equal(res.rows[0].reps_a, 3);
+	assert_int_equal(res.rows[0].verdict, COMPARE_INCONCLUSIVE);
+	assert_float_equal(res.rows[0].p, 1, 1e-12);
 	assert_int_equal(res.rows[1].verdict, COMPARE_UNKNOWN);
 	compare_result_free(&res);
 	rundir_free(&other);
@@ -495,12 +715,14 @@ static void test_threads_change_nothing(void **state)
 {
 	struct run_dir a, b;
 	struct compare_result one, many;
+	struct compare_settings set = compare_default_settings();
 
 	(void)state;
+	set.seed = 7;
 	load("a", &a);
 	load("b", &b);
-	assert_int_equal(compare_runs_with(&a, &b, 0.05, 7, 1, NULL, NULL, &one), 0);
-	assert_int_equal(compare_runs_with(&a, &b, 0.05, 7, 4, NULL, NULL, &many), 0);
+	assert_int_equal(compare_runs_with(&a, &b, &set, 1, NULL, NULL, &one), 0);
+	assert_int_equal(compare_runs_with(&a, &b, &set, 4, NULL, NULL, &many), 0);
 	assert_int_equal(one.count, many.count);
 	for (size_t i = 0; i < one.count; i++) {
 		assert_ptr_equal(one.rows[i].a, many.rows[i].a);
@@ -508,7 +730,9 @@ static void test_threads_change_nothing(void **state)
 				    sizeof(double));
 		assert_memory_equal(&one.rows[i].ci_high, &many.rows[i].ci_high,
 				    sizeof(double));
-		assert_memory_equal(&one.rows[i].mw.p, &many.rows[i].mw.p,
+		assert_memory_equal(&one.rows[i].p, &many.rows[i].p,
+				    sizeof(double));
+		assert_memory_equal(&one.rows[i].q, &many.rows[i].q,
 				    sizeof(double));
 	}
 	compare_result_free(&one);
@@ -671,7 +895,12 @@ int main(void)
 		cmocka_unit_test(test_mw_normal_large),
 		cmocka_unit_test(test_mw_all_equal),
 		cmocka_unit_test(test_bootstrap_ci_contains_difference),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_permutation),
+		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_hierarchical_ci_degenerate),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_simulation),
 		cmocka_unit_test(test_pairing_by_name),
 		cmocka_unit_test(test_context_refusal),
 		cmocka_unit_test(test_gbench_json),
