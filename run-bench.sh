@@ -23,6 +23,8 @@ options:
   --suite NAME     syscall, kmod, bpf or all (default: all that can run here)
   --quick          short run (smapbench run --quick: fewer sizes, short
                    samples): minutes, not tens
+  --full           every size of every sweep (smapbench run --full); the
+                   default leaves out bpf sizes to stay near 2 minutes
   --out DIR        parent directory of the run directory (default: data/
                    of this checkout; a relative DIR is taken from the
                    current directory)
@@ -68,7 +70,7 @@ shell_words() {
 	printf '%s\n' "$line"
 }
 
-suite="" quick=0 out="" cpu="" vm=0 kernel="" headers="" install=1
+suite="" quick=0 full=0 out="" cpu="" vm=0 kernel="" headers="" install=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite)
@@ -78,6 +80,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--quick) quick=1; shift ;;
+	--full) full=1; shift ;;
 	--out)
 		[ $# -ge 2 ] || bad_usage "--out needs a directory"
 		[ -n "$2" ] || bad_usage "--out: empty directory name"
@@ -98,6 +101,9 @@ while [ $# -gt 0 ]; do
 	*) bad_usage "unknown option '$1'" ;;
 	esac
 done
+if [ "$quick" -eq 1 ] && [ "$full" -eq 1 ]; then
+	bad_usage "--quick and --full: choose one sweep"
+fi
 if [ "$vm" -eq 0 ] && { [ -n "$kernel" ] || [ -n "$headers" ]; }; then
 	bad_usage "--kernel and --headers only make sense with --vm"
 fi
@@ -218,6 +224,7 @@ if [ "$vm" -eq 1 ]; then
 	# report happen there exactly as on a host that loads modules.
 	inner=(--no-install --out /run/smapbench/runs)
 	[ "$quick" -eq 1 ] && inner+=(--quick)
+	[ "$full" -eq 1 ] && inner+=(--full)
 	[ -n "$suite" ] && inner+=(--suite "$suite")
 	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
 	boot_args=()
@@ -380,6 +387,7 @@ args=(run --out "$out")
 args+=(--suite "${suite:-all}")
 [ -n "$cpu" ] && args+=(--cpu "$cpu")
 [ "$quick" -eq 1 ] && args+=(--quick)
+[ "$full" -eq 1 ] && args+=(--full)
 say "running: $(shell_words "$smapbench" "${args[@]}")"
 # The program names the run directory in a file: no message to parse.
 run_dir_file=$scratch/run-dir

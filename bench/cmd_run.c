@@ -245,6 +245,8 @@ int cmd_run(int argc, char **argv)
 	registry_keep_suite(&reg, opt.suite);
 	if (opt.quick)
 		registry_drop_extended(&reg);
+	if (!opt.full)
+		registry_drop_full_only(&reg);
 	if (opt.filter &&
 	    registry_keep_matching(&reg, opt.filter, err, sizeof(err))) {
 		fprintf(stderr, "smapbench run: %s\n", err);
@@ -344,6 +346,8 @@ int cmd_run(int argc, char **argv)
 	context_set(&ctx, "samples_per_repetition", "%u", opt.samples);
 	context_set(&ctx, "seed", "%llu", (unsigned long long)opt.seed);
 	context_set(&ctx, "quick", "%d", opt.quick);
+	context_set(&ctx, "sweep", "%s",
+		    opt.quick ? "quick" : opt.full ? "full" : "default");
 	context_set(&ctx, "bootstrap_resamples", "%d", STATS_BOOTSTRAP_RESAMPLES);
 	suite_context(&ctx, opt.suite);
 	if (!context_get(&ctx, "warnings"))

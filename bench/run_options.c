@@ -33,6 +33,8 @@ void run_usage(void *file)
 		"  --seed N           seed for order shuffling and bootstrap\n"
 		"  --quick            a short run: --min-time 0.002 --repetitions 3\n"
 		"                     --samples 5 unless given, and fewer sizes\n"
+		"  --full             every size of every sweep (the default runs fewer\n"
+		"                     bpf sizes to stay near 2 minutes; docs/harness.md)\n"
 		"  --list             list the benchmarks and whether they can run\n"
 		"  --help             this text\n"
 		"The run directory's path is the last line printed on stdout\n"
@@ -87,7 +89,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 {
 	enum { OPT_SUITE = 256, OPT_FILTER, OPT_MIN_TIME, OPT_REPETITIONS,
 	       OPT_SAMPLES, OPT_COUNTER, OPT_CPU, OPT_OUT, OPT_LIST,
-	       OPT_HELP, OPT_SEED, OPT_QUICK, OPT_RUN_DIR_FILE };
+	       OPT_HELP, OPT_SEED, OPT_QUICK, OPT_RUN_DIR_FILE, OPT_FULL };
 	static const struct option longopts[] = {
 		{ "suite", required_argument, NULL, OPT_SUITE },
 		{ "filter", required_argument, NULL, OPT_FILTER },
@@ -101,6 +103,7 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "quick", no_argument, NULL, OPT_QUICK },
+		{ "full", no_argument, NULL, OPT_FULL },
 		{ "run-dir-file", required_argument, NULL, OPT_RUN_DIR_FILE },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -199,6 +202,9 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 		case OPT_QUICK:
 			o->quick = 1;
 			break;
+		case OPT_FULL:
+			o->full = 1;
+			break;
 		case 'h':
 		case OPT_HELP:
 			o->help = 1;
@@ -232,6 +238,10 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 			 "--counter %s times the kmod suite only, and --suite %s has "
 			 "none of it (use --suite kmod or all, or a user-space counter)",
 			 o->counter, o->suite);
+		return EXIT_USAGE;
+	}
+	if (o->quick && o->full) {
+		snprintf(err, errlen, "--full and --quick: choose one sweep");
 		return EXIT_USAGE;
 	}
 	if (o->quick) {

@@ -18,6 +18,7 @@ struct run_options {
 	const char *run_dir_file;	/* gets the run directory's path, or NULL */
 	int list;
 	int quick;	/* shorter samples, fewer repetitions and sizes */
+	int full;	/* every size: the benchmarks marked full_only too */
 	int help;
 	uint64_t seed;
 };

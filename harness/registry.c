@@ -111,6 +111,17 @@ void registry_drop_extended(struct registry *r)
 	keep_if(r, not_extended, NULL);
 }
 
+static int not_full_only(const struct benchmark *b, const void *arg)
+{
+	(void)arg;
+	return !b->full_only;
+}
+
+void registry_drop_full_only(struct registry *r)
+{
+	keep_if(r, not_full_only, NULL);
+}
+
 const struct benchmark *registry_find(const struct registry *r,
 				      const char *name)
 {

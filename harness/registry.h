@@ -24,6 +24,11 @@ struct bench_sample {
 
 #define BENCH_SAMPLE_CLAMPED	(1U << 0) /* fewer iterations than asked */
 #define BENCH_SAMPLE_PREEMPTED	(1U << 1) /* the thread was switched out */
+/*
+ * value holds the magnitude of a negative total: a paired difference
+ * (bpf overhead rows) where the base loop took longer than the op.
+ */
+#define BENCH_SAMPLE_NEGATIVE	(1U << 2)
 
 /* The unit a self-timed benchmark reports in. */
 struct bench_timer {
@@ -60,6 +65,7 @@ struct benchmark {
 	uint64_t max_iterations;	/* per sample; 0: no limit */
 	double max_sample_seconds;	/* per sample; 0: no limit */
 	int extended;			/* left out of --quick runs */
+	int full_only;			/* run by --full only: left out by default */
 	int headline;			/* a row a reader looks at first */
 };
 
@@ -77,6 +83,8 @@ int registry_add_family(struct registry *r, const char *family,
 			const struct benchmark *table, size_t n);
 /* Drop the benchmarks marked extended (a --quick run). */
 void registry_drop_extended(struct registry *r);
+/* Drop the benchmarks only a --full sweep runs (the default sweep). */
+void registry_drop_full_only(struct registry *r);
 /* Keep the benchmarks of one suite ("all" keeps everything). */
 void registry_keep_suite(struct registry *r, const char *suite);
 /*

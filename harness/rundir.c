@@ -277,7 +277,7 @@ static const char *columns_problem(const struct run_bench *b,
 	return NULL;
 }
 
-/* Rows whose values are differences of two loops (bpf): 0 is a value. */
+/* Rows whose values are differences of two loops (bpf): any sign. */
 static int op_is_difference(const char *op, size_t len)
 {
 	return len >= 8 && !strncmp(op + len - 8, "overhead", 8);
@@ -303,7 +303,8 @@ static int entry_is_difference(const char *op, const char *name)
 }
 
 /* NULL when v (read from text) is a timing, else what is wrong with it. */
-static const char *timing_problem(const char *text, double v, int zero_ok)
+static const char *timing_problem(const char *text, double v,
+				  int difference)
 {
 	if (!text || !*text)
 		return "is empty";
@@ -311,14 +312,16 @@ static const char *timing_problem(const char *text, double v, int zero_ok)
 		return "is not a number";
 	if (isinf(v))
 		return "is infinite";
+	if (difference)
+		return NULL;
 	if (v < 0)
 		return "is negative";
-	if (v == 0 && !zero_ok)
+	if (v == 0)
 		return "is zero";
 	return NULL;
 }
 
-#define TIMING_RULE "a timing is a finite number above 0"
+#define TIMING_RULE "a timing is a finite number above 0; a difference row's any finite number"
 
 /* A name twice would make every lookup ambiguous. */
 static int check_unique(const struct run_dir *run, const char *path,
@@ -713,9 +716,10 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 		goto oom;
 	/*
 	 * First the repetitions ("iteration" entries), then the median
-	 * aggregates; a benchmark is identified by run_name (name without
-	 * the _median / _mean suffix). Written with
-	 * --benchmark_report_aggregates_only, a file has medians only.
+	 * aggregates, used only for a benchmark without repetitions (a
+	 * file written with --benchmark_report_aggregates_only); a
+	 * benchmark is identified by run_name (name without the _median /
+	 * _mean suffix).
 	 */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < list->count; i++) {
@@ -811,7 +815,12 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 	for (size_t k = 0; k < run->count; k++) {
 		struct run_bench *b = &run->bench[k];
 
-		if (!isfinite(b->median))
+		/*
+		 * B - A and the CI must describe the same values: the
+		 * median of the repetitions, not a _median aggregate
+		 * (kept only for a benchmark with no repetition entry).
+		 */
+		if (b->count)
 			b->median = stats_median(b->values, b->count);
 		b->median_ns = b->median;
 		b->mean = stats_mean(b->values, b->count);

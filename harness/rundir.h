@@ -72,7 +72,8 @@ struct run_dir {
 /*
  * Returns 0, or -1 with a message naming the file (and line) in err.
  * Suspect input is refused, not skipped: a timing that is not a finite
- * number above 0 (only the bpf "overhead" rows, differences, may be 0),
+ * number above 0 (only the bpf "overhead" rows, differences, may be 0
+ * or negative),
  * a benchmark name that is empty, too long or holds control characters,
  * a name twice, a JSON entry without a usable real_time.
  */

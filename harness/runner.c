@@ -147,6 +147,8 @@ static int take_samples(const struct benchmark *b, void *state,
 		rs->index = i - o->warmup;
 		rs->iterations = s[i].iterations ? s[i].iterations : 1;
 		rs->value = (double)s[i].value / (double)rs->iterations;
+		if (s[i].flags & BENCH_SAMPLE_NEGATIVE)
+			rs->value = -rs->value;
 		if (s[i].flags & BENCH_SAMPLE_CLAMPED)
 			res->flags |= RESULT_CLAMPED;
 		if (s[i].flags & BENCH_SAMPLE_PREEMPTED)
@@ -173,7 +175,7 @@ static void finish(struct result *res, uint64_t seed)
 	stats_summarize(v, res->nsamples, seed, &res->stats);
 	free(v);
 	res->median_ns = res->hz > 0 ? res->stats.median * 1e9 / res->hz : NAN;
-	if (res->stats.cv > RESULT_NOISY_CV)
+	if (fabs(res->stats.cv) > RESULT_NOISY_CV)
 		res->flags |= RESULT_NOISY;
 	if ((double)res->preempted > RESULT_PREEMPTED_SHARE * (double)res->nsamples)
 		res->flags |= RESULT_PREEMPTED;

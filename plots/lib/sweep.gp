@@ -45,6 +45,18 @@ dashtype(i) = dashed(i) ? 2 : 1
 colour(i) = colours[words(colourof) >= i ? int(word(colourof, i)) : i]
 nops = words(ops)
 
+# A log axis cannot show a median at or below 0, and a bpf overhead row
+# (a paired difference) may have one: such points are left out, and a
+# note under the plot says how many, so that none goes missing unsaid.
+# (CI ends at or below 0 are drawn down to the axis.)
+stats datafile using (column(2) <= 0 ? 1 : 0) nooutput
+nonpositive = int(STATS_sum)
+if (nonpositive > 0) {
+	set label 98 sprintf("%d median%s <= 0 not drawn (log axis)", \
+		nonpositive, nonpositive > 1 ? "s" : "") \
+		at screen 0.01, 0.015 left font ",9" front
+}
+
 set logscale x 2
 set format x "%.0f"
 set xlabel xlabel
@@ -62,6 +74,7 @@ do for [j=1:nops] {
 		with yerrorlines lw 1.5 pt 7 ps (dashed(i) ? 0 : 0.7) dt dashtype(i) \
 		lc rgb colour(i) title word(titles, i)
 	unset label 99	# the watermark once, not once per panel
+	unset label 98	# the same for the note
 }
 if (npct > 0) {
 	do for [j=1:nops] {

@@ -76,6 +76,13 @@ for key in '"context"' '"benchmarks"' '"host_name"' '"num_cpus"' '"run_name"' \
 	grep -qF "$key" "$dir/results.json" || missing="$missing $key"
 done
 check "results.json has Google Benchmark's keys${missing:+ (missing:$missing)}" test -z "$missing"
+# Aggregates are over repetitions, as Google Benchmark writes them: their
+# iterations is the repetition count (2), not the sample count.
+agg_iterations=$(grep -A1 '"aggregate_unit"' "$dir/results.json" |
+	grep -o '"iterations": [0-9]*' | sort | uniq -c | tr -s ' ')
+check "results.json aggregates all count 2 repetitions ($agg_iterations)" \
+	test "$(echo "$agg_iterations" | sed 's/^ *[0-9]* //')" = '"iterations": 2'
+check "context.csv records the sweep (default)" grep -qx 'sweep,default' "$dir/context.csv"
 
 # --- interruption: nothing may remain ---------------------------------------
 for sig in INT TERM; do

@@ -142,6 +142,32 @@ check "plot of a run with one K at its largest batched size: no gnuplot warning"
 check "... and its batch panel is get_user at 8 B" \
 	grep -q "get_user/8" "$tmp/run-one-k/plots/batch.svg"
 
+# bpf overhead rows are paired differences and keep negative samples: a
+# median below 0 and one at 0 (and a CI end below 0) must still plot on
+# the log axis, the two points left out with a note that says so.
+cp -r tests/fixtures/run-smap "$tmp/run-negative"
+rm -rf "$tmp/run-negative/plots"
+awk -F, -v OFS=, '
+	$1 == "bpf/overhead/syscall/1" { $10 = -2; $18 = -5; $19 = 1; $21 = -2 }
+	$1 == "bpf/overhead/syscall/64" { $10 = 0; $18 = -1; $19 = 3; $21 = 0 }
+	$1 == "bpf/overhead/syscall/4096" { $18 = -0.5 }
+	{ print }' "$tmp/run-negative/results.csv" >"$tmp/run-negative/r.new" &&
+	mv "$tmp/run-negative/r.new" "$tmp/run-negative/results.csv"
+awk -F, -v OFS=, '$1 == "bpf/overhead/syscall/1" { $5 -= 48 } { print }' \
+	"$tmp/run-negative/samples.csv" >"$tmp/run-negative/s.new" &&
+	mv "$tmp/run-negative/s.new" "$tmp/run-negative/samples.csv"
+if out=$("$smapbench" plot "$tmp/run-negative" 2>&1); then
+	check_plots "$tmp/run-negative" "plot of a run with bpf overhead medians <= 0"
+	if grep -q '2 medians &lt;= 0 not drawn' "$tmp/run-negative/plots/bpf.svg"; then
+		ok "bpf plot notes the 2 medians <= 0 it leaves out"
+	else
+		not_ok "bpf plot does not say that it left out 2 medians <= 0"
+	fi
+else
+	echo "$out" | head -n 5 | sed 's/^/# /'
+	not_ok "plot of a run with bpf overhead medians <= 0 failed"
+fi
+
 
 cmp=$tmp/compare
 if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&1); then

@@ -425,6 +425,8 @@ run "$bin" run --list --filter '^nothing-matches$'
 check_row list-nomatch "said" said 'no benchmark matches'
 run "$bin" run --counter kmod-tsc --suite syscall --list
 check_row kmod-counter "said" said 'kmod suite only'
+run "$bin" run --quick --full --list
+check_row quick-full "said" said 'choose one sweep'
 for args in "" "P Q" "--bogus"; do
 	# shellcheck disable=SC2086 # the words are the arguments
 	run "$bin" plot $args

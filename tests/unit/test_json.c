@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "report.h"
+#include "rundir.h"
+#include "stats.h"
 #include "unit.h"
 
 static char *capture(void (*fn)(FILE *, void *), void *arg, size_t *len)
@@ -249,6 +252,207 @@ static void results_json_has_google_benchmark_keys(void **unused)
 	context_free(&ctx);
 }
 
+/*
+ * Google Benchmark's meaning: an iteration entry is one repetition
+ * (time per operation over all its samples, its operations as
+ * "iterations"); the aggregates are over those repetition values, with
+ * "iterations" = the number of repetitions. Three repetitions of two
+ * samples of 100 operations, in ticks at 2 GHz: 10,12 | 11,13 | 20,22
+ * give 11, 12, 21 ticks = 5.5, 6, 10.5 ns per operation. Over those:
+ * median 6, mean 7.3333, sample stddev 2.7538 (n - 1), cv 0.37552. The
+ * median of the six samples (12.5 ticks = 6.25 ns) must not be used.
+ */
+static struct result_sample three_reps[6] = {
+	{ 0, 0, 100, 10 }, { 0, 1, 100, 12 },
+	{ 1, 0, 100, 11 }, { 1, 1, 100, 13 },
+	{ 2, 0, 100, 20 }, { 2, 1, 100, 22 },
+};
+
+static const struct json_value *entry(const struct json_value *list,
+				      const char *name)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		const char *n = json_get_string(&list->items[i], "name");
+
+		if (n && !strcmp(n, name))
+			return &list->items[i];
+	}
+	fail_msg("results.json has no entry %s", name);
+	return NULL;
+}
+
+static void results_json_aggregates_are_over_repetitions(void **unused)
+{
+	struct result res = {
+		.bench = &fake_bench, .counter = "rdtscp", .unit = "ticks",
+		.hz = 2e9, .iterations = 100, .samples = three_reps, .nsamples = 6,
+	};
+	struct run_results results = { &res, 1 };
+	struct context ctx = { 0 };
+	struct report rep = {
+		.results = &results, .context = &ctx, .run_flags = "",
+		.executable = "smapbench", .repetitions = 3,
+	};
+	static const double expect[3] = { 5.5, 6, 10.5 };
+	double from_entries[3];
+	char err[256], name[128];
+	const struct json_value *list, *e;
+	struct json_value root;
+	size_t len, iterations = 0;
+
+	(void)unused;
+	stats_summarize((double[]){ 10, 12, 11, 13, 20, 22 }, 6, 1, &res.stats);
+	char *out = capture(write_report, &rep, &len);
+
+	assert_int(json_parse(out, len, 0, &root, err, sizeof(err)), 0, err);
+	list = json_get(&root, "benchmarks");
+	assert_non_null(list);
+	for (size_t i = 0; i < list->count; i++) {
+		e = &list->items[i];
+		if (strcmp(json_get_string(e, "run_type"), "iteration"))
+			continue;
+		assert_true(iterations < 3);
+		assert_int(json_get_number(e, "repetition_index"), iterations,
+			   "repetition_index");
+		assert_int(json_get_number(e, "iterations"), 200,
+			   "operations of one repetition");
+		from_entries[iterations] = json_get_number(e, "real_time");
+		assert_near(from_entries[iterations], expect[iterations], 1e-9,
+			    "repetition real_time");
+		assert_near(json_get_number(e, "cpu_time"), expect[iterations],
+			    1e-9, "repetition cpu_time");
+		iterations++;
+	}
+	assert_int(iterations, 3, "one iteration entry per repetition");
+	static const struct {
+		const char *suffix;
+		double value;
+	} aggregates[] = {
+		{ "median", 6 }, { "mean", 22.0 / 3 },
+		{ "stddev", 2.7537852736430506 }, { "cv", 0.37551617367859781 },
+	};
+	for (size_t k = 0; k < 4; k++) {
+		snprintf(name, sizeof(name), "%s_%s", fake_bench.name,
+			 aggregates[k].suffix);
+		e = entry(list, name);
+		assert_str(json_get_string(e, "run_type"), "aggregate", name);
+		assert_str(json_get_string(e, "aggregate_name"),
+			   aggregates[k].suffix, name);
+		assert_str(json_get_string(e, "run_name"), fake_bench.name, name);
+		assert_int(json_get_number(e, "iterations"), 3,
+			   "aggregate iterations: the repetitions");
+		assert_int(json_get_number(e, "repetitions"), 3, "repetitions");
+		assert_near(json_get_number(e, "real_time"), aggregates[k].value,
+			    1e-9, name);
+	}
+	/* The same numbers from the iteration entries just read back. */
+	assert_near(json_get_number(entry(list, "syscall/fake \"quoted\"_median"),
+				    "real_time"),
+		    stats_median(from_entries, 3), 1e-9, "median of entries");
+	assert_near(json_get_number(entry(list, "syscall/fake \"quoted\"_mean"),
+				    "real_time"),
+		    stats_mean(from_entries, 3), 1e-9, "mean of entries");
+	assert_near(json_get_number(entry(list, "syscall/fake \"quoted\"_stddev"),
+				    "real_time"),
+		    stats_stddev(from_entries, 3), 1e-9, "stddev of entries");
+	/* The sample-level median rides along under its own name. */
+	assert_near(json_get_number(entry(list, "syscall/fake \"quoted\"_median"),
+				    "sample_median"), 12.5, 1e-9, "sample_median");
+	json_free(&root);
+	free(out);
+	context_free(&ctx);
+}
+
+/* Google Benchmark writes no aggregate for a single repetition. */
+static void results_json_one_repetition_has_no_aggregates(void **unused)
+{
+	struct result res = {
+		.bench = &fake_bench, .counter = "rdtscp", .unit = "ticks",
+		.hz = 2e9, .iterations = 100, .samples = three_reps, .nsamples = 2,
+	};
+	struct run_results results = { &res, 1 };
+	struct context ctx = { 0 };
+	struct report rep = {
+		.results = &results, .context = &ctx, .run_flags = "",
+		.executable = "smapbench", .repetitions = 1,
+	};
+	size_t len;
+
+	(void)unused;
+	stats_summarize((double[]){ 10, 12 }, 2, 1, &res.stats);
+	char *out = capture(write_report, &rep, &len);
+
+	if (strstr(out, "\"aggregate\""))
+		fail_msg("one repetition, yet aggregates:\n%s", out);
+	if (!strstr(out, "\"run_type\": \"iteration\""))
+		fail_msg("no iteration entry:\n%s", out);
+	free(out);
+	context_free(&ctx);
+}
+
+/*
+ * Read back, a run's values are its repetitions, and B - A uses their
+ * median: a _median aggregate that disagrees is not used.
+ */
+static void results_json_read_back_uses_repetitions(void **unused)
+{
+	char dir[] = "/tmp/test_json.XXXXXX", path[64], err[512];
+	struct result res = {
+		.bench = &fake_bench, .counter = "rdtscp", .unit = "ticks",
+		.hz = 2e9, .iterations = 100, .samples = three_reps, .nsamples = 6,
+	};
+	struct run_results results = { &res, 1 };
+	struct context ctx = { 0 };
+	struct report rep = {
+		.results = &results, .context = &ctx, .run_flags = "",
+		.executable = "smapbench", .repetitions = 3,
+	};
+	struct run_dir run;
+	const struct run_bench *b;
+	FILE *f;
+
+	(void)unused;
+	stats_summarize((double[]){ 10, 12, 11, 13, 20, 22 }, 6, 1, &res.stats);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	write_report(f, &rep);
+	assert_int(fclose(f), 0, "fclose");
+	assert_int(rundir_load(path, &run, err, sizeof(err)), 0, err);
+	b = rundir_find(&run, fake_bench.name);
+	assert_non_null(b);
+	assert_int(b->source, RUN_VALUES_REPETITIONS, "values are repetitions");
+	assert_int(b->count, 3, "three repetition values");
+	for (size_t i = 0; i < 3; i++) {
+		static const double expect[3] = { 5.5, 6, 10.5 };
+
+		assert_near(b->values[i], expect[i], 1e-9, "repetition value");
+	}
+	assert_near(b->median, 6, 1e-9, "median of the repetitions");
+	assert_int(run.aggregates_only, 0, "no aggregates-only benchmark");
+	rundir_free(&run);
+
+	/* A file whose _median aggregate says 99: still the repetitions. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"benchmarks\": [\n"
+	      " {\"name\": \"BM_x\", \"run_type\": \"iteration\", \"real_time\": 4, \"time_unit\": \"ns\"},\n"
+	      " {\"name\": \"BM_x\", \"run_type\": \"iteration\", \"real_time\": 5, \"time_unit\": \"ns\"},\n"
+	      " {\"name\": \"BM_x\", \"run_type\": \"iteration\", \"real_time\": 9, \"time_unit\": \"ns\"},\n"
+	      " {\"name\": \"BM_x_median\", \"run_name\": \"BM_x\", \"run_type\": \"aggregate\",\n"
+	      "  \"aggregate_name\": \"median\", \"real_time\": 99, \"time_unit\": \"ns\"}]}\n", f);
+	assert_int(fclose(f), 0, "fclose");
+	assert_int(rundir_load(path, &run, err, sizeof(err)), 0, err);
+	b = rundir_find(&run, "BM_x");
+	assert_non_null(b);
+	assert_near(b->median, 5, 1e-12, "median of the repetitions, not 99");
+	rundir_free(&run);
+	unlink(path);
+	rmdir(dir);
+	context_free(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +462,9 @@ int main(void)
 		cmocka_unit_test(reader_bounds_and_places),
 		cmocka_unit_test(writer_output_is_valid),
 		cmocka_unit_test(results_json_has_google_benchmark_keys),
+		cmocka_unit_test(results_json_aggregates_are_over_repetitions),
+		cmocka_unit_test(results_json_one_repetition_has_no_aggregates),
+		cmocka_unit_test(results_json_read_back_uses_repetitions),
 	};
 
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);

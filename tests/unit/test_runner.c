@@ -159,6 +159,70 @@ static void run_collects_samples_and_skips(void **unused)
 	registry_free(&r);
 }
 
+/*
+ * A self-timed paired difference (bpf overhead): samples alternate
+ * +30 and -10 ns over 10 operations, the negative ones as a magnitude
+ * with BENCH_SAMPLE_NEGATIVE. They must stay negative (-1 ns per op),
+ * not be cut at 0: the median of 3, -1, 3, -1 ... is 1, not 1.5.
+ */
+static int signed_measure(void *state, uint64_t iterations, size_t n,
+			  struct bench_sample *out, char *why, size_t whylen)
+{
+	(void)state;
+	(void)iterations;
+	(void)why;
+	(void)whylen;
+	for (size_t i = 0; i < n; i++) {
+		out[i].iterations = 10;
+		out[i].value = i % 2 ? 10 : 30;
+		out[i].flags = i % 2 ? BENCH_SAMPLE_NEGATIVE : 0;
+	}
+	return 0;
+}
+
+static void signed_timer(void *state, struct bench_timer *t)
+{
+	(void)state;
+	t->counter = "fake-ns";
+	t->unit = "ns";
+	t->hz = 1e9;
+}
+
+static void negative_self_timed_samples_keep_their_sign(void **unused)
+{
+	const struct benchmark table[] = {
+		{ .name = "t/difference", .suite = "t", .op = "overhead",
+		  .variant = "none", .measure = signed_measure,
+		  .timer = signed_timer, .max_iterations = 10 },
+	};
+	struct registry r = { 0 };
+	struct run_results res;
+	struct runner_options o;
+	size_t negative = 0;
+
+	(void)unused;
+	registry_add_table(&r, table, 1);
+	runner_defaults(&o);
+	o.counter = &fake_counter;
+	o.min_time = 0.001;
+	o.repetitions = 2;
+	o.samples = 4;
+	o.warmup = 0;
+	assert_int(runner_run(&r, &o, &res), 0, "runner_run");
+	assert_int(res.items[0].nsamples, 8, "2 repetitions x 4 samples");
+	for (size_t i = 0; i < res.items[0].nsamples; i++) {
+		double v = res.items[0].samples[i].value;
+
+		assert_true(v == 3 || v == -1);
+		negative += v < 0;
+	}
+	assert_int(negative, 4, "negative samples kept");
+	assert_near(res.items[0].stats.median, 1, 1e-9, "median of 3 and -1");
+	assert_near(res.items[0].stats.mean, 1, 1e-9, "mean of 3 and -1");
+	run_results_free(&res);
+	registry_free(&r);
+}
+
 static void stop_flag_interrupts(void **unused)
 {
 	const struct benchmark table[] = {
@@ -212,6 +276,7 @@ int main(void)
 		cmocka_unit_test(sizing_reaches_min_time),
 		cmocka_unit_test(sizing_stops_at_cap),
 		cmocka_unit_test(run_collects_samples_and_skips),
+		cmocka_unit_test(negative_self_timed_samples_keep_their_sign),
 		cmocka_unit_test(stop_flag_interrupts),
 		cmocka_unit_test(format_human_units),
 		cmocka_unit_test(cpucycles_layer_reads_selected_counter),
