@@ -296,4 +296,13 @@ if [ "$rc" -ne 0 ] && grep -q 'gnuplot not found' <<<"$out" &&
 else
 	not_ok "plot without gnuplot: status $rc, output: $out"
 fi
+
+# The published reports are what this code makes of their measurements:
+# a change that moves a figure must redraw data/ (make redraw-data).
+if out=$(SMAPBENCH=$smapbench scripts/redraw-data.sh --check 2>&1); then
+	ok "data/: every published report, comparison and plot table is current"
+else
+	show 30 <<<"$out"
+	not_ok "data/: published outputs differ from what the code makes (make redraw-data)"
+fi
 stage_exit
