@@ -44,13 +44,15 @@ need_command() {
 # check DESCRIPTION COMMAND...: ok when COMMAND succeeds; otherwise not_ok,
 # with what COMMAND printed so the failure explains itself.
 check() {
-	local what=$1 out
+	# Its locals are prefixed: COMMAND may be an eval of the caller's
+	# variables, and a local "out" would hide the caller's.
+	local tap_what=$1 tap_output
 	shift
-	if out=$("$@" 2>&1); then
-		ok "$what"
+	if tap_output=$("$@" 2>&1); then
+		ok "$tap_what"
 	else
-		not_ok "$what"
-		[ -z "$out" ] || show <<<"$out"
+		not_ok "$tap_what"
+		[ -z "$tap_output" ] || show <<<"$tap_output"
 	fi
 }
 
