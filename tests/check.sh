@@ -17,8 +17,10 @@ for stage in tests/stages/*.sh; do
 	fi
 	echo "# stage $name"
 	log=$(mktemp)
+	start=$SECONDS
 	"$stage" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
+	echo "# stage $name took $((SECONDS - start)) s"
 	p=$(grep -cE '^ *ok\b' "$log" | tr -d ' ')
 	s=$(grep -cE '^ *ok\b.*# *SKIP' "$log" | tr -d ' ')
 	f=$(grep -cE '^ *not ok\b' "$log" | tr -d ' ')
