@@ -161,34 +161,6 @@ static int render_plot(const char *dir, size_t nkernels, const char *context)
 	return rc;
 }
 
-/* A file of the census directory being built, opened for writing. */
-static FILE *open_in(const struct atomic_dir *d, const char *name, char *err,
-		     size_t errlen)
-{
-	char path[PATH_MAX + 128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", d->tmp, name);
-	f = fopen(path, "w");
-	if (!f)
-		snprintf(err, errlen, "cannot write %.900s: %s", path,
-			 strerror(errno));
-	return f;
-}
-
-/* Close a file of open_in(), reporting a write error. */
-static int close_in(FILE *f, const char *name, char *err, size_t errlen)
-{
-	int failed = ferror(f);
-
-	if (fclose(f) || failed) {
-		snprintf(err, errlen, "writing %s failed: %s", name,
-			 strerror(errno ? errno : EIO));
-		return -1;
-	}
-	return 0;
-}
-
 /* Copy a file into the census directory being built. */
 static int copy_into(const struct atomic_dir *d, const char *from,
 		     const char *name, char *err, size_t errlen)
@@ -201,7 +173,7 @@ static int copy_into(const struct atomic_dir *d, const char *from,
 		snprintf(err, errlen, "cannot read %s: %s", from, strerror(errno));
 		return -1;
 	}
-	out = open_in(d, name, err, errlen);
+	out = atomic_dir_open(d, name, err, errlen);
 	if (!out) {
 		fclose(in);
 		return -1;
@@ -209,13 +181,13 @@ static int copy_into(const struct atomic_dir *d, const char *from,
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		fwrite(buf, 1, n, out);
 	fclose(in);
-	return close_in(out, name, err, errlen);
+	return atomic_dir_close(out, name, err, errlen);
 }
 
 static int write_context(const struct atomic_dir *d, const struct census *c,
 			 char *err, size_t errlen)
 {
-	FILE *f = open_in(d, "context.csv", err, errlen);
+	FILE *f = atomic_dir_open(d, "context.csv", err, errlen);
 	char host[256] = "", date[64];
 	time_t now = time(NULL);
 
@@ -234,7 +206,7 @@ static int write_context(const struct atomic_dir *d, const struct census *c,
 		}
 		fprintf(f, "\"\n");
 	}
-	return close_in(f, "context.csv", err, errlen);
+	return atomic_dir_close(f, "context.csv", err, errlen);
 }
 
 /* A file written by one of census.h's writers (0 or -1). */
@@ -242,7 +214,7 @@ static int write_with(const struct atomic_dir *d, const char *name,
 		      int (*writer)(const struct census *, FILE *),
 		      const struct census *c, char *err, size_t errlen)
 {
-	FILE *f = open_in(d, name, err, errlen);
+	FILE *f = atomic_dir_open(d, name, err, errlen);
 
 	if (!f)
 		return -1;
@@ -251,7 +223,7 @@ static int write_with(const struct atomic_dir *d, const char *name,
 		snprintf(err, errlen, "writing %s failed", name);
 		return -1;
 	}
-	return close_in(f, name, err, errlen);
+	return atomic_dir_close(f, name, err, errlen);
 }
 
 /*

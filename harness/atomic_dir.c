@@ -625,6 +625,35 @@ void atomic_dir_abort(struct atomic_dir *d)
 	forget_temporary(d->tmp);
 }
 
+FILE *atomic_dir_open(const struct atomic_dir *d, const char *name, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", d->tmp, name) >=
+	    sizeof(path)) {
+		snprintf(err, errlen, "%s/%s: path too long", d->tmp, name);
+		return NULL;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	return f;
+}
+
+int atomic_dir_close(FILE *f, const char *name, char *err, size_t errlen)
+{
+	int failed = ferror(f);
+
+	if (fclose(f) || failed) {
+		snprintf(err, errlen, "writing %s failed: %s", name,
+			 strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------ one file */
 
 FILE *atomic_file_begin(struct atomic_file *f, const char *target,

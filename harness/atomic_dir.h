@@ -90,6 +90,11 @@ int atomic_dir_commit_new(struct atomic_dir *d, const char *parent,
 			  const char *name, char *err, size_t errlen);
 /* Remove the temporary directory and everything in it. */
 void atomic_dir_abort(struct atomic_dir *d);
+/* Open the file name inside the directory being built, for writing. */
+FILE *atomic_dir_open(const struct atomic_dir *d, const char *name, char *err,
+		      size_t errlen);
+/* Close a file of atomic_dir_open, reporting a write error. */
+int atomic_dir_close(FILE *f, const char *name, char *err, size_t errlen);
 
 /*
  * One file replaced atomically (report.md): written to .NAME.XXXXXX

@@ -22,30 +22,12 @@ int run_dir_create(struct run_dir_writer *d, const char *parent, char *err,
 FILE *run_dir_open(struct run_dir_writer *d, const char *name, char *err,
 		   size_t errlen)
 {
-	char path[PATH_MAX + 64];
-	FILE *f;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", d->dir.tmp, name) >=
-	    sizeof(path)) {
-		snprintf(err, errlen, "%s/%s: path too long", d->dir.tmp, name);
-		return NULL;
-	}
-	f = fopen(path, "w");
-	if (!f)
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-	return f;
+	return atomic_dir_open(&d->dir, name, err, errlen);
 }
 
 int run_dir_close(FILE *f, const char *name, char *err, size_t errlen)
 {
-	int failed = ferror(f);
-
-	if (fclose(f) || failed) {
-		snprintf(err, errlen, "writing %s failed: %s", name,
-			 strerror(errno ? errno : EIO));
-		return -1;
-	}
-	return 0;
+	return atomic_dir_close(f, name, err, errlen);
 }
 
 int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
