@@ -154,6 +154,19 @@ void compare_print(FILE *f, const struct compare_result *res,
 			res->only_a_count, res->only_b_count);
 }
 
+/* dir/name, opened for writing; NULL with errno set. */
+static FILE *open_in_dir(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return fopen(path, "w");
+}
+
 /* Fields that are NAN are written empty, as everywhere in compare.csv. */
 int compare_csv_write(const char *dir, const struct compare_result *res)
 {
@@ -164,16 +177,11 @@ int compare_csv_write(const char *dir, const struct compare_result *res)
 		"ci_low", "ci_high", "p_value", "exact", "q_value",
 		"verdict", "method",
 	};
-	char path[PATH_MAX + 64];
 	struct csv_writer w;
 	FILE *f;
 	int err;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/compare.csv", dir) >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	f = fopen(path, "w");
+	f = open_in_dir(dir, "compare.csv");
 	if (!f)
 		return -1;
 	csv_writer_init(&w, f);
@@ -252,18 +260,13 @@ static size_t settings_pairs(const struct compare_settings *set,
 
 int compare_settings_write(const char *dir, const struct compare_settings *set)
 {
-	char path[PATH_MAX + 64], text[24][2][96];
+	char text[24][2][96];
 	size_t n = settings_pairs(set, text, 24);
 	struct csv_writer w;
 	FILE *f;
 	int err;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/compare-settings.csv",
-			     dir) >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	f = fopen(path, "w");
+	f = open_in_dir(dir, "compare-settings.csv");
 	if (!f)
 		return -1;
 	csv_writer_init(&w, f);
