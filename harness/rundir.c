@@ -277,29 +277,40 @@ static const char *columns_problem(const struct run_bench *b,
 	return NULL;
 }
 
-/* Rows whose values are differences of two loops (bpf): any sign. */
-static int op_is_difference(const char *op, size_t len)
+/*
+ * Rows whose values are differences of two loops, paired per sample, and
+ * so of any sign: the bpf suite's overhead rows (user read minus kernel
+ * copy) and its calib (adds minus an empty program; bench/bpf_suite.c).
+ * kmod/calib is a plain timing.
+ */
+static int op_is_difference(const char *suite, const char *op, size_t len)
 {
-	return len >= 8 && !strncmp(op + len - 8, "overhead", 8);
+	if (strcmp(suite, "bpf"))
+		return 0;
+	return (len >= 8 && !strncmp(op + len - 8, "overhead", 8)) ||
+	       (len == 5 && !strncmp(op, "calib", 5));
 }
 
 static int is_difference(const struct run_bench *b)
 {
-	return op_is_difference(b->op, strlen(b->op));
+	return op_is_difference(b->suite, b->op, strlen(b->op));
 }
 
 /* The same for a JSON entry: its "op", else the op part of its name. */
 static int entry_is_difference(const char *op, const char *name)
 {
 	const char *slash = strchr(name, '/'), *end;
+	char suite[16];
 
+	snprintf(suite, sizeof(suite), "%.*s",
+		 (int)(slash ? (size_t)(slash - name) : strlen(name)), name);
 	if (op)
-		return op_is_difference(op, strlen(op));
+		return op_is_difference(suite, op, strlen(op));
 	if (!slash)
 		return 0;
 	end = strchr(slash + 1, '/');
-	return op_is_difference(slash + 1, end ? (size_t)(end - slash - 1)
-					       : strlen(slash + 1));
+	return op_is_difference(suite, slash + 1,
+				end ? (size_t)(end - slash - 1) : strlen(slash + 1));
 }
 
 /* NULL when v (read from text) is a timing, else what is wrong with it. */

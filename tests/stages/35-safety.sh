@@ -237,6 +237,24 @@ set_value C "$line" 0
 run "$bin" compare A C --no-plots --out zero
 check_row zero-overhead "a 0 in a bpf overhead row accepted" test -s zero/compare.csv
 
+# bpf/calib is a paired difference too (adds minus an empty program): a run
+# whose calib sample came out negative (TCG noise) must load. It did not:
+# the writer kept the sign and every reader then refused the run.
+# with_calib DIR: DIR gains a bpf/calib/syscall row, a copy of an overhead
+# row whose first sample is negative.
+with_calib() {
+	awk -F, -v OFS=, '{ print } /^bpf\/overhead\/syscall\/1,/ {
+		$1 = "bpf/calib/syscall"; $3 = "calib"; $5 = 0; print }' \
+		"$1/results.csv" >"$1/r.new" && mv "$1/r.new" "$1/results.csv"
+	awk -F, -v OFS=, '{ print } /^bpf\/overhead\/syscall\/1,/ {
+		$1 = "bpf/calib/syscall"; if (!neg++) $5 = -165.6; print }' \
+		"$1/samples.csv" >"$1/s.new" && mv "$1/s.new" "$1/samples.csv"
+}
+fresh C && with_calib C && fresh D A && with_calib D
+run "$bin" compare D C --no-plots --out negcalib
+check_row negative-bpf-calib "a negative bpf/calib sample accepted" \
+	grep -q '^bpf/calib/syscall,' negcalib/compare.csv
+
 # rename DIR OLD NEW: a benchmark's name in results.csv and samples.csv
 # (NEW through a file: a 200k-character argument is too long for exec).
 rename() {
