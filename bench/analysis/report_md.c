@@ -135,6 +135,13 @@ static void write_headline_two(FILE *f, const struct compare_result *res)
 	struct text_table t;
 	size_t rows = 0;
 
+	/*
+	 * A and B are what B-A is the difference of: the centers, not the
+	 * medians of all samples (compare.csv has both).
+	 */
+	fprintf(f, "A and B: each run's center, the mean of its repetition "
+		"medians; B-A: their difference, with a hierarchical-bootstrap "
+		"CI (repetitions, then samples).\n\n");
 	text_table_init(&t, 9, "lrrlrrrrl");
 	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
 		   "B-A", "B-A ns", "B-A %", "95% CI of B-A", "verdict" });
@@ -146,8 +153,8 @@ static void write_headline_two(FILE *f, const struct compare_result *res)
 			if (!bench_is(r->a, &headline[i]))
 				continue;
 			text_table_add(&t, (const char *const[]){ r->a->name,
-				   format_number(ma, sizeof(ma), r->median_a),
-				   format_number(mb, sizeof(mb), r->median_b), r->unit,
+				   format_number(ma, sizeof(ma), r->center_a),
+				   format_number(mb, sizeof(mb), r->center_b), r->unit,
 				   format_number(d, sizeof(d), r->delta),
 				   format_number(dns, sizeof(dns), r->delta_ns),
 				   format_percent(rel, sizeof(rel), r->relative),
