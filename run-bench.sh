@@ -167,6 +167,12 @@ on_signal() {
 		kill -TERM "$child" 2>/dev/null
 		wait "$child" 2>/dev/null
 	fi
+	# A signal in the run's last moments, when every sample is taken, lets
+	# smapbench finish writing: that run directory is complete and stays.
+	if [ -z "$run_dir" ] && [ -s "${run_dir_file:-}" ]; then
+		run_dir=$(cat "$run_dir_file")
+		[ -d "$run_dir" ] || run_dir=""
+	fi
 	unload_module
 	rm -rf "$scratch" "${staging:-}"
 	# An --out this run created and left empty goes too.
