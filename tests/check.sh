@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.." || exit 2
 
 only=${CHECK_STAGES:-}
 passed=0 failed=0 skipped=0
+# The failing lines again, so that the last screen of a long run names them.
+failures=()
 for stage in tests/stages/*.sh; do
 	name=$(basename "$stage" .sh)
 	if [ -n "$only" ] && ! [[ " $only " == *" ${name#[0-9][0-9]-} "* ]]; then
@@ -24,9 +26,13 @@ for stage in tests/stages/*.sh; do
 	p=$(grep -cE '^ *ok\b' "$log" | tr -d ' ')
 	s=$(grep -cE '^ *ok\b.*# *SKIP' "$log" | tr -d ' ')
 	f=$(grep -cE '^ *not ok\b' "$log" | tr -d ' ')
+	while IFS= read -r line; do
+		failures+=("$name: ${line#"${line%%[! ]*}"}")
+	done < <(grep -E "^ *not ok\b" "$log")
 	rm -f "$log"
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - stage $name exited with status $rc"
+		failures+=("$name: not ok - stage exited with status $rc")
 		f=1
 	fi
 	passed=$((passed + p - s))
@@ -34,6 +40,10 @@ for stage in tests/stages/*.sh; do
 	failed=$((failed + f))
 done
 echo
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "# failed:"
+	printf "#   %s\n" "${failures[@]}"
+fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
