@@ -249,12 +249,18 @@ static double normal_quantile(double p)
 /*
  * Student's t quantile from the normal one (Cornish-Fisher expansion,
  * Abramowitz and Stegun 26.7.5): within 1e-3 of the exact value for
- * df >= 4 at the usual levels, which is all the interval needs.
+ * df >= 3 at the usual levels, which is all the interval needs; df 1
+ * and 2 in closed form.
  */
 static double student_quantile(double p, double df)
 {
 	double z = normal_quantile(p), z2 = z * z;
 
+	/* exact where the expansion is not (3 repetitions: df 2) */
+	if (df == 1)
+		return tan(M_PI * (p - 0.5));
+	if (df == 2)
+		return (2 * p - 1) / sqrt(2 * p * (1 - p));
 	return z + (z2 + 1) * z / (4 * df) +
 	       ((5 * z2 + 16) * z2 + 3) * z / (96 * df * df) +
 	       (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / (384 * df * df * df) +
@@ -302,20 +308,25 @@ static double resampled_center(const struct compare_groups *g,
 	return sum / (double)g->count;
 }
 
-int compare_hierarchical_ci(const struct compare_groups *a,
-			    const struct compare_groups *b,
-			    unsigned resamples, double level, uint64_t seed,
-			    double *low, double *high)
+/*
+ * The interval of center(b) - center(a), or of center(b) alone when a is
+ * NULL (the t quantile then has rb - 1 degrees of freedom).
+ */
+static int hierarchical_ci(const struct compare_groups *a,
+			   const struct compare_groups *b, unsigned resamples,
+			   double level, uint64_t seed, double *low,
+			   double *high)
 {
-	double *pool_a, *pool_b, *diffs, tail, z, r;
+	double *pool_a = NULL, *pool_b, *diffs, tail, z, r, df;
 	struct stats_rng rng;
 
-	if (a->count < 2 || b->count < 2 || !resamples)
+	if ((a && a->count < 2) || b->count < 2 || !resamples)
 		return -1;
-	pool_a = inner_medians(a, seed ^ 0xa);
+	if (a)
+		pool_a = inner_medians(a, seed ^ 0xa);
 	pool_b = inner_medians(b, seed ^ 0xb);
 	diffs = malloc(resamples * sizeof(*diffs));
-	if (!pool_a || !pool_b || !diffs) {
+	if ((a && !pool_a) || !pool_b || !diffs) {
 		free(pool_a);
 		free(pool_b);
 		free(diffs);
@@ -323,16 +334,15 @@ int compare_hierarchical_ci(const struct compare_groups *a,
 	}
 	stats_rng_seed(&rng, seed);
 	for (unsigned i = 0; i < resamples; i++) {
-		double ca = resampled_center(a, pool_a, &rng);
+		double ca = a ? resampled_center(a, pool_a, &rng) : 0;
 
 		diffs[i] = resampled_center(b, pool_b, &rng) - ca;
 	}
 	stats_sort(diffs, resamples);
 	/* Hesterberg's expansion for few clusters (see compare.h). */
-	r = (double)(a->count < b->count ? a->count : b->count);
-	z = sqrt(r / (r - 1)) *
-	    student_quantile(1 - (1 - level) / 2,
-			     (double)(a->count + b->count - 2));
+	r = (double)(a && a->count < b->count ? a->count : b->count);
+	df = a ? (double)(a->count + b->count - 2) : r - 1;
+	z = sqrt(r / (r - 1)) * student_quantile(1 - (1 - level) / 2, df);
 	tail = 0.5 * erfc(z / sqrt(2.0));
 	*low = stats_quantile_sorted(diffs, resamples, tail);
 	*high = stats_quantile_sorted(diffs, resamples, 1 - tail);
@@ -340,6 +350,20 @@ int compare_hierarchical_ci(const struct compare_groups *a,
 	free(pool_b);
 	free(diffs);
 	return 0;
+}
+
+int compare_hierarchical_ci(const struct compare_groups *a,
+			    const struct compare_groups *b,
+			    unsigned resamples, double level, uint64_t seed,
+			    double *low, double *high)
+{
+	return hierarchical_ci(a, b, resamples, level, seed, low, high);
+}
+
+int compare_center_ci(const struct compare_groups *g, unsigned resamples,
+		      double level, uint64_t seed, double *low, double *high)
+{
+	return hierarchical_ci(NULL, g, resamples, level, seed, low, high);
 }
 
 /* C(n, k) as a double, or INFINITY past limit. */

@@ -125,6 +125,13 @@ int compare_hierarchical_ci(const struct compare_groups *a,
 			    const struct compare_groups *b,
 			    unsigned resamples, double level, uint64_t seed,
 			    double *low, double *high);
+/*
+ * The same interval for one side's center alone (a single row that is
+ * itself a difference, e.g. bpf overhead): t with r - 1 degrees of
+ * freedom. Needs 2 or more repetitions; 0, or -1 on no memory.
+ */
+int compare_center_ci(const struct compare_groups *g, unsigned resamples,
+		      double level, uint64_t seed, double *low, double *high);
 
 /*
  * Two-sided permutation test of mean(b) - mean(a) on per-repetition

@@ -248,6 +248,45 @@ static void test_hierarchical_ci_degenerate(void **state)
 	compare_groups_free(&gb);
 }
 
+
+/*
+ * One side's center alone (the table's bpf overhead cell): a constant
+ * gives a zero-width interval; three repetitions (df 2, expanded by
+ * sqrt(3/2)) give tails far beyond the resamples' extremes, so the
+ * interval is the range of the repetition medians; one repetition has
+ * none.
+ */
+static void test_center_ci(void **state)
+{
+	double v[15], lo, hi;
+	unsigned long rep[15];
+	struct compare_groups g;
+
+	(void)state;
+	for (size_t i = 0; i < 15; i++) {
+		v[i] = 7;
+		rep[i] = i / 5;
+	}
+	assert_int_equal(compare_group(v, rep, 15, &g), 0);
+	assert_int_equal(compare_center_ci(&g, 4000, 0.95, 3, &lo, &hi), 0);
+	assert_float_equal(lo, 7, 1e-12);
+	assert_float_equal(hi, 7, 1e-12);
+	compare_groups_free(&g);
+
+	for (size_t i = 0; i < 15; i++)
+		v[i] = 10 + 2 * (double)(i / 5);	/* medians 10, 12, 14 */
+	assert_int_equal(compare_group(v, rep, 15, &g), 0);
+	assert_float_equal(compare_center(&g), 12, 1e-12);
+	assert_int_equal(compare_center_ci(&g, 4000, 0.95, 3, &lo, &hi), 0);
+	assert_float_equal(lo, 10, 1e-12);
+	assert_float_equal(hi, 14, 1e-12);
+	compare_groups_free(&g);
+
+	assert_int_equal(compare_group(v, rep, 5, &g), 0);
+	assert_int_equal(g.count, 1);
+	assert_int_equal(compare_center_ci(&g, 4000, 0.95, 3, &lo, &hi), -1);
+	compare_groups_free(&g);
+}
 static void test_verdicts(void **state)
 {
 	double a[50], b[50], wide[50];
@@ -899,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_permutation),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_hierarchical_ci_degenerate),
+		cmocka_unit_test(test_center_ci),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_simulation),
 		cmocka_unit_test(test_pairing_by_name),
