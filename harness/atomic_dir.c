@@ -312,8 +312,7 @@ static int in_list(const char *name, const char *const *list)
 	return 0;
 }
 
-/* The kind named by dir's marker into kind ("" when unmarked). */
-static void read_marker(const char *dir, char *kind, size_t len)
+void atomic_dir_marker(const char *dir, char *kind, size_t len)
 {
 	char path[PATH_MAX + 16], line[128] = "";
 	FILE *f;
@@ -344,7 +343,7 @@ static int replaceable(const char *dir, const struct atomic_dir_kind *kind,
 	struct dirent *e;
 	int rc = 0;
 
-	read_marker(dir, marked, sizeof(marked));
+	atomic_dir_marker(dir, marked, sizeof(marked));
 	if (*marked && strcmp(marked, kind->name)) {
 		set_err(err, errlen, "%s is a smapbench %s directory%s, not a %s output",
 			dir, marked, !strcmp(marked, "run") ? " (an input)" : "",

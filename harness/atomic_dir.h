@@ -114,6 +114,8 @@ FILE *atomic_file_begin(struct atomic_file *f, const char *target,
 int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen);
 void atomic_file_abort(struct atomic_file *f);
 
+/* The kind named by dir's marker ("run", "compare", ...) into kind; "" when unmarked. */
+void atomic_dir_marker(const char *dir, char *kind, size_t len);
 /* mkdir -p with mode 0777 less the umask. 0 or -1 (errno). */
 int atomic_dir_make_parents(const char *dir);
 /*
