@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "plot", "render a run's plots (PNG, SVG) into RUN/plots/", cmd_plot },
 	{ "report", "write report.md for a run or a comparison", cmd_report },
 	{ "census", "count STAC/CLAC per operation in QEMU, and check them", cmd_census },
+	{ "table", "one table of the pair's cost per machine and kernel, from many runs", cmd_table },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
