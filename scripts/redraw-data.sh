@@ -2,11 +2,13 @@
 # Redraws what data/ derives from its measurements with the code of this
 # checkout: each run's plots/ and report.md, each comparison (compare.csv,
 # compare-settings.csv, plots/, report.md, from the two runs its name
-# holds), and data/README-plot.png (the comparison's ops plot). The
+# holds), data/README-plot.png (the comparison's ops plot), and the
+# cross-machine table of every run: data/table/ and data/TABLE.md. The
 # measurements themselves (samples.csv, results.csv, context.csv, a
 # census's raw/) are never touched.
 #
 #   scripts/redraw-data.sh            redraw in place (make redraw-data)
+#   scripts/redraw-data.sh --table    only the table (make table)
 #   scripts/redraw-data.sh --check    redraw into a copy and list every
 #                                     text output that differs from data/
 #                                     (exit 1 if any): the published
@@ -15,11 +17,12 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 
 smapbench=${SMAPBENCH:-build/smapbench}
-check=0
+check=0 only_table=0
 case ${1:-} in
 "") ;;
 --check) check=1 ;;
-*) echo "usage: scripts/redraw-data.sh [--check]" >&2; exit 2 ;;
+--table) only_table=1 ;;
+*) echo "usage: scripts/redraw-data.sh [--check | --table]" >&2; exit 2 ;;
 esac
 [ -x "$smapbench" ] || { echo "redraw-data: $smapbench is not built (make)" >&2; exit 2; }
 case $smapbench in /*) ;; *) smapbench=$PWD/$smapbench ;; esac
@@ -45,6 +48,7 @@ redraw() { # what command...
 }
 
 # Run directories: the ones with results; a census has its own writer.
+[ "$only_table" -eq 1 ] ||
 for dir in "$data"/*/; do
 	dir=${dir%/}
 	name=$(basename "$dir")
@@ -55,6 +59,7 @@ for dir in "$data"/*/; do
 done
 # Comparisons: compare-A-vs-B, both runs published beside them.
 for dir in "$data"/compare-*-vs-*/; do
+	[ "$only_table" -eq 0 ] || break
 	[ -d "$dir" ] || continue
 	name=$(basename "$dir")
 	pair=${name#compare-}
@@ -72,6 +77,14 @@ for dir in "$data"/compare-*-vs-*/; do
 		cp "$data/$name/plots/ops.png" "$data/README-plot.png"
 	fi
 done
+
+# The table of every run (TCG runs listed as left out), and TABLE.md: the
+# same text with the plot's path as seen from data/.
+redraw "table" "$smapbench" table --out data/table data/*/
+if [ -f "$data/table/table.md" ]; then
+	sed 's|](plots/table.png)|](table/plots/table.png)|' "$data/table/table.md" \
+		>"$data/.TABLE.md.tmp" && mv "$data/.TABLE.md.tmp" "$data/TABLE.md"
+fi
 
 if [ "$check" -eq 1 ]; then
 	# Text outputs only: PNG and SVG bytes depend on gnuplot's build.
