@@ -305,14 +305,14 @@ int run_check_results(const struct run_dir *run, const char *results_csv,
 		lower = fabs(sorted[mid]);
 		upper = fabs(sorted[b->count / 2]);
 		if (!agree(b->median, median, fmax(lower, upper))) {
-			snprintf(err, errlen, "results.csv:%lu: %s: median %.9g, but "
-				 "its %zu samples give %.9g", b->line, b->name,
+			snprintf(err, errlen, "results.csv:%lu: %s: median %.9g, but the "
+				 "median of its %zu samples is %.9g", b->line, b->name,
 				 b->median, b->count, median);
 			goto out;
 		}
 		if (!isfinite(b->min) || !agree(b->min, min, fabs(min))) {
-			snprintf(err, errlen, "results.csv:%lu: %s: min %.9g, but "
-				 "its %zu samples give %.9g", b->line, b->name,
+			snprintf(err, errlen, "results.csv:%lu: %s: min %.9g, but the "
+				 "min of its %zu samples is %.9g", b->line, b->name,
 				 b->min, b->count, min);
 			goto out;
 		}
