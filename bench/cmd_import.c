@@ -585,6 +585,10 @@ int cmd_import(int argc, char **argv)
 			continue;
 		}
 		if (import_one(argv[i], dir, final, sizeof(final), err, sizeof(err))) {
+			/* the archive's text, quoted in err: no terminal escapes */
+			for (char *p = err; *p; p++)
+				if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+					*p = '?';
 			fprintf(stderr, "smapbench import: %s: refused: %s\n", argv[i], err);
 			refused++;
 			continue;

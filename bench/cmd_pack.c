@@ -260,7 +260,7 @@ static int write_archive(const char *run, const char *name, const char *out,
 		return -1;
 	}
 	tar_writer_init(&w, f);
-	snprintf(entry, sizeof(entry), "%s/" RUN_ARCHIVE_MANIFEST, name);
+	snprintf(entry, sizeof(entry), "%.200s/" RUN_ARCHIVE_MANIFEST, name);
 	if (tar_write_memory(&w, entry, l->newest, manifest, len, err, errlen))
 		goto fail;
 	for (size_t i = 0; i < l->count; i++) {
@@ -268,7 +268,7 @@ static int write_archive(const char *run, const char *name, const char *out,
 		FILE *in;
 		int rc;
 
-		snprintf(entry, sizeof(entry), "%s/%s", name, pf->path);
+		snprintf(entry, sizeof(entry), "%.200s/%.3000s", name, pf->path);
 		snprintf(path, sizeof(path), "%s/%s", run, pf->path);
 		in = fopen(path, "rb");
 		if (!in) {
@@ -351,7 +351,7 @@ int cmd_pack(int argc, char **argv)
 		return 1;
 	}
 	if (!out) {
-		snprintf(target, sizeof(target), "%s" RUN_ARCHIVE_SUFFIX, name);
+		snprintf(target, sizeof(target), "%.200s" RUN_ARCHIVE_SUFFIX, name);
 		out = target;
 	}
 	if (!lstat(out, &st)) {

@@ -316,6 +316,9 @@ static const char *path_problem(struct tar_reader *r, const char *path,
 			return "has a backslash in its path";
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return "has a control character in its path";
+		/* a run's names are ASCII; C1 controls hide in the rest */
+		if ((unsigned char)*p >= 0x80)
+			return "has a non-ASCII byte in its path";
 	}
 	for (p = path; ; p = slash + 1) {
 		size_t len;
@@ -463,7 +466,7 @@ int tar_next(struct tar_reader *r, struct tar_entry *e, char *err,
 	/* the name shown in messages: printable, however hostile */
 	snprintf(r->current, sizeof(r->current), "%s", e->path);
 	for (char *p = r->current; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
 			*p = '?';
 	if (h[TYPE_OFF] != '0' && h[TYPE_OFF] != '\0') {
 		set_err(err, errlen, "entry '%s' %s: only regular files are accepted",

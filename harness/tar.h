@@ -13,12 +13,13 @@
  * v7 tar); hard links, symbolic links, devices, fifos, directories,
  * contiguous files, pax and GNU long-name headers; a path that is
  * absolute, holds a "." or ".." component, an empty component, a
- * backslash or a control character, is not under the single top
- * directory of the first entry, or names an entry twice (or a file and
- * a directory the same); a declared size above the per-file limit, or
- * one that takes the archive past the total limit, before reading or
- * allocating any of it; an archive cut inside a header, inside a file's
- * data, or before its two zero end blocks; anything but zeros after them.
+ * backslash, a control character or a byte above 0x7f, is not under
+ * the single top directory of the first entry, or names an entry
+ * twice (or a file and a directory the same); a declared size above
+ * the per-file limit, or one that takes the archive past the total
+ * limit, before reading or allocating any of it; an archive cut inside
+ * a header, inside a file's data, or before its two zero end blocks;
+ * anything but zeros after them.
  */
 #ifndef SMAPBENCH_TAR_H
 #define SMAPBENCH_TAR_H

@@ -238,6 +238,8 @@ static void refuses_paths(void **unused)
 		{ "run\\x", NULL, "backslash" },
 		{ "run/a\tb", NULL, "control character" },
 		{ "run/a\033[2Jb", NULL, "control character" },
+		{ "run/\303\251t\351", NULL, "non-ASCII byte" },
+		{ "run/\233" "2J", NULL, "non-ASCII byte" },
 		{ "loose", NULL, "not inside a top directory" },
 		{ "run/a", "other/b", "not under the archive's single top" },
 		{ "run/a", "run/a", "appears twice" },
