@@ -301,6 +301,8 @@ int cmd_run(int argc, char **argv)
 	}
 
 	bench_collect_context(&ctx);
+	/* what the files of this run mean: docs/schema.md */
+	context_set(&ctx, "schema_version", "%d", RUN_SCHEMA_VERSION);
 	context_set(&ctx, "counter", "%s", counter->name);
 	context_set(&ctx, "counter_unit", "%s", counter->unit);
 	context_set(&ctx, "counter_hz", "%.0f", counter->hz);
@@ -404,8 +406,12 @@ int cmd_run(int argc, char **argv)
 		status = interrupted(&dir);
 		goto out;
 	}
-	run_dir_name(name, sizeof(name), context_get(&ctx, "host"),
-		     context_get(&ctx, "smap_state"));
+	/* named by its start, as context.csv dates it: import names it the same */
+	if (run_dir_name_dated(name, sizeof(name), context_get(&ctx, "host"),
+			       context_get(&ctx, "date"),
+			       context_get(&ctx, "smap_state")))
+		run_dir_name(name, sizeof(name), context_get(&ctx, "host"),
+			     context_get(&ctx, "smap_state"));
 	if (run_dir_commit(&dir, name, err, sizeof(err))) {
 		fprintf(stderr, "smapbench run: %s\n", err);
 		run_dir_abort(&dir);

@@ -23,6 +23,8 @@ int cmd_plot(int argc, char **argv);	/* bench/cmd_plot.c */
 int cmd_report(int argc, char **argv);	/* bench/cmd_report.c */
 int cmd_census(int argc, char **argv);	/* bench/cmd_census.c */
 int cmd_table(int argc, char **argv);	/* bench/cmd_table.c */
+int cmd_pack(int argc, char **argv);	/* bench/cmd_pack.c */
+int cmd_import(int argc, char **argv);	/* bench/cmd_import.c */
 
 struct context;
 /* The context keys run and info share (bench/cmd_run.c). */

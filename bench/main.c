@@ -17,6 +17,8 @@ static const struct command commands[] = {
 	{ "report", "write report.md for a run or a comparison", cmd_report },
 	{ "census", "count STAC/CLAC per operation in QEMU, and check them", cmd_census },
 	{ "table", "one table of the pair's cost per machine and kernel, from many runs", cmd_table },
+	{ "pack", "one archive of a run, with sizes and SHA-256 sums, to send", cmd_pack },
+	{ "import", "check an archive of a run and place it under data/", cmd_import },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -736,6 +736,34 @@ int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
 	return rc;
 }
 
+int atomic_file_commit_new(struct atomic_file *f, char *err, size_t errlen)
+{
+	int failed = ferror(f->file);
+	sigset_t old;
+	int rc;
+
+	if (fclose(f->file) || failed) {
+		f->file = NULL;
+		set_err(err, errlen, "writing %s failed: %s", f->tmp,
+			strerror(errno ? errno : EIO));
+		atomic_file_abort(f);
+		return -1;
+	}
+	f->file = NULL;
+	block_stop_signals(&old);
+	rc = renameat2(AT_FDCWD, f->tmp, AT_FDCWD, f->target, RENAME_NOREPLACE);
+	if (rc && (errno == EINVAL || errno == ENOSYS)) {
+		/* no NOREPLACE here: a hard link never replaces either */
+		rc = link(f->tmp, f->target);
+		if (!rc)
+			unlink(f->tmp);
+	}
+	rc = renamed(f->tmp, f->target, rc, err, errlen);
+	restore_signals(&old);
+	atomic_file_abort(f);
+	return rc;
+}
+
 void atomic_file_abort(struct atomic_file *f)
 {
 	if (f->file)

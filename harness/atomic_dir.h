@@ -112,6 +112,11 @@ FILE *atomic_file_begin(struct atomic_file *f, const char *target,
 			const char *ours_prefix, char *err, size_t errlen);
 /* Close, rename into place. 0 or -1 (the temporary file removed). */
 int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen);
+/*
+ * Like commit, but never replaces: fails (EEXIST) when the target has
+ * appeared meanwhile. For outputs that are never overwritten.
+ */
+int atomic_file_commit_new(struct atomic_file *f, char *err, size_t errlen);
 void atomic_file_abort(struct atomic_file *f);
 
 /* The kind named by dir's marker ("run", "compare", ...) into kind; "" when unmarked. */

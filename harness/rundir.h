@@ -70,6 +70,12 @@ struct run_dir {
 #define RUNDIR_MAX_REPETITION	1000000UL
 
 /*
+ * The version of this schema (docs/schema.md), context.csv's
+ * schema_version; a run without that key is version 1.
+ */
+#define RUN_SCHEMA_VERSION	1
+
+/*
  * Returns 0, or -1 with a message naming the file (and line) in err.
  * Suspect input is refused, not skipped: a timing that is not a finite
  * number above 0 (only the bpf "overhead" rows, differences, may be 0
@@ -128,5 +134,12 @@ void run_dir_abort(struct run_dir_writer *d);
 /* "<host>-<YYYYmmdd-HHMMSS>-<state>" with unsafe characters replaced. */
 void run_dir_name(char *buf, size_t len, const char *host,
 		  const char *state);
+/*
+ * The same name for the moment date gives (context.csv's date,
+ * "YYYY-mm-ddTHH:MM:SSZ"): what `smapbench run` names a run, and what
+ * `smapbench import` names it again. 0, or -1 when date is not that.
+ */
+int run_dir_name_dated(char *buf, size_t len, const char *host,
+		       const char *date, const char *state);
 
 #endif /* SMAPBENCH_RUNDIR_H */

@@ -44,18 +44,39 @@ void run_dir_abort(struct run_dir_writer *d)
 	atomic_dir_abort(&d->dir);
 }
 
-void run_dir_name(char *buf, size_t len, const char *host, const char *state)
+static void name_at(char *buf, size_t len, const char *host,
+		    const struct tm *tm, const char *state)
 {
 	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
 	size_t n;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", tm);
 	n = (size_t)snprintf(buf, len, "%s-%s-%s", host && *host ? host : "host",
 			     stamp, state);
 	for (size_t i = 0; i < n && i < len; i++)
 		if (buf[i] == '/' || buf[i] == ' ' || buf[i] == '\\')
 			buf[i] = '_';
+}
+
+void run_dir_name(char *buf, size_t len, const char *host, const char *state)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	name_at(buf, len, host, &tm, state);
+}
+
+int run_dir_name_dated(char *buf, size_t len, const char *host,
+		       const char *date, const char *state)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	end = date ? strptime(date, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+	if (!end || *end || strlen(date) != 20)
+		return -1;
+	name_at(buf, len, host, &tm, state);
+	return 0;
 }

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/lib/tap.sh
 
 build=${BUILD:-build}
-tests="stats csv json options runner context catalogue"
+tests="stats csv json options runner context catalogue sha256 tar"
 
 if ! make -s unit-tests >/dev/null 2>&1; then
 	not_ok "unit tests build (make unit-tests)"

@@ -1,0 +1,286 @@
+#!/bin/bash
+# smapbench pack and import: a real run packed, imported byte for byte
+# under its canonical name, and every archive of the table "What import
+# refuses" in docs/contributing-runs.md crafted (GNU tar, printf, dd) and
+# refused with its message, exit status 1 and the data directory exactly
+# as it was. A row without a case, or a case without a row, fails.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
+
+bin=${SMAPBENCH:-build/smapbench}
+[ "${bin#/}" != "$bin" ] || bin=$PWD/$bin
+top=$PWD
+doc=$top/docs/contributing-runs.md
+
+if ! make -s smapbench >/dev/null 2>&1 || [ ! -x "$bin" ]; then
+	not_ok "smapbench is not built (make smapbench)"
+	exit 1
+fi
+need_command tar "apt-get install tar"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+# id -> message, from the table rows "| id | archive | message |".
+declare -A want tested
+while IFS=$'\t' read -r id message; do
+	want[$id]=$message
+done < <(awk -F'|' '/^\| [a-z][a-z0-9-]* \|/ && $2 !~ / id / {
+	id = $2; msg = $(NF - 1); gsub(/ /, "", id)
+	sub(/^ *`/, "", msg); sub(/` *$/, "", msg); print id "\t" msg }' "$doc")
+[ ${#want[@]} -gt 10 ] || not_ok "docs/contributing-runs.md: no table of refusals found"
+
+# run COMMAND...: stdout to out, stderr to err, status in rc.
+run() {
+	"$@" >out 2>err
+	rc=$?
+}
+# What data holds: every path, type, size and mode, and every file's sum.
+snapshot() {
+	(cd "$1" 2>/dev/null && find . -printf '%P %y %s %m\n' | sort &&
+		find . -type f -print0 | sort -z | xargs -0r sha256sum) || echo absent
+}
+
+# --- a real run, packed --------------------------------------------------
+if ! nice "$bin" run --suite syscall --quick --repetitions 3 --out runs >run.log 2>&1; then
+	not_ok "smapbench run for a run to pack"
+	show <run.log
+	exit 1
+fi
+src=$(sed -n 's/^run directory: //p' run.log)
+name=$(basename "$src")
+run "$bin" pack "$src"
+check "pack prints 'archive: NAME.smapbench.tar'" \
+	test "$rc $(cat out)" = "0 archive: $name.smapbench.tar"
+archive=$PWD/$name.smapbench.tar
+check "pack's archive reads with GNU tar, MANIFEST first" \
+	test "$(tar -tf "$archive" | head -1)" = "$name/MANIFEST"
+check "GNU tar sees ustar regular files, mode 0644, owner 0/0" \
+	test -z "$(tar -tvf "$archive" | grep -v '^-rw-r--r-- 0/0 ')"
+mkdir gnu && tar -xf "$archive" -C gnu
+check "every file of the run in the archive, byte for byte" \
+	diff -r -x .smapbench -x MANIFEST "$src" "gnu/$name"
+check "the MANIFEST's sums are sha256sum's" \
+	diff <(sed -n 's/^file,\([^,]*\),[0-9]*,\(.*\)/\2  \1/p' "gnu/$name/MANIFEST") \
+	<(cd "$src" && find . -type f ! -name '.*' -printf '%P\n' | sort | xargs sha256sum)
+check "two packs of a run are identical" \
+	"$bin" pack "$src" --out again.tar
+check "  (cmp)" cmp "$archive" again.tar
+run "$bin" pack "$src" --out again.tar
+check "pack never replaces a file (status 1, says so)" \
+	test "$rc" = 1 -a -z "$(cat out)" -a "$(grep -c 'never replaces' err)" = 1
+
+# --- imported ------------------------------------------------------------
+date=$(sed -n 's/^date,//p' "$src/context.csv")
+host=$(sed -n 's/^host,//p' "$src/context.csv")
+state=$(sed -n 's/^smap_state,//p' "$src/context.csv")
+stamp=$(date -u -d "$date" +%Y%m%d-%H%M%S)
+canonical="$host-$stamp-$state"
+run "$bin" import "$archive" --data data
+check "import prints 'imported: data/$canonical' (status 0)" \
+	test "$rc $(cat out)" = "0 imported: data/$canonical"
+check "the imported run is the packed one, byte for byte" \
+	diff -r "$src" "data/$canonical"
+check "the name is the one smapbench run gave it" test "$canonical" = "$name"
+check "nothing else in data" test "$(ls -A data)" = "$canonical"
+
+# --- crafted archives ----------------------------------------------------
+# A copy of the run's files to edit, and an archive made of them again.
+fresh() {
+	rm -rf craft && mkdir craft && tar -xf "$archive" -C craft
+	work=craft/$name
+}
+# fix_manifest: the MANIFEST's sizes and sums made those of the files,
+# so that only the check a case aims at can catch it.
+fix_manifest() {
+	local line path size sum
+	: >"$work/MANIFEST.new"
+	while IFS= read -r line; do
+		if [[ $line == file,* ]]; then
+			path=${line#file,}
+			path=${path%%,*}
+			size=$(stat -c %s "$work/$path")
+			sum=$(sha256sum <"$work/$path")
+			line="file,$path,$size,${sum%% *}"
+		fi
+		printf '%s\n' "$line" >>"$work/MANIFEST.new"
+	done <"$work/MANIFEST"
+	mv "$work/MANIFEST.new" "$work/MANIFEST"
+}
+# repack OUT [TAR OPTIONS...]: MANIFEST first, then the other files.
+repack() {
+	local out=$1 files
+	shift
+	mapfile -t files < <(cd craft && find "$name" ! -type d ! -name MANIFEST | sort)
+	(cd craft && tar --format=ustar -cf "../$out" "$@" "$name/MANIFEST" "${files[@]}")
+}
+# offset ARCHIVE NAME: where the header of entry NAME starts.
+offset() {
+	grep -boa -- "$2" "$1" | awk -F: '$1 % 512 == 0 { print $1; exit }'
+}
+# put ARCHIVE OFFSET PRINTF-FORMAT: bytes written over the archive's.
+put() {
+	# shellcheck disable=SC2059 # the format is the bytes
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+# fix_checksum ARCHIVE HEADER-OFFSET: the header's checksum recomputed.
+fix_checksum() {
+	put "$1" $(($2 + 148)) '        '
+	local sum
+	sum=$(od -An -v -tu1 -j "$2" -N 512 "$1" | awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s }')
+	put "$1" $(($2 + 148)) "$(printf '%06o' "$sum")\\0 "
+}
+
+# refused ID ARCHIVE [DIR]: import refuses ARCHIVE with ID's message,
+# exit status 1, nothing on stdout, and DIR (data) as it was.
+refused() {
+	local id=$1 file=$2 dir=${3:-data} before
+	tested[$id]=1
+	before=$(snapshot "$dir")
+	run "$bin" import "$file" --data "$dir"
+	if [ -z "${want[$id]:-}" ]; then
+		not_ok "$id: no row in docs/contributing-runs.md"
+	elif [ "$rc" != 1 ] || [ -s out ]; then
+		not_ok "$id: exit status $rc, not 1 (or something on stdout)"
+		show <err
+	elif ! grep -qF -- "${want[$id]}" err; then
+		not_ok "$id: the message lacks '${want[$id]}'"
+		show <err
+	elif [ "$(snapshot "$dir")" != "$before" ]; then
+		not_ok "$id: $dir changed"
+	else
+		ok "$id: refused, $dir unchanged: $(sed 's/^smapbench import: [^:]*: refused: //' err)"
+	fi
+}
+
+refused duplicate "$archive"
+
+fresh
+date2=$(date -u -d "$date 1 hour" +%Y-%m-%dT%H:%M:%SZ)
+sed -i "s/^date,.*/date,$date2/" "$work/context.csv"
+fix_manifest && repack same-samples.tar
+refused duplicate-samples same-samples.tar
+
+fresh
+repack traversal.tar -P --transform "s,^$name/context.csv\$,$name/../../context.csv,"
+refused traversal traversal.tar
+
+fresh
+repack absolute.tar -P --transform "s,^$name/context.csv\$,/tmp/context.csv,"
+refused absolute absolute.tar
+
+fresh
+ln -s /etc/passwd "$work/link.csv"
+repack symlink.tar
+refused symlink symlink.tar
+
+fresh
+ln "$work/context.csv" "$work/hard.csv"
+repack hardlink.tar
+refused hardlink hardlink.tar
+
+cp "$archive" device.tar
+at=$(offset device.tar "$name/context.csv")
+put device.tar $((at + 156)) 3
+fix_checksum device.tar "$at"
+refused device device.tar
+
+at=$(offset "$archive" "$name/samples.csv")
+head -c $((at + 300)) "$archive" >cut-header.tar
+refused cut-header cut-header.tar
+head -c $((at + 512 + 1000)) "$archive" >cut-data.tar
+refused cut-data cut-data.tar
+head -c $(($(stat -c %s "$archive") - 1024)) "$archive" >cut-end.tar
+refused cut-end cut-end.tar
+
+fresh
+awk -F, -v OFS=, 'NR == 2 { $10 = $10 * 1.5 } 1' "$work/results.csv" >"$work/r" &&
+	mv "$work/r" "$work/results.csv"
+fix_manifest && repack median.tar
+# Only the recomputation can catch it: a data directory without this run
+# (but with another one, to see it unchanged).
+"$bin" pack "$top/tests/fixtures/run-smap" --out fixture.tar >/dev/null &&
+	"$bin" import fixture.tar --data other >/dev/null || not_ok "the fixture packed and imported"
+refused median median.tar other
+
+cp "$archive" huge.tar
+at=$(offset huge.tar "$name/samples.csv")
+put huge.tar $((at + 124)) '\200\0\0\0\0\0\0\031\0\0\0\0'	# 100 GiB, base-256
+fix_checksum huge.tar "$at"
+truncate -s $((at + 512 + 4096)) huge.tar
+refused huge huge.tar
+
+cp "$archive" header-checksum.tar
+at=$(offset header-checksum.tar "$name/results.csv")
+put header-checksum.tar $((at + 100)) 0000666
+refused header-checksum header-checksum.tar
+
+fresh
+sed -i '2s/0/1/' "$work/samples.csv"
+repack sha256.tar
+refused sha256 sha256.tar
+
+fresh
+echo extra >"$work/notes.txt"
+repack unlisted.tar
+refused unlisted unlisted.tar
+
+fresh
+rm "$work/results.json"
+repack missing.tar
+refused missing missing.tar
+
+fresh
+sed -i '/^kernel_release,/d' "$work/context.csv"
+fix_manifest && repack context-key.tar
+refused context-key context-key.tar
+
+fresh
+sed -i 's/^schema_version,1$/schema_version,2/' "$work/MANIFEST"
+repack schema.tar
+refused schema schema.tar
+
+fresh
+sed -i 's/^schema_version,1$/schema_version,2/' "$work/context.csv"
+fix_manifest && repack context-schema.tar
+refused context-schema context-schema.tar
+
+fresh
+(cd craft && tar --format=ustar -cf ../manifest-later.tar "$name/context.csv" "$name/MANIFEST")
+refused manifest-first manifest-later.tar
+
+fresh
+(cd craft && tar --format=gnu -cf ../gnu.tar "$name/MANIFEST")
+refused gnu-format gnu.tar
+
+head -c 5000 /dev/urandom >random.tar
+refused not-tar random.tar
+
+for id in "${!want[@]}"; do
+	[ -n "${tested[$id]:-}" ] || not_ok "$id: row of docs/contributing-runs.md without a test"
+done
+
+# Several archives: the good ones imported, the status says one was not.
+rm -rf data2
+run "$bin" import "$archive" huge.tar --data data2
+check "import A BAD: A imported, BAD refused, status 1" \
+	test "$rc $(cat out)" = "1 imported: data2/$canonical" -a "$(grep -c refused err)" = 1
+
+# --- command lines -------------------------------------------------------
+usage() { # usage WORD COMMAND...: status 2 and WORD in the message
+	local word=$1
+	shift
+	run "$bin" "$@"
+	check "'${*}' is refused with status 2, naming $word" \
+		test "$rc" = 2 -a "$(grep -c -- "$word" err)" -ge 1
+}
+usage "needs a run directory" pack
+usage --bogus pack --bogus "$src"
+usage --out pack "$src" --out
+usage "takes one run" pack "$src" "$src"
+usage "needs at least one archive" import
+usage --data import "$archive" --data
+usage --frob import --frob "$archive"
+stage_exit
