@@ -715,11 +715,10 @@ FILE *atomic_file_begin(struct atomic_file *f, const char *target,
 	return f->file;
 }
 
-int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
+/* Close the written file; after a write error say so and remove it. */
+static int close_written(struct atomic_file *f, char *err, size_t errlen)
 {
 	int failed = ferror(f->file);
-	sigset_t old;
-	int rc;
 
 	if (fclose(f->file) || failed) {
 		f->file = NULL;
@@ -729,6 +728,16 @@ int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
 		return -1;
 	}
 	f->file = NULL;
+	return 0;
+}
+
+int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
+{
+	sigset_t old;
+	int rc;
+
+	if (close_written(f, err, errlen))
+		return -1;
 	block_stop_signals(&old);
 	rc = renamed(f->tmp, f->target, rename(f->tmp, f->target), err, errlen);
 	restore_signals(&old);
@@ -738,18 +747,11 @@ int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
 
 int atomic_file_commit_new(struct atomic_file *f, char *err, size_t errlen)
 {
-	int failed = ferror(f->file);
 	sigset_t old;
 	int rc;
 
-	if (fclose(f->file) || failed) {
-		f->file = NULL;
-		set_err(err, errlen, "writing %s failed: %s", f->tmp,
-			strerror(errno ? errno : EIO));
-		atomic_file_abort(f);
+	if (close_written(f, err, errlen))
 		return -1;
-	}
-	f->file = NULL;
 	block_stop_signals(&old);
 	rc = renameat2(AT_FDCWD, f->tmp, AT_FDCWD, f->target, RENAME_NOREPLACE);
 	if (rc && (errno == EINVAL || errno == ENOSYS)) {
