@@ -12,7 +12,7 @@
 static const struct command commands[] = {
 	{ "run", "run benchmark suites, write a run directory", cmd_run },
 	{ "info", "print this machine's context, counters and module info", cmd_info },
-	{ "compare", "compare two runs: deltas, CIs, U test, plots", cmd_compare },
+	{ "compare", "compare two runs: deltas, CIs, permutation tests, verdicts, plots", cmd_compare },
 	{ "plot", "render a run's plots (PNG, SVG) into RUN/plots/", cmd_plot },
 	{ "report", "write report.md for a run or a comparison", cmd_report },
 	{ "census", "count STAC/CLAC per operation in QEMU, and check them", cmd_census },
