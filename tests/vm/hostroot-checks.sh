@@ -79,9 +79,19 @@ step_killed() {
 		not_ok "killed run: run-bench.sh reached the benchmarks"
 		return
 	fi
+	# Still measuring when killed, or the check below says nothing.
+	if ! kill -0 "$pid" 2>/dev/null || ! pgrep -P "$pid" -x smapbench >/dev/null; then
+		not_ok "killed run: run-bench.sh was still running smapbench 2 s into the benchmarks"
+		sed 's/^/#   /' "$log/killed.out" | tail -n 20
+	fi
 	kill -KILL -- "-$pid"
 	wait "$pid" 2>/dev/null
 	sleep 1
+	if ! module_loaded; then
+		echo "# run-bench.sh's output up to the kill:"
+		sed 's/^/#   /' "$log/killed.out" | tail -n 20
+		dmesg | grep -i smapbench | tail -n 5 | sed 's/^/#   dmesg: /'
+	fi
 	check "killed run: SIGKILL to the job left smapbench.ko loaded (as a killed run does)" module_loaded
 	check "killed run: no smapbench process left" eval '! smapbench_running'
 	# SIGKILL cannot be handled: what the writer had open stays, hidden.
