@@ -57,7 +57,7 @@ check "info --format=yaml: status 2, message names the option (got $rc)" \
 # --- a quick run from elsewhere, --out relative and with a space ------------
 mkdir "$tmp/caller"
 (cd "$tmp/caller" && "$top/run-bench.sh" --no-install --quick --suite syscall \
-	--out "runs here") >"$tmp/quick.out" 2>&1
+	--out "runs here" --run-dir-file "run dir") >"$tmp/quick.out" 2>&1
 rc=$?
 grep -v '^syscall/' "$tmp/quick.out" | tail -n 12 | show
 check "run-bench.sh --quick --suite syscall exits 0 (got $rc)" test "$rc" -eq 0
@@ -67,6 +67,12 @@ check "a relative --out is taken from the caller's directory ($run)" \
 	test -f "$run/results.csv"
 check "... and nothing named 'runs here' appears in the checkout" \
 	test ! -e "$top/runs here"
+check "--run-dir-file, relative to the caller, names that run directory, one line" \
+	test "$(cat "$tmp/caller/run dir" 2>/dev/null)" = "$run"
+./run-bench.sh --no-install --run-dir-file "$tmp/no/such/dir/f" >"$tmp/rdf.out" 2>&1
+rc=$?
+check "run-bench.sh --run-dir-file in a missing directory: status 2 before building (got $rc)" \
+	test "$rc" -eq 2 -a -n "$(grep -- --run-dir-file "$tmp/rdf.out")"
 "$bin" info --format=kv "$run" >"$tmp/quick.kv" 2>/dev/null
 check "--quick reaches smapbench run: context quick=1 (got $(kv quick "$tmp/quick.kv"))" \
 	test "$(kv quick "$tmp/quick.kv")" = 1
