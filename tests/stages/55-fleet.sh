@@ -78,13 +78,20 @@ check "the import is recorded next to the archive ($(cat "$archive.imported" 2>/
 	test "$(sed -n 's/^imported: //p' "$archive.imported" 2>/dev/null)" -ef "$run"
 
 kv() { sed -n "s/^$1,//p" "$run/context.csv" 2>/dev/null | head -n 1; }
-kernel=$(kv kernel_release)
-cpu=$(kv cpu_model)
-for f in table.csv table.md; do
-	check "the table has $f" test -s "$controller/table/$f"
-	check "$f has this host's row (kernel $kernel, CPU $cpu)" \
-		eval 'grep -F -- "$kernel" "$controller/table/$f" | grep -qF -- "$cpu"'
-done
+host=$(kv host) kernel=$(kv kernel_release) cpu=$(kv cpu_model)
+table=$controller/table
+# table.csv has a line per figure: a single boot's syscall run has none
+# (its figures need a SMAP-off boot to pair with): the machine's row is
+# in table.md, with dashes, and the run must not be among the left out.
+check "the table has table.csv, with its header" \
+	grep -q '^host,cpu_model,.*,kernel_release,' "$table/table.csv"
+check "the table has table.md" test -s "$table/table.md"
+check "table.md has this machine's row ($host, $cpu, $kernel)" \
+	eval 'grep -F -- "| $host | $cpu (" "$table/table.md" | grep -qF -- "| $kernel |"'
+check "table.md lists the imported run under that row" \
+	grep -qF -- "| $run | $(kv smap_state) | $(kv date) | $host, $kernel |" "$table/table.md"
+check "left-out.csv does not name the run" \
+	eval '! grep -qF -- "$run" "$table/left-out.csv"'
 check "the checkout's data/ is untouched" test "$(ls -A data)" = "$data_before"
 
 # --- again: collect and table only, beside a host that never ran ---------------
