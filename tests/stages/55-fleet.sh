@@ -110,8 +110,8 @@ ansible-playbook -i "$tmp/inventory" "$playbook" "${fleet_vars[@]}" \
 rc=$?
 grep -E '^(localhost|never-ran) +:' "$tmp/again.log" | show
 check "again with a host that never ran: status 2, that host failed (got $rc)" \
-	test "$rc" -eq 2 -a "$(task_status 'Read which run directory run-bench.sh kept' never-ran)" = fatal
-for task in 'Pack the run (smapbench pack)' 'Fetch the archive to the controller' \
+	test "$rc" -eq 2 -a "$(task_status 'Read which run directories run-bench.sh kept' never-ran)" = fatal
+for task in 'Pack each run (smapbench pack)' 'Fetch each archive to the controller' \
 	'Import the archives (smapbench import)'; do
 	status=$(task_status "$task" localhost)
 	check "again: $task: nothing to do (got '$status')" test "$status" = ok
