@@ -91,33 +91,47 @@ check "table.md has this machine's row ($host, $cpu, $kernel)" \
 check "table.md lists the imported run under that row" \
 	grep -qF -- "| $run | $(kv smap_state) | $(kv date) | $host, $kernel |" "$table/table.md"
 check "left-out.csv does not name the run" \
-	eval '! grep -qF -- "$run" "$table/left-out.csv"'
+	eval 'test -f "$table/left-out.csv" && ! grep -qF -- "$run" "$table/left-out.csv"'
 check "the checkout's data/ is untouched" test "$(ls -A data)" = "$data_before"
+# The second pass builds on the first.
+[ -s "$archive.imported" ] || stage_exit
 
-# --- again: collect and table only, beside a host that never ran ---------------
-# task_status TASK HOST: what the log says the task did on HOST (ok,
-# changed, skipping, fatal, ...).
+# --- again: collect and table only, beside a host that never ran and a ---------
+# --- truncated archive -----------------------------------------------------------
+# task_status TASK WHAT: what the log says the task did (ok, changed,
+# skipping, failed, fatal, ...) on the first line that has WHAT: the host
+# as [host], or a loop's item as (item=...).
 task_status() {
-	awk -v task="TASK [$1]" -v host="[$2]" '
+	awk -v task="TASK [$1]" -v what="$2" '
 		index($0, task) == 1 { in_task = 1; next }
 		/^TASK \[/ { in_task = 0 }
-		in_task && index($0, host) { sub(/:.*/, ""); print; exit }' "$tmp/again.log"
+		in_task && index($0, what) { sub(/:.*/, ""); print; exit }' "$tmp/again.log"
 }
 printf '%s\n' "never-ran ansible_connection=local ansible_python_interpreter=auto_silent smapbench_remote_dir=$tmp/never-ran" \
 	>>"$tmp/inventory"
+broken=$controller/archives/elsewhere/truncated.smapbench.tar
+mkdir -p "${broken%/*}"
+head -c 4096 "$archive" >"$broken"
 ansible-playbook -i "$tmp/inventory" "$playbook" "${fleet_vars[@]}" \
 	--tags collect,table >"$tmp/again.log" 2>&1
 rc=$?
 grep -E '^(localhost|never-ran) +:' "$tmp/again.log" | show
-check "again with a host that never ran: status 2, that host failed (got $rc)" \
-	test "$rc" -eq 2 -a "$(task_status 'Read which run directories run-bench.sh kept' never-ran)" = fatal
-for task in 'Pack each run (smapbench pack)' 'Fetch each archive to the controller' \
-	'Import the archives (smapbench import)'; do
-	status=$(task_status "$task" localhost)
+check "again: status 2 (got $rc)" test "$rc" -eq 2
+check "again: the host that never ran failed when its run directory was asked for" \
+	test "$(task_status 'Read which run directories run-bench.sh kept' '[never-ran]')" = fatal
+for task in 'Pack each run (smapbench pack)' 'Fetch each archive to the controller'; do
+	status=$(task_status "$task" '[localhost]')
 	check "again: $task: nothing to do (got '$status')" test "$status" = ok
 done
+status=$(task_status 'Import the archives (smapbench import)' "(item=$archive)")
+check "again: the archive imported before is not imported again (got '$status')" \
+	test "$status" = ok
+status=$(task_status 'Import the archives (smapbench import)' "(item=$broken)")
+check "again: the truncated archive is refused (got '$status')" test "$status" = failed
 imported=("$controller/data"/*/)
 check "again: still one imported run (${#imported[@]})" test ${#imported[@]} -eq 1
-check "again: the failed host did not keep the table from being built" \
-	test "$(task_status 'Build the table (smapbench table)' localhost)" = changed
+check "again: neither failure kept the table from being built" \
+	test "$(task_status 'Build the table (smapbench table)' '[localhost]')" = changed
+check "again: the play ends failing, naming the refused archive" \
+	eval 'grep "^fatal: \[localhost\]" "$tmp/again.log" | grep -qF -- "$broken: refused"'
 stage_exit
