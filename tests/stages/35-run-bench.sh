@@ -109,7 +109,8 @@ signal_run() {
 	out=$tmp/$name
 	mkdir -p "$out"
 	set -m	# a job of its own: Ctrl-C reaches its whole process group
-	./run-bench.sh --no-install --suite syscall --out "$out" >"$tmp/$name.log" 2>&1 &
+	./run-bench.sh --no-install --suite syscall --out "$out" --run-dir-file "$tmp/$name.path" \
+		>"$tmp/$name.log" 2>&1 &
 	pid=$!
 	set +m
 	for ((i = 0; i < 300; i++)); do
@@ -132,6 +133,7 @@ signal_run() {
 		awk -v s="$seconds" -v l="$signal_limit" 'BEGIN { exit !(s <= l) }'
 	check "SIG$sig: nothing left under --out ($(find "$out" -mindepth 1 | wc -l) entries)" \
 		test -z "$(find "$out" -mindepth 1)"
+	check "SIG$sig: --run-dir-file is left empty" test -f "$tmp/$name.path" -a ! -s "$tmp/$name.path"
 	check "SIG$sig: no smapbench process left" eval '! pgrep -f "run --out $out( |\$)" >/dev/null'
 }
 signal_run term TERM 143
