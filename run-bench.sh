@@ -29,6 +29,12 @@ options:
                    of this checkout; a relative DIR is taken from the
                    current directory)
   --cpu N          pin to CPU N (default: chosen by smapbench)
+  --run-dir-file FILE
+                   write the absolute path of the run directory to FILE,
+                   one line (with --vm: one line per run directory kept),
+                   for scripts; FILE is emptied first, so it names only
+                   what this run kept (the "run directory:" message is for
+                   people)
   --vm             boot this machine's own root filesystem in QEMU with SMAP
                    on, clearcpuid=smap and a CPU without SMAP, run this
                    script in each guest, and compare (no host reboot needed)
@@ -70,7 +76,7 @@ shell_words() {
 	printf '%s\n' "$line"
 }
 
-suite="" quick=0 full=0 out="" cpu="" vm=0 kernel="" headers="" install=1
+suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite)
@@ -89,6 +95,10 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || bad_usage "--cpu needs a CPU number"
 		[[ "$2" =~ ^[0-9]+$ ]] || bad_usage "--cpu '$2' is not a CPU number"
 		cpu=$2; shift 2 ;;
+	--run-dir-file)
+		[ $# -ge 2 ] || bad_usage "--run-dir-file needs a file name"
+		[ -n "$2" ] || bad_usage "--run-dir-file: empty file name"
+		caller_run_dir_file=$2; shift 2 ;;
 	--vm) vm=1; shift ;;
 	--kernel)
 		[ $# -ge 2 ] || bad_usage "--kernel needs a path"
@@ -118,8 +128,23 @@ absolute() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; 
 out=$(absolute "${out:-$here/data}")
 [ -z "$kernel" ] || kernel=$(absolute "$kernel")
 [ -z "$headers" ] || headers=$(absolute "$headers")
+[ -z "$caller_run_dir_file" ] || caller_run_dir_file=$(absolute "$caller_run_dir_file")
 
 [ "$(id -u)" -eq 0 ] || die "run me as root (sudo ./$prog): loading the module, pinning and installing packages need it"
+
+# Emptied now, so that a bad path fails before anything runs and a run
+# that keeps nothing leaves it empty (as smapbench run --run-dir-file).
+if [ -n "$caller_run_dir_file" ]; then
+	: 2>/dev/null >"$caller_run_dir_file" ||
+		bad_usage "--run-dir-file: cannot create '$caller_run_dir_file'"
+fi
+# name_run_dir DIR: DIR was kept; the caller's --run-dir-file says so.
+name_run_dir() {
+	[ -n "$caller_run_dir_file" ] || return 0
+	printf '%s\n' "$1" 2>/dev/null >>"$caller_run_dir_file" && return 0
+	warn "cannot write --run-dir-file '$caller_run_dir_file' (the run directory is $1)"
+	return 1
+}
 
 cd "$here" || die "cannot enter $here"
 made=()
@@ -172,6 +197,7 @@ on_signal() {
 	if [ -z "$run_dir" ] && [ -s "${run_dir_file:-}" ]; then
 		run_dir=$(cat "$run_dir_file")
 		[ -d "$run_dir" ] || run_dir=""
+		[ -z "$run_dir" ] || name_run_dir "$run_dir"
 	fi
 	unload_module
 	rm -rf "$scratch" "${staging:-}"
@@ -285,6 +311,7 @@ if [ "$vm" -eq 1 ]; then
 		staging=""
 		made+=("$target")
 		runs+=("$target")
+		name_run_dir "$target" || failed=$((failed + 1))
 		[ "$name" = smap ] && [ "$state" = smap ] && smap_run=$target
 		[ "$name" = clearcpuid ] && [ "$state" = nosmap ] && nosmap_run=$target
 	done
@@ -404,6 +431,7 @@ unload_module
 run_dir=$(cat "$run_dir_file" 2>/dev/null)
 [ -n "$run_dir" ] && [ -d "$run_dir" ] || die "smapbench run named no run directory"
 made+=("$run_dir")
+name_run_dir "$run_dir" || die "the run is complete in $run_dir, but --run-dir-file could not name it"
 
 # ---------------------------------------------------------------- outputs
 # The run directory is complete here; plots and report.md are derived

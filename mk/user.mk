@@ -92,10 +92,12 @@ $(BUILD_FLAGS): FORCE
 	if [ ! -f $@ ] || [ "$$(cat $@)" != "$$text" ]; then \
 		printf '%s\n' "$$text" > $@; fi
 
-# The revision is baked in; the header changes only when it does.
+# The revision is baked in; the header changes only when it does. A copy
+# made with git archive has no .git: whoever makes one may put the
+# revision in a file REVISION at its top (fleet/smapbench.yml does).
 $(REVISION_H): FORCE
 	@mkdir -p $(dir $@)
-	@rev=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	@rev=$$(cat REVISION 2>/dev/null || git describe --always --dirty 2>/dev/null || echo unknown); \
 	line="#define SMAPBENCH_GIT_REVISION \"$$rev\""; \
 	if [ ! -f $@ ] || [ "$$(cat $@)" != "$$line" ]; then \
 		echo "$$line" > $@; fi

@@ -36,6 +36,8 @@ test_packages() {
 	# tests/stages/50-fresh-machine.sh: a minimal Debian root to run the
 	# README's commands in, and the clones the build stages test.
 	echo mmdebstrap debian-archive-keyring git
+	# tests/stages/55-fleet.sh: the fleet playbook, run against localhost.
+	echo ansible
 }
 
 missing() {

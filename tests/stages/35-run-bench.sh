@@ -57,7 +57,7 @@ check "info --format=yaml: status 2, message names the option (got $rc)" \
 # --- a quick run from elsewhere, --out relative and with a space ------------
 mkdir "$tmp/caller"
 (cd "$tmp/caller" && "$top/run-bench.sh" --no-install --quick --suite syscall \
-	--out "runs here") >"$tmp/quick.out" 2>&1
+	--out "runs here" --run-dir-file "run dir") >"$tmp/quick.out" 2>&1
 rc=$?
 grep -v '^syscall/' "$tmp/quick.out" | tail -n 12 | show
 check "run-bench.sh --quick --suite syscall exits 0 (got $rc)" test "$rc" -eq 0
@@ -67,6 +67,12 @@ check "a relative --out is taken from the caller's directory ($run)" \
 	test -f "$run/results.csv"
 check "... and nothing named 'runs here' appears in the checkout" \
 	test ! -e "$top/runs here"
+check "--run-dir-file, relative to the caller, names that run directory, one line" \
+	test "$(cat "$tmp/caller/run dir" 2>/dev/null)" = "$run"
+./run-bench.sh --no-install --run-dir-file "$tmp/no/such/dir/f" >"$tmp/rdf.out" 2>&1
+rc=$?
+check "run-bench.sh --run-dir-file in a missing directory: status 2 before building (got $rc)" \
+	test "$rc" -eq 2 -a -n "$(grep -- --run-dir-file "$tmp/rdf.out")"
 "$bin" info --format=kv "$run" >"$tmp/quick.kv" 2>/dev/null
 check "--quick reaches smapbench run: context quick=1 (got $(kv quick "$tmp/quick.kv"))" \
 	test "$(kv quick "$tmp/quick.kv")" = 1
@@ -103,7 +109,8 @@ signal_run() {
 	out=$tmp/$name
 	mkdir -p "$out"
 	set -m	# a job of its own: Ctrl-C reaches its whole process group
-	./run-bench.sh --no-install --suite syscall --out "$out" >"$tmp/$name.log" 2>&1 &
+	./run-bench.sh --no-install --suite syscall --out "$out" --run-dir-file "$tmp/$name.path" \
+		>"$tmp/$name.log" 2>&1 &
 	pid=$!
 	set +m
 	for ((i = 0; i < 300; i++)); do
@@ -126,6 +133,7 @@ signal_run() {
 		awk -v s="$seconds" -v l="$signal_limit" 'BEGIN { exit !(s <= l) }'
 	check "SIG$sig: nothing left under --out ($(find "$out" -mindepth 1 | wc -l) entries)" \
 		test -z "$(find "$out" -mindepth 1)"
+	check "SIG$sig: --run-dir-file is left empty" test -f "$tmp/$name.path" -a ! -s "$tmp/$name.path"
 	check "SIG$sig: no smapbench process left" eval '! pgrep -f "run --out $out( |\$)" >/dev/null'
 }
 signal_run term TERM 143
