@@ -381,6 +381,24 @@ static void collect_frequency(struct context *c)
 	context_set(c, "smt", "%s", value);
 }
 
+/*
+ * Why a QEMU launcher took the accelerator it did (SMAPBENCH_ACCEL_WHY, a
+ * code of vm/lib.sh): a KVM that could not boot Linux, so TCG, matters to
+ * whoever reads the timings.
+ */
+static void collect_accel_why(struct context *c, const char *cmdline)
+{
+	char why[32] = "";
+
+	if (cmdline)
+		context_cmdline_param(cmdline, "SMAPBENCH_ACCEL_WHY", why,
+				      sizeof(why));
+	context_set(c, "virt_accel_why", "%s", why);
+	if (!strncmp(why, "kvm-", 4) && strcmp(why, "kvm-ok"))
+		context_warn(c, "the launcher found KVM unusable (%s) and took QEMU TCG instead",
+			     why);
+}
+
 static void collect_virt(struct context *c)
 {
 	char vendor[16], dmi[128] = "";
@@ -407,6 +425,7 @@ static void collect_virt(struct context *c)
 		kind = !strcmp(hint, "tcg") ? "tcg" : "kvm";
 	context_set(c, "virt", "%s", kind);
 	context_set(c, "virt_hint", "%s", hint);
+	collect_accel_why(c, cmdline);
 	context_set(c, "virt_vendor", "%s", vendor);
 	context_set(c, "dmi_sys_vendor", "%s", dmi[0] ? dmi : "unknown");
 	if (!strcmp(kind, "tcg"))

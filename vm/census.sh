@@ -78,6 +78,11 @@ for state in "${state_list[@]}"; do
 	*) die "--states: '$state' is not smap, clearcpuid or cpu-off" ;;
 	esac
 done
+# The plugin counts instructions as TCG translates them: KVM cannot host it.
+case $(vm_accel_request auto) in
+kvm) die "SMAPBENCH_ACCEL=kvm: the census counts instructions with a QEMU TCG plugin, so it always runs under TCG" ;;
+"") exit 2 ;;
+esac
 command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 not found: apt-get install --no-install-recommends qemu-system-x86"
 busybox=$(command -v busybox) || die "busybox not found: apt-get install busybox-static"

@@ -6,6 +6,9 @@
 #
 #   vm/hostroot.sh boot [options] -- COMMAND [ARGUMENT]...
 #   vm/hostroot.sh initramfs [--kernel PATH] [--modules-dir DIR]
+#   vm/hostroot.sh accel [--kernel PATH] [--accel A]
+#                      print the line that says which accelerator a boot
+#                      of that kernel gets, and why
 #
 # Options:
 #   --kernel PATH      kernel image (default: Debian's linux-image-amd64)
@@ -20,7 +23,9 @@
 #   --append PARAMS    extra kernel parameters, e.g. clearcpuid=smap
 #   --cd DIR           the command's working directory (default: this checkout)
 #   --hostname NAME    the guest's host name (default smapbench-vm)
-#   --accel A          auto (default), kvm or tcg
+#   --accel A          auto (default, or SMAPBENCH_ACCEL), kvm or tcg: auto
+#                      boots the kernel under KVM to user space first
+#                      (cached in build/vm/accel/), else takes TCG
 #   --memory MIB       guest memory (default 2048)
 #   --timeout S        seconds the whole boot may take (default 1800)
 #   --quiet            do not show the command's output while it runs
@@ -56,7 +61,7 @@ usage() {
 mode=${1:-}
 [ $# -gt 0 ] && shift
 case $mode in
-boot | initramfs) ;;
+boot | initramfs | accel) ;;
 -h | --help) help; exit 0 ;;
 *) usage ;;
 esac
@@ -84,7 +89,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-case $accel in auto | kvm | tcg) ;; *) vm_die "--accel must be auto, kvm or tcg" ;; esac
+accel=$(vm_accel_request "$accel") || exit 2
 [[ $memory =~ ^[1-9][0-9]*$ ]] || vm_die "--memory must be a number of MiB"
 [[ $limit =~ ^[1-9][0-9]*$ ]] || vm_die "--timeout must be a number of seconds"
 if [ "$mode" = boot ] && [ $# -eq 0 ]; then
@@ -112,6 +117,13 @@ elif ! [ -r "/lib/modules/$release/build/Makefile" ]; then
 	vm_note "warning: no headers at /lib/modules/$release/build:" \
 		"the module cannot be built in the guest (apt-get install" \
 		"linux-headers-$release, or pass --headers)"
+fi
+
+if [ "$mode" = accel ]; then
+	mkdir -p "$build/vm" || vm_die "cannot create $build/vm"
+	vm_accel_choose "$accel" "$kernel" "$build/vm" || exit 2
+	echo "$VM_ACCEL_LINE"
+	exit 0
 fi
 
 # ------------------------------------------------------------ initramfs
@@ -161,10 +173,10 @@ echo "$hostname" >"$share/hostname"
 	printf '\n'
 } >"$share/job.sh"
 
-if [ "$accel" = auto ]; then
-	accel=$(vm_detect_accel "$build/vm")
-fi
-cmdline="$VM_BASE_CMDLINE oops=panic${append:+ $append} SMAPBENCH_VIRT=$accel"
+vm_accel_choose "$accel" "$kernel" "$build/vm" || exit 2
+accel=$VM_ACCEL
+vm_note "$release: $VM_ACCEL_LINE"
+cmdline="$VM_BASE_CMDLINE oops=panic${append:+ $append} SMAPBENCH_VIRT=$accel SMAPBENCH_ACCEL_WHY=$VM_ACCEL_WHY"
 echo "$cmdline" >"$dir/cmdline"
 
 stop() {

@@ -100,40 +100,176 @@ vm_check_static() {
 	fi
 }
 
-# A 512-byte boot sector that writes 1 to the debug-exit port: QEMU
-# exits with status 3 as soon as the guest has run one instruction.
-vm_write_probe_image() {
-	local image=$1
-	{
-		# mov al, 1; out 0xf4, al; hlt; jmp $-1
-		printf '\260\001\346\364\364\353\375'
-		head -c 503 /dev/zero
-		printf '\125\252'
-	} >"$image"
+# ------------------------------------------------------------ accelerator
+# Which accelerator a boot uses. A /dev/kvm that runs a real-mode sector
+# proves nothing: on some nested hosts KVM runs real mode, then hangs a
+# Linux kernel before long mode. So the probe boots the kernel the run
+# will use, with an initramfs whose /init prints a marker from user space,
+# and says kvm only when the marker arrives.
+VM_KVM_DEVICE=${SMAPBENCH_KVM_DEVICE:-/dev/kvm}
+# Seconds the probe's guest has to reach user space under KVM (it needs
+# about one); seconds any KVM boot has to print its first kernel line.
+VM_KVM_PROBE_SECONDS=${SMAPBENCH_KVM_PROBE_SECONDS:-20}
+VM_KVM_FIRST_LINE_SECONDS=${SMAPBENCH_KVM_FIRST_LINE_SECONDS:-30}
+# Printed by the probe's /init, never by the kernel (not in its command line).
+VM_PROBE_MARKER="smapbench-probe: user space reached"
+
+# vm_accel_request [ARGUMENT]: the accelerator asked for, auto when none
+# was: the argument (--accel) first, then SMAPBENCH_ACCEL. Fails on
+# anything but auto, kvm or tcg.
+vm_accel_request() {
+	local want=${1:-auto}
+	[ "$want" = auto ] && want=${SMAPBENCH_ACCEL:-auto}
+	case $want in
+	auto | kvm | tcg) echo "$want" ;;
+	*)
+		echo "run-vm: error: accelerator '$want' (--accel or" \
+			"SMAPBENCH_ACCEL) is not auto, kvm or tcg" >&2
+		return 1
+		;;
+	esac
 }
 
-# Prints "kvm" when /dev/kvm runs a guest with the CPU model we boot,
-# else "tcg". Some hosts expose a /dev/kvm that cannot (nested setups
-# without VMX/SVM): QEMU then aborts or hangs, hence the timeout.
-vm_detect_accel() {
-	local probe_dir=$1 rc
-	if ! [ -r /dev/kvm ] || ! [ -w /dev/kvm ]; then
-		echo tcg
+# The probe's initramfs: busybox and an /init that prints the marker and
+# powers off. Built once per build directory.
+vm_probe_initramfs() {
+	local out=$1 busybox root
+	[ -s "$out" ] && { echo "$out"; return 0; }
+	busybox=$(command -v busybox) || {
+		echo "run-vm: error: busybox not found: apt-get install busybox-static" >&2
+		return 1
+	}
+	vm_check_static "$busybox" || return 1
+	root=$(mktemp -d "${out%/*}/.probe-root.XXXXXX") || return 1
+	mkdir -p "$root/bin" "$root/dev" "$root/proc"
+	cp "$busybox" "$root/bin/busybox"
+	printf '%s\n' '#!/bin/busybox sh' \
+		"/bin/busybox echo '$VM_PROBE_MARKER'" \
+		'/bin/busybox poweroff -f' >"$root/init"
+	chmod 755 "$root/init"
+	(cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 \
+		--quiet | gzip -1) >"$out.tmp" && mv "$out.tmp" "$out"
+	rm -rf "$root"
+	[ -s "$out" ] && echo "$out"
+}
+
+# What the cached answer depends on: the host's CPU and kernel, QEMU, and
+# the guest kernel image.
+vm_accel_cache_key() {
+	local image=$1
+	{
+		grep -m4 -E '^(vendor_id|cpu family|model|model name)[[:space:]]*:' /proc/cpuinfo
+		uname -r
+		qemu-system-x86_64 --version | head -n 1
+		stat -L -c '%n %s %Y' "$image"
+	} 2>/dev/null | sha256sum | cut -c1-16
+}
+
+# vm_kvm_probe IMAGE DIR: boots IMAGE under KVM with the probe's
+# initramfs. Prints "kvm" or "tcg REASON" (REASON a code, see
+# vm_accel_text), leaving DIR/probe.serial and DIR/probe.qemu.
+vm_kvm_probe() {
+	local image=$1 dir=$2 initramfs pid waited=0 rc
+	initramfs=$(vm_probe_initramfs "$dir/probe-initramfs.cpio.gz") || {
+		echo "tcg probe-unbuilt"
 		return
-	fi
-	vm_write_probe_image "$probe_dir/kvm-probe.img"
-	# The subshell keeps the shell's "Aborted" notice off stderr.
-	rc=$( (timeout -k 2 10 qemu-system-x86_64 -accel kvm -cpu max -M pc \
-		-nodefaults -display none -m 64 -no-reboot \
-		-device "isa-debug-exit,iobase=$VM_DEBUG_EXIT_PORT,iosize=0x04" \
-		-drive "file=$probe_dir/kvm-probe.img,format=raw,if=ide" \
-		-boot c >"$probe_dir/kvm-probe.log" 2>&1
-		echo $?) 2>/dev/null)
-	if [ "$rc" -eq 3 ]; then
+	}
+	rm -f "$dir/probe.serial"
+	qemu-system-x86_64 -accel kvm -cpu max -M pc -nodefaults \
+		-display none -no-reboot -m 256 -smp 1 \
+		-serial "file:$dir/probe.serial" -kernel "$image" \
+		-initrd "$initramfs" -append "console=ttyS0 panic=-1" \
+		>"$dir/probe.qemu" 2>&1 </dev/null &
+	pid=$!
+	# Poll: a working KVM gets there in about a second.
+	while kill -0 "$pid" 2>/dev/null; do
+		grep -aqF "$VM_PROBE_MARKER" "$dir/probe.serial" 2>/dev/null && break
+		if [ "$waited" -ge $((VM_KVM_PROBE_SECONDS * 4)) ]; then
+			break
+		fi
+		sleep 0.25
+		waited=$((waited + 1))
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rc=$?
+	if grep -aqF "$VM_PROBE_MARKER" "$dir/probe.serial" 2>/dev/null; then
 		echo kvm
+	elif [ "$waited" -lt $((VM_KVM_PROBE_SECONDS * 4)) ] && [ "$rc" -ne 137 ]; then
+		echo "tcg kvm-failed"
+	elif grep -aq 'Linux version' "$dir/probe.serial" 2>/dev/null; then
+		echo "tcg kvm-no-userspace"
 	else
-		echo tcg
+		echo "tcg kvm-no-kernel"
 	fi
+}
+
+# vm_accel_text ACCEL REASON: the one line that says what was chosen, why.
+vm_accel_text() {
+	local accel=$1 why=$2 dev=$VM_KVM_DEVICE qemu_said
+	case $why in
+	asked)
+		if [ "$accel" = kvm ]; then
+			echo "accelerator: KVM, as asked (--accel or SMAPBENCH_ACCEL); a Linux guest reached user space under it"
+		else
+			echo "accelerator: TCG, as asked (--accel or SMAPBENCH_ACCEL): emulated timings, functional only"
+		fi
+		;;
+	kvm-ok) echo "accelerator: KVM ($dev ran a Linux guest to user space): timings are the guest's own" ;;
+	no-device) echo "accelerator: TCG: $dev is absent or not readable and writable (emulated timings)" ;;
+	probe-unbuilt) echo "accelerator: TCG: the KVM probe's initramfs could not be built (busybox-static missing?) (emulated timings)" ;;
+	kvm-failed)
+		# QEMU says why in its first line, e.g. an MSR it cannot set.
+		qemu_said=$(grep -m1 . "${VM_ACCEL_DIR:-/nonexistent}/probe.qemu" 2>/dev/null | cut -c1-120)
+		echo "accelerator: TCG: $dev is present, but QEMU failed under KVM at once${qemu_said:+ ($qemu_said)} (emulated timings)"
+		;;
+	kvm-no-kernel) echo "accelerator: TCG: $dev is present, but a Linux guest printed no kernel line in ${VM_KVM_PROBE_SECONDS} s under KVM (emulated timings)" ;;
+	kvm-no-userspace) echo "accelerator: TCG: $dev is present, but a Linux guest did not reach user space in ${VM_KVM_PROBE_SECONDS} s under KVM (emulated timings)" ;;
+	kvm-silent) echo "accelerator: TCG: the boot under KVM printed no kernel line in ${VM_KVM_FIRST_LINE_SECONDS} s, so it was stopped and taken again under TCG (emulated timings)" ;;
+	*) echo "accelerator: $accel ($why)" ;;
+	esac
+}
+
+# vm_accel_choose REQUEST IMAGE BUILD_DIR: sets VM_ACCEL (kvm or tcg),
+# VM_ACCEL_WHY (a reason code, which boots pass to the guest as
+# SMAPBENCH_ACCEL_WHY so that it lands in the run's context) and
+# VM_ACCEL_LINE (vm_accel_text). auto probes IMAGE under KVM, with the
+# answer cached under BUILD_DIR/accel per host and kernel; kvm that cannot
+# boot fails, saying why. REQUEST comes from vm_accel_request.
+vm_accel_choose() {
+	local request=$1 image=$2 dir=$3/accel cache answer why
+	VM_ACCEL="" VM_ACCEL_WHY="" VM_ACCEL_LINE=""
+	VM_ACCEL_DIR=$dir
+	if [ "$request" = tcg ]; then
+		VM_ACCEL=tcg VM_ACCEL_WHY=asked
+		VM_ACCEL_LINE=$(vm_accel_text tcg asked)
+		return 0
+	fi
+	if ! [ -r "$VM_KVM_DEVICE" ] || ! [ -w "$VM_KVM_DEVICE" ]; then
+		answer="tcg no-device"
+	else
+		mkdir -p "$dir" || return 1
+		cache=$dir/$(vm_image_release "$image")-$(vm_accel_cache_key "$image")
+		if [ -r "$cache" ]; then
+			answer=$(cat "$cache")
+		else
+			answer=$(vm_kvm_probe "$image" "$dir")
+			# Not a fact about the host: not kept.
+			[ "$answer" = "tcg probe-unbuilt" ] ||
+				{ echo "$answer" >"$cache.tmp" && mv "$cache.tmp" "$cache"; }
+		fi
+	fi
+	read -r VM_ACCEL why <<<"$answer"
+	VM_ACCEL_WHY=${why:-kvm-ok}
+	if [ "$request" = kvm ] && [ "$VM_ACCEL" != kvm ]; then
+		echo "run-vm: error: --accel kvm (or SMAPBENCH_ACCEL=kvm), but" \
+			"$(vm_accel_text tcg "$VM_ACCEL_WHY" | sed 's/^accelerator: TCG: //; s/ (emulated timings)$//')" \
+			"(probe files in $dir; rm -f ${cache:-$dir/*} to probe again)" >&2
+		return 1
+	fi
+	[ "$request" = kvm ] && VM_ACCEL_WHY=asked
+	VM_ACCEL_LINE=$(vm_accel_text "$VM_ACCEL" "$VM_ACCEL_WHY")
+	return 0
 }
 
 # The release of a Debian kernel package's image, e.g. linux-image-amd64
@@ -172,23 +308,74 @@ vm_tcg_text_poke_race() {
 # One boot under timeout (again after the race above), with what every
 # boot has: no display, no reboot, the serial console in DIR/serial.log,
 # pvpanic (a panic exits with 1) and the debug-exit port. Leaves
-# DIR/qemu.out, DIR/qemu.rc (124: timed out) and DIR/seconds;
-# DIR/timeout.pid exists while QEMU runs, so that an interrupted caller
-# can stop it (timeout passes SIGTERM on to QEMU).
+# DIR/qemu.out, DIR/qemu.rc (124: timed out), DIR/seconds and DIR/accel
+# (the accelerator the boot ended on); DIR/timeout.pid exists while QEMU
+# runs, so that an interrupted caller can stop it (timeout passes SIGTERM
+# on to QEMU).
+#
+# A boot under KVM that prints no kernel line in VM_KVM_FIRST_LINE_SECONDS
+# is stopped and taken again under TCG, once: its -append gets
+# SMAPBENCH_VIRT=tcg SMAPBENCH_ACCEL_WHY=kvm-silent, so that the guest's
+# run says so, DIR/accel-why holds the reason and DIR/serial.log.kvm-silent
+# what the silent boot printed.
 vm_run_qemu() {
-	local dir=$1 limit=$2 attempt
+	local dir=$1 limit=$2 attempt=1 args=() i
 	shift 2
-	for attempt in 1 2 3; do
-		vm_run_qemu_once "$dir" "$limit" "$@"
+	args=("$@")
+	rm -f "$dir/accel-why" "$dir/kvm-silent"
+	vm_qemu_accel "${args[@]}" >"$dir/accel"
+	while :; do
+		vm_run_qemu_once "$dir" "$limit" "${args[@]}"
+		if [ -e "$dir/kvm-silent" ]; then
+			rm -f "$dir/kvm-silent"
+			mv "$dir/serial.log" "$dir/serial.log.kvm-silent" 2>/dev/null
+			for ((i = 1; i < ${#args[@]}; i++)); do
+				case ${args[i - 1]} in
+				-accel) [ "${args[i]}" = kvm ] && args[i]=tcg ;;
+				-append) args[i]=$(vm_cmdline_to_tcg "${args[i]}") ;;
+				esac
+			done
+			[ -r "$dir/cmdline" ] &&
+				vm_cmdline_to_tcg "$(cat "$dir/cmdline")" >"$dir/cmdline"
+			echo tcg >"$dir/accel"
+			echo kvm-silent >"$dir/accel-why"
+			vm_note "$(basename "$dir"): $(vm_accel_text tcg kvm-silent)"
+			continue
+		fi
 		[ "$attempt" -lt 3 ] && vm_tcg_text_poke_race "$dir" || return 0
 		mv "$dir/serial.log" "$dir/serial.log.tcg-race-$attempt"
 		vm_note "$(basename "$dir"): the guest died of QEMU TCG's text-patching race before init (serial.log.tcg-race-$attempt); booting again"
+		attempt=$((attempt + 1))
 	done
 }
 
+# The value of -accel in a QEMU argument list (tcg when none).
+vm_qemu_accel() {
+	local accel=tcg
+	while [ $# -gt 1 ]; do
+		[ "$1" = -accel ] && accel=$2
+		shift
+	done
+	echo "$accel"
+}
+
+# A kernel command line of a KVM boot, for the same boot under TCG.
+vm_cmdline_to_tcg() {
+	local word out=""
+	for word in $1; do
+		case $word in
+		SMAPBENCH_VIRT=*) word=SMAPBENCH_VIRT=tcg ;;
+		SMAPBENCH_ACCEL_WHY=*) continue ;;
+		esac
+		out="$out${out:+ }$word"
+	done
+	echo "$out SMAPBENCH_ACCEL_WHY=kvm-silent"
+}
+
 vm_run_qemu_once() {
-	local dir=$1 limit=$2 start end rc
+	local dir=$1 limit=$2 start end rc pid watch=0 waited=0
 	shift 2
+	[ "$(vm_qemu_accel "$@")" = kvm ] && watch=1
 	start=$(date +%s.%N)
 	# timeout -k: a QEMU that ignores SIGTERM is killed 5 s later.
 	timeout -k 5 "$limit" qemu-system-x86_64 -M pc -nodefaults \
@@ -196,8 +383,21 @@ vm_run_qemu_once() {
 		-device pvpanic -action panic=exit-failure \
 		-device "isa-debug-exit,iobase=$VM_DEBUG_EXIT_PORT,iosize=0x04" \
 		"$@" >"$dir/qemu.out" 2>&1 </dev/null &
-	echo $! >"$dir/timeout.pid"
-	wait $!
+	pid=$!
+	echo "$pid" >"$dir/timeout.pid"
+	# Under KVM, the first kernel line must come soon: a host whose KVM
+	# hangs Linux before long mode prints nothing, ever.
+	while [ "$watch" -eq 1 ] && kill -0 "$pid" 2>/dev/null; do
+		grep -aqm1 'Linux version' "$dir/serial.log" 2>/dev/null && break
+		if [ "$waited" -ge $((VM_KVM_FIRST_LINE_SECONDS * 2)) ]; then
+			: >"$dir/kvm-silent"
+			kill -TERM "$pid" 2>/dev/null
+			break
+		fi
+		sleep 0.5
+		waited=$((waited + 1))
+	done
+	wait "$pid"
 	rc=$?
 	rm -f "$dir/timeout.pid"
 	end=$(date +%s.%N)

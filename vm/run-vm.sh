@@ -17,7 +17,9 @@
 #                     (default: /lib/modules/<release>/build)
 #   --modules-dir DIR the kernel's modules, for 9p and pvpanic
 #                     (default: /lib/modules/<release>)
-#   --accel A         auto (default), kvm or tcg
+#   --accel A         auto (default, or SMAPBENCH_ACCEL), kvm or tcg: auto
+#                     boots each kernel under KVM to user space first
+#                     (cached in build/vm/accel/), else takes TCG
 #   --jobs N          boots run at once (default 2)
 #   --boots LIST      only these boots of vm/matrix (comma separated)
 #   --timeout S       seconds one boot may take (default 300)
@@ -64,7 +66,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-case $accel in auto | kvm | tcg) ;; *) vm_die "--accel must be auto, kvm or tcg" ;; esac
+accel=$(vm_accel_request "$accel") || exit 2
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || vm_die "--jobs must be a positive number"
 if [ -n "$headers" ] && [ -z "$kernel" ]; then
 	vm_die "--headers needs --kernel: the headers must match the kernel booted"
@@ -189,11 +191,11 @@ build_guest_files() {
 }
 
 # ------------------------------------------------------------ one boot
-# boot_vm DIR IMAGE INITRAMFS CPU APPEND TIMEOUT
+# boot_vm DIR IMAGE INITRAMFS CPU APPEND TIMEOUT ACCEL
 # DIR/share must hold job.sh. Leaves DIR/serial.log, DIR/qemu.rc (124:
 # timed out) and DIR/seconds (wall time of the boot).
 boot_vm() {
-	local dir=$1 image=$2 initramfs=$3 cpu=$4 append=$5 limit=$6
+	local dir=$1 image=$2 initramfs=$3 cpu=$4 append=$5 limit=$6 accel=$7
 	echo "$append" >"$dir/cmdline"
 	vm_run_qemu "$dir" "$limit" -accel "$accel" -cpu "$cpu" \
 		-m "${VM_MEMORY:-1024}" -smp "${VM_SMP:-2}" \
@@ -204,11 +206,11 @@ boot_vm() {
 # The kernel command line of a boot. oops=panic turns any oops into a
 # pvpanic exit, except in canary boots, whose oops is the expected result.
 kernel_cmdline() {
-	local append=$1 steps=$2 cmdline=$VM_BASE_CMDLINE
+	local append=$1 steps=$2 accel=$3 why=$4 cmdline=$VM_BASE_CMDLINE
 	case ",$steps," in *,canary,*) ;; *) cmdline="$cmdline oops=panic" ;; esac
 	[ "$append" = - ] || cmdline="$cmdline ${append//,/ }"
 	# The guest's smapbench reads this to mark its results.
-	echo "$cmdline SMAPBENCH_VIRT=$accel"
+	echo "$cmdline SMAPBENCH_VIRT=$accel SMAPBENCH_ACCEL_WHY=$why"
 }
 
 # write_job DIR EXPECT STEPS BENCH_ARGS
@@ -339,7 +341,7 @@ judge_bench() {
 		case $key in
 		smap_state) want=$state ;;
 		smap_off_method) want=$method ;;
-		virt) want=$accel ;;
+		virt) want=$(cat "$share/../accel" 2>/dev/null) ;;
 		esac
 		got=$(sed -n "s/^$key=//p" "$share/run.kv" | head -n 1)
 		[ "$got" = "$want" ]
@@ -356,7 +358,7 @@ judge_boot() {
 	prefix="$release $boot"
 	rc=$(cat "$dir/qemu.rc" 2>/dev/null || echo 255)
 	seconds=$(cat "$dir/seconds" 2>/dev/null)
-	echo "# $prefix: $accel boot ${seconds}s, -cpu $cpu, $(cat "$dir/cmdline" 2>/dev/null)"
+	echo "# $prefix: $(cat "$dir/accel" 2>/dev/null) boot ${seconds}s$([ -s "$dir/accel-why" ] && echo " (after a silent KVM boot)"), -cpu $cpu, $(cat "$dir/cmdline" 2>/dev/null)"
 	# A run that failed a step still reports; any other exit loses data.
 	if { [ "$rc" != 0 ] && [ "$rc" != 3 ]; } || ! [ -e "$share/done" ]; then
 		result 1 "boot: $(qemu_status_text "$rc") after ${seconds}s, results incomplete"
@@ -445,14 +447,14 @@ stop_guests() {
 trap stop_guests INT TERM
 
 mkdir -p "$build/vm" || vm_die "cannot create $build/vm"
-if [ "$accel" = auto ]; then
-	accel=$(vm_detect_accel "$build/vm")
-fi
-if [ "$accel" = tcg ]; then
-	vm_note "accelerator: tcg (no usable KVM): results are functional only, timings are not hardware numbers"
-else
-	vm_note "accelerator: kvm"
-fi
+# The accelerator of each kernel: "ACCEL REASON", by release.
+declare -A kernel_accel=()
+for entry in "${kernels[@]}"; do
+	read -r release image hdr mods <<<"$entry"
+	vm_accel_choose "$accel" "$image" "$build/vm" || exit 2
+	kernel_accel[$release]="$VM_ACCEL $VM_ACCEL_WHY"
+	vm_note "$release: $VM_ACCEL_LINE"
+done
 
 # Boots described by vm/matrix lines: "boot smap cpu append expect steps".
 matrix_lines() {
@@ -488,15 +490,17 @@ run_check() {
 	done
 
 	# Up to --jobs boots at once; verdicts afterwards, in matrix order.
-	local b boot smap cpu append expect steps dir running=0
+	local b boot smap cpu append expect steps dir running=0 boot_accel boot_why
 	for b in "${boots[@]}"; do
 		read -r release image initramfs boot smap cpu append expect steps <<<"$b"
 		dir=$work/$release/$boot
 		mkdir -p "$dir"
 		write_job "$dir" "$expect" "$steps" "--suite kmod --quick"
 		vm_note "booting $release $boot"
+		read -r boot_accel boot_why <<<"${kernel_accel[$release]}"
 		boot_vm "$dir" "$image" "$initramfs" "$cpu" \
-			"$(kernel_cmdline "$append" "$steps")" "$boot_timeout" &
+			"$(kernel_cmdline "$append" "$steps" "$boot_accel" "$boot_why")" \
+			"$boot_timeout" "$boot_accel" &
 		pids+=($!)
 		running=$((running + 1))
 		if [ "$running" -ge "$jobs" ]; then
@@ -511,7 +515,8 @@ run_check() {
 			"$cpu" "$append" "$expect" "$steps"
 	done
 	total=$(($(date +%s) - start))
-	vm_note "vm check: ${#boots[@]} boots in ${total}s ($accel, $jobs at once); files in $work"
+	vm_note "vm check: ${#boots[@]} boots in ${total}s ($jobs at once)"
+	vm_note "vm check: accelerators: $(for r in "${!kernel_accel[@]}"; do printf "%s %s; " "$r" "${kernel_accel[$r]}"; done); files in $work"
 	[ "$failures" -eq 0 ]
 }
 
