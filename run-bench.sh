@@ -40,7 +40,13 @@ options:
                    script in each guest, and compare (no host reboot needed)
   --kernel PATH    with --vm: kernel image to boot (default: Debian's)
   --headers DIR    with --vm: headers matching --kernel, to build the module
+  --accel A        with --vm: auto (default; or SMAPBENCH_ACCEL), kvm or tcg.
+                   auto boots the kernel under KVM to user space first and
+                   takes TCG (emulated, functional only) when it cannot
   --no-install     do not apt-get install missing packages
+  --no-plots       leave out plots/ and report.md (smapbench plot RUN and
+                   smapbench report RUN make them later); --vm uses it in
+                   its guests and draws them on this machine, natively
   -h, --help       this text
 
 SMAP off: on Linux >= 5.19 add 'clearcpuid=smap' to the kernel command line
@@ -76,7 +82,7 @@ shell_words() {
 	printf '%s\n' "$line"
 }
 
-suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1
+suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite)
@@ -106,7 +112,14 @@ while [ $# -gt 0 ]; do
 	--headers)
 		[ $# -ge 2 ] || bad_usage "--headers needs a directory"
 		headers=$2; shift 2 ;;
+	--accel)
+		[ $# -ge 2 ] || bad_usage "--accel needs auto, kvm or tcg"
+		case "$2" in auto | kvm | tcg) accel=$2 ;;
+		*) bad_usage "--accel '$2': use auto, kvm or tcg" ;;
+		esac
+		shift 2 ;;
 	--no-install) install=0; shift ;;
+	--no-plots) plots=0; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) bad_usage "unknown option '$1'" ;;
 	esac
@@ -114,8 +127,8 @@ done
 if [ "$quick" -eq 1 ] && [ "$full" -eq 1 ]; then
 	bad_usage "--quick and --full: choose one sweep"
 fi
-if [ "$vm" -eq 0 ] && { [ -n "$kernel" ] || [ -n "$headers" ]; }; then
-	bad_usage "--kernel and --headers only make sense with --vm"
+if [ "$vm" -eq 0 ] && { [ -n "$kernel" ] || [ -n "$headers" ] || [ -n "$accel" ]; }; then
+	bad_usage "--kernel, --headers and --accel only make sense with --vm"
 fi
 if [ -n "$kernel" ] && [ ! -f "$kernel" ]; then
 	bad_usage "--kernel '$kernel' does not exist"
@@ -231,6 +244,29 @@ if [ "$install" -eq 1 ]; then
 	fi
 fi
 
+# VM mode: which kernel the guests boot and which accelerator they get,
+# said first, before anything is built for them.
+if [ "$vm" -eq 1 ]; then
+	# shellcheck source=vm/lib.sh
+	. "$here/vm/lib.sh"
+	if [ -z "$kernel" ]; then
+		guest_release=$(vm_debian_release linux-image-amd64)
+		[ -n "$guest_release" ] && [ -r "/boot/vmlinuz-$guest_release" ] ||
+			die "Debian's default kernel is not installed: apt-get install linux-image-amd64 linux-headers-amd64 (or pass --kernel)"
+		kernel=/boot/vmlinuz-$guest_release
+	fi
+	guest_release=$(vm_image_release "$kernel") ||
+		die "--kernel $kernel is not a readable x86 bzImage"
+	accel_line=$("$here/vm/hostroot.sh" accel --kernel "$kernel" \
+		${accel:+--accel "$accel"}) || die "no accelerator for the guests (see above)"
+	say "VM mode, $guest_release: $accel_line"
+	accel_word=$(sed -n 's/^accelerator: \([A-Z]*\).*/\1/p' <<<"$accel_line")
+	# The guests' run-bench.sh runs make: it must find nothing to do
+	# (under TCG a build takes minutes). So the module for the guest
+	# kernel is built here, with the KDIR the guest will use.
+	guest_kdir=${headers:-/lib/modules/$guest_release/build}
+fi
+
 say "building"
 mkdir -p "$here/build" || die "cannot create $here/build"
 build_log=$here/build/run-bench-make.log
@@ -241,6 +277,13 @@ run_child make -s -j"$(nproc)" all KDIR="/lib/modules/$(uname -r)/build" \
 	tail -n 30 "$build_log" >&2
 	die "build failed; full log: $build_log"
 }
+if [ "$vm" -eq 1 ] && [ "$guest_kdir" != "/lib/modules/$(uname -r)/build" ]; then
+	say "building for the guests ($guest_release)"
+	run_child make -s -j"$(nproc)" all KDIR="$guest_kdir" >"$build_log" 2>&1 || {
+		tail -n 30 "$build_log" >&2
+		die "build for the guest kernel $guest_release failed; full log: $build_log"
+	}
+fi
 smapbench="$here/build/smapbench"
 [ -x "$smapbench" ] || die "build produced no $smapbench"
 
@@ -254,13 +297,15 @@ if [ "$vm" -eq 1 ]; then
 	# Each boot runs this script in a guest whose root is this machine's
 	# root filesystem (vm/hostroot.sh): build, module, run, plots and
 	# report happen there exactly as on a host that loads modules.
-	inner=(--no-install --out /run/smapbench/runs)
+	# gnuplot under TCG takes about a minute a run: the plots and
+	# report.md are drawn here instead, before the run is published.
+	inner=(--no-install --no-plots --out /run/smapbench/runs)
 	[ "$quick" -eq 1 ] && inner+=(--quick)
 	[ "$full" -eq 1 ] && inner+=(--full)
 	[ -n "$suite" ] && inner+=(--suite "$suite")
 	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
-	boot_args=()
-	[ -n "$kernel" ] && boot_args+=(--kernel "$kernel")
+	boot_args=(--kernel "$kernel")
+	[ -n "$accel" ] && boot_args+=(--accel "$accel")
 	[ -n "$headers" ] && boot_args+=(--headers "$headers")
 	if [ "$quick" -eq 1 ]; then
 		boot_args+=(--timeout 3600)
@@ -271,18 +316,21 @@ if [ "$vm" -eq 1 ]; then
 	image=${kernel:-"Debian's default kernel"}
 	say "VM mode: $image with SMAP on, with clearcpuid=smap and with a CPU" \
 		"without SMAP; each boot runs ./$prog ${inner[*]}"
-	smap_run="" nosmap_run="" runs=() failed=0
+	smap_run="" nosmap_run="" runs=() failed=0 boot_number=0 vm_start=$SECONDS
 	# boot, QEMU CPU model, kernel parameters, the SMAP state it must give
 	for boot in "smap max - smap" "clearcpuid max clearcpuid=smap nosmap" \
 		"cpu-off max,-smap - nosmap"; do
 		read -r name model params want <<<"$boot"
 		[ "$params" = - ] && params=""
 		dir=$here/build/vm/run-bench/$name
-		say "boot $name (-cpu $model${params:+, $params}): guest output follows"
+		boot_number=$((boot_number + 1))
+		say "boot $boot_number of 3: $name (SMAP $([ "$want" = smap ] && echo on || echo off); -cpu $model${params:+, $params}), $accel_word, $((SECONDS - vm_start)) s elapsed: guest output follows"
 		run_child "$here/vm/hostroot.sh" boot "${boot_args[@]}" --dir "$dir" \
 			--cpu "$model" --append "$params" -- ./"$prog" "${inner[@]}"
 		rc=$?
-		say "boot $name: finished in $(cat "$dir/seconds" 2>/dev/null)s, status $rc"
+		say "boot $boot_number of 3: $name finished in $(cat "$dir/seconds" 2>/dev/null)s under $(cat "$dir/accel" 2>/dev/null), status $rc; $((SECONDS - vm_start)) s elapsed"
+		[ -s "$dir/accel-why" ] &&
+			warn "boot $name: $(vm_accel_text tcg "$(cat "$dir/accel-why")")"
 		found=()
 		for run in "$dir"/share/runs/*/; do
 			[ -d "$run" ] && found+=("${run%/}")
@@ -304,9 +352,19 @@ if [ "$vm" -eq 1 ]; then
 		target=$out/vm-$release-$stamp-$suffix
 		# Into place in one rename: copied next to the target first.
 		cp "$dir/share/dmesg.txt" "${found[0]}/guest-dmesg.txt" 2>/dev/null
+		# The plots and report.md name the directory: they are drawn in
+		# a copy of the final name, inside a hidden staging directory.
 		staging=$out/.tmp-${target##*/}
 		rm -rf "$staging"
-		cp -r "${found[0]}" "$staging" && mv -T "$staging" "$target" ||
+		mkdir -p "$staging" && cp -r "${found[0]}" "$staging/${target##*/}" ||
+			die "cannot copy the run directory of boot $name to $staging"
+		{ run_child "$smapbench" plot "$staging/${target##*/}" >"$scratch/plot.out" 2>&1 &&
+			run_child "$smapbench" report "$staging/${target##*/}" >>"$scratch/plot.out" 2>&1; } || {
+			cat "$scratch/plot.out" >&2
+			warn "boot $name: its plots or report.md could not be made; the CSV files are complete"
+			failed=$((failed + 1))
+		}
+		mv -T "$staging/${target##*/}" "$target" && rmdir "$staging" ||
 			die "cannot copy the run directory of boot $name to $target"
 		staging=""
 		made+=("$target")
@@ -436,10 +494,12 @@ name_run_dir "$run_dir" || die "the run is complete in $run_dir, but --run-dir-f
 # ---------------------------------------------------------------- outputs
 # The run directory is complete here; plots and report.md are derived
 # from it and can be made again with "smapbench plot/report RUN".
-run_child "$smapbench" plot "$run_dir" ||
-	warn "plotting failed; the CSV files are complete ($(shell_words "$smapbench" plot "$run_dir") to retry)"
-run_child "$smapbench" report "$run_dir" >/dev/null ||
-	warn "report.md could not be written ($(shell_words "$smapbench" report "$run_dir") to retry)"
+if [ "$plots" -eq 1 ]; then
+	run_child "$smapbench" plot "$run_dir" ||
+		warn "plotting failed; the CSV files are complete ($(shell_words "$smapbench" plot "$run_dir") to retry)"
+	run_child "$smapbench" report "$run_dir" >/dev/null ||
+		warn "report.md could not be written ($(shell_words "$smapbench" report "$run_dir") to retry)"
+fi
 
 echo
 say "run directory: $run_dir"
