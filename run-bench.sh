@@ -189,7 +189,7 @@ scratch=$(mktemp -d) || die "cannot create a temporary directory"
 # (make and gnuplot, started in the background, ignore SIGINT; smapbench
 # treats both alike) and is waited for, so that it removes what it had
 # half-written; then the module is unloaded.
-child="" staging="" run_dir=""
+child="" staging="" run_dir="" runs=()
 run_child() {
 	"$@" &
 	child=$!
@@ -223,6 +223,10 @@ on_signal() {
 		printf '; %s is complete, but its plots or report.md may be missing: %s; %s\n' \
 			"$run_dir" "$(shell_words "$smapbench" plot "$run_dir")" \
 			"$(shell_words "$smapbench" report "$run_dir")" >&2
+	elif [ "${#runs[@]}" -gt 0 ]; then
+		# --vm: the boots that finished were published, complete.
+		printf '; the runs of the boots that finished are complete and stay:\n' >&2
+		printf '  %s\n' "${runs[@]}" >&2
 	else
 		printf ' and nothing was written\n' >&2
 	fi

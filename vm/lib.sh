@@ -165,25 +165,25 @@ vm_accel_cache_key() {
 	} 2>/dev/null | sha256sum | cut -c1-16
 }
 
-# vm_kvm_probe IMAGE DIR: boots IMAGE under KVM with the probe's
+# vm_kvm_probe IMAGE DIR PREFIX: boots IMAGE under KVM with the probe's
 # initramfs. Prints "kvm" or "tcg REASON" (REASON a code, see
-# vm_accel_text), leaving DIR/probe.serial and DIR/probe.qemu.
+# vm_accel_text), leaving PREFIX.serial and PREFIX.qemu.
 vm_kvm_probe() {
-	local image=$1 dir=$2 initramfs pid waited=0 rc
+	local image=$1 dir=$2 prefix=$3 initramfs pid waited=0 rc
 	initramfs=$(vm_probe_initramfs "$dir/probe-initramfs.cpio.gz") || {
 		echo "tcg probe-unbuilt"
 		return
 	}
-	rm -f "$dir/probe.serial"
+	rm -f "$prefix.serial"
 	qemu-system-x86_64 -accel kvm -cpu max -M pc -nodefaults \
 		-display none -no-reboot -m 256 -smp 1 \
-		-serial "file:$dir/probe.serial" -kernel "$image" \
+		-serial "file:$prefix.serial" -kernel "$image" \
 		-initrd "$initramfs" -append "console=ttyS0 panic=-1" \
-		>"$dir/probe.qemu" 2>&1 </dev/null &
+		>"$prefix.qemu" 2>&1 </dev/null &
 	pid=$!
 	# Poll: a working KVM gets there in about a second.
 	while kill -0 "$pid" 2>/dev/null; do
-		grep -aqF "$VM_PROBE_MARKER" "$dir/probe.serial" 2>/dev/null && break
+		grep -aqF "$VM_PROBE_MARKER" "$prefix.serial" 2>/dev/null && break
 		if [ "$waited" -ge $((VM_KVM_PROBE_SECONDS * 4)) ]; then
 			break
 		fi
@@ -193,11 +193,11 @@ vm_kvm_probe() {
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	rc=$?
-	if grep -aqF "$VM_PROBE_MARKER" "$dir/probe.serial" 2>/dev/null; then
+	if grep -aqF "$VM_PROBE_MARKER" "$prefix.serial" 2>/dev/null; then
 		echo kvm
 	elif [ "$waited" -lt $((VM_KVM_PROBE_SECONDS * 4)) ] && [ "$rc" -ne 137 ]; then
 		echo "tcg kvm-failed"
-	elif grep -aq 'Linux version' "$dir/probe.serial" 2>/dev/null; then
+	elif grep -aq 'Linux version' "$prefix.serial" 2>/dev/null; then
 		echo "tcg kvm-no-userspace"
 	else
 		echo "tcg kvm-no-kernel"
@@ -220,7 +220,7 @@ vm_accel_text() {
 	probe-unbuilt) echo "accelerator: TCG: the KVM probe's initramfs could not be built (busybox-static missing?) (emulated timings)" ;;
 	kvm-failed)
 		# QEMU says why in its first line, e.g. an MSR it cannot set.
-		qemu_said=$(grep -m1 . "${VM_ACCEL_DIR:-/nonexistent}/probe.qemu" 2>/dev/null | cut -c1-120)
+		qemu_said=$(grep -m1 . "${VM_ACCEL_PROBE:-/nonexistent}.qemu" 2>/dev/null | cut -c1-120)
 		echo "accelerator: TCG: $dev is present, but QEMU failed under KVM at once${qemu_said:+ ($qemu_said)} (emulated timings)"
 		;;
 	kvm-no-kernel) echo "accelerator: TCG: $dev is present, but a Linux guest printed no kernel line in ${VM_KVM_PROBE_SECONDS} s under KVM (emulated timings)" ;;
@@ -238,8 +238,7 @@ vm_accel_text() {
 # boot fails, saying why. REQUEST comes from vm_accel_request.
 vm_accel_choose() {
 	local request=$1 image=$2 dir=$3/accel cache answer why
-	VM_ACCEL="" VM_ACCEL_WHY="" VM_ACCEL_LINE=""
-	VM_ACCEL_DIR=$dir
+	VM_ACCEL="" VM_ACCEL_WHY="" VM_ACCEL_LINE="" VM_ACCEL_PROBE=""
 	if [ "$request" = tcg ]; then
 		VM_ACCEL=tcg VM_ACCEL_WHY=asked
 		VM_ACCEL_LINE=$(vm_accel_text tcg asked)
@@ -250,10 +249,11 @@ vm_accel_choose() {
 	else
 		mkdir -p "$dir" || return 1
 		cache=$dir/$(vm_image_release "$image")-$(vm_accel_cache_key "$image")
+		VM_ACCEL_PROBE=$cache
 		if [ -r "$cache" ]; then
 			answer=$(cat "$cache")
 		else
-			answer=$(vm_kvm_probe "$image" "$dir")
+			answer=$(vm_kvm_probe "$image" "$dir" "$cache")
 			# Not a fact about the host: not kept.
 			[ "$answer" = "tcg probe-unbuilt" ] ||
 				{ echo "$answer" >"$cache.tmp" && mv "$cache.tmp" "$cache"; }
@@ -264,7 +264,7 @@ vm_accel_choose() {
 	if [ "$request" = kvm ] && [ "$VM_ACCEL" != kvm ]; then
 		echo "run-vm: error: --accel kvm (or SMAPBENCH_ACCEL=kvm), but" \
 			"$(vm_accel_text tcg "$VM_ACCEL_WHY" | sed 's/^accelerator: TCG: //; s/ (emulated timings)$//')" \
-			"(probe files in $dir; rm -f ${cache:-$dir/*} to probe again)" >&2
+			"(the probe's console: ${cache:-$dir/*}.serial; rm -f ${cache:-$dir/*} to probe again)" >&2
 		return 1
 	fi
 	[ "$request" = kvm ] && VM_ACCEL_WHY=asked

@@ -516,7 +516,7 @@ run_check() {
 	done
 	total=$(($(date +%s) - start))
 	vm_note "vm check: ${#boots[@]} boots in ${total}s ($jobs at once)"
-	vm_note "vm check: accelerators: $(for r in "${!kernel_accel[@]}"; do printf "%s %s; " "$r" "${kernel_accel[$r]}"; done); files in $work"
+	vm_note "vm check: accelerators: $(for r in "${!kernel_accel[@]}"; do printf "%s %s; " "$r" "${kernel_accel[$r]}"; done)files in $work"
 	[ "$failures" -eq 0 ]
 }
 
