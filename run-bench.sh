@@ -272,6 +272,7 @@ if [ "$vm" -eq 1 ]; then
 fi
 
 say "building"
+build_start=$SECONDS
 mkdir -p "$here/build" || die "cannot create $here/build"
 build_log=$here/build/run-bench-make.log
 # KDIR: the module for the running kernel, whatever the environment says;
@@ -288,6 +289,7 @@ if [ "$vm" -eq 1 ] && [ "$guest_kdir" != "/lib/modules/$(uname -r)/build" ]; the
 		die "build for the guest kernel $guest_release failed; full log: $build_log"
 	}
 fi
+say "built in $((SECONDS - build_start)) s"
 smapbench="$here/build/smapbench"
 [ -x "$smapbench" ] || die "build produced no $smapbench"
 
