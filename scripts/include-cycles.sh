@@ -1,11 +1,11 @@
 #!/bin/bash
 # include-cycles.sh [--objects DIR] [SRCDIR...]: are the C files under
-# SRCDIR (default bench/) layered, with no two that need each other?
+# SRCDIR (default: the rooms above measure/) layered, with no two that need each other?
 #
 # Two graphs, each checked for loops with tsort:
 #  - includes: a module is x.c with its x.h; x including y.h is the edge
 #    x -> y. Quoted includes resolve as the build does: the including
-#    file's directory, then the top of the tree, harness/ and bench/.
+#    file's directory, then the top of the tree.
 #  - calls: x.o using a symbol that y.o defines is the edge x -> y, from
 #    the objects under DIR/SRCDIR (default build/user/dynamic, when
 #    built). This sees through a header that declares the functions of
@@ -19,7 +19,7 @@ if [ "${1:-}" = --objects ]; then
 	shift 2
 fi
 dirs=("$@")
-[ ${#dirs[@]} -gt 0 ] || dirs=(bench)
+[ ${#dirs[@]} -gt 0 ] || dirs=(rundata system suites analysis archive census cli)
 status=0
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
@@ -39,7 +39,7 @@ report() {
 # resolve FILE INCLUDED: the module of the header, or nothing
 resolve() {
 	local dir
-	for dir in "$(dirname "$1")" . harness bench; do
+	for dir in "$(dirname "$1")" .; do
 		if [ -f "$dir/$2" ]; then
 			realpath --relative-to=. "$dir/$2" | sed 's/\.[ch]$//'
 			return

@@ -20,12 +20,12 @@ for name in $tests; do
 	cmocka_tap "$name" "$build/tests/unit/test_$name"
 done
 
-# bench/ is layered: no two of its files include or call each other
+# The rooms are layered: no two of their files include or call each other
 # (the objects make unit-tests just built show the calls).
-if out=$(BUILD=$build scripts/include-cycles.sh bench 2>&1); then
-	ok "bench/ has no include or call loop between files"
+if out=$(BUILD=$build scripts/include-cycles.sh 2>&1); then
+	ok "the rooms have no include or call loop between files"
 else
-	not_ok "bench/ has files that need each other (scripts/include-cycles.sh)"
+	not_ok "the rooms have files that need each other (scripts/include-cycles.sh)"
 fi
 show <<<"$out"
 stage_exit

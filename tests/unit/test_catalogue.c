@@ -22,10 +22,10 @@
 
 #include "analysis/derived.h"
 #include "analysis/headline.h"
-#include "kmod_catalogue.h"
-#include "registry.h"
-#include "rundir.h"
-#include "suite.h"
+#include "suites/kmod/catalogue.h"
+#include "measure/registry.h"
+#include "rundata/rundir.h"
+#include "suites/suite.h"
 
 /* The kmod suite's registered benchmarks (the real table, not a copy). */
 static struct registry kmod;

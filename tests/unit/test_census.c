@@ -12,7 +12,7 @@
 
 #include "unit.h"
 
-#include "census.h"
+#include "census/census.h"
 
 static char tmpdir[] = "/tmp/smapbench-census-XXXXXX";
 

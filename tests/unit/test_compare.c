@@ -34,10 +34,10 @@
 #include <cmocka.h>
 
 #include "analysis/derived.h"
-#include "atomic_dir.h"
-#include "compare.h"
-#include "rundir.h"
-#include "stats.h"
+#include "rundata/atomic_dir.h"
+#include "analysis/compare.h"
+#include "rundata/rundir.h"
+#include "measure/stats.h"
 
 static void test_mw_exact_separated(void **state)
 {

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "registry.h"
-#include "runner.h"
+#include "measure/registry.h"
+#include "measure/runner.h"
 #include "unit.h"
 
 static uint64_t fake_now;

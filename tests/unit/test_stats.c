@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "measure/stats.h"
 #include "unit.h"
 
 static const double classic[] = { 9, 4, 2, 5, 4, 7, 4, 5 };
