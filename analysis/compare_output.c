@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rundata/csv.h"
 #include "analysis/derived.h"
-#include "measure/stats.h"
 #include "analysis/text_table.h"
+#include "measure/stats.h"
+#include "rundata/csv.h"
 
 static const char *format_p_value(char *buf, size_t len, double p)
 {

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rundata/atomic_dir.h"
 #include "analysis/compare.h"
 #include "analysis/compare_output.h"
 #include "analysis/derived.h"
 #include "analysis/plots.h"
 #include "analysis/report_md.h"
 #include "analysis/run_input.h"
+#include "rundata/atomic_dir.h"
 
 /* What bench/commands.h calls EXIT_USAGE: an output that is not ours. */
 #define STATUS_NOT_OURS 2

@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suites/kmod/catalogue.h"
 #include "analysis/compare.h"
 #include "analysis/parallel.h"
 #include "analysis/run_select.h"
-#include "measure/stats.h"
 #include "analysis/text_table.h"
+#include "measure/stats.h"
+#include "suites/kmod/catalogue.h"
 
 #define DERIVED_SEED		COMPARE_DEFAULT_SEED
 #define DERIVED_LEVEL		0.95

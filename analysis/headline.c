@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suites/suite.h"
-#include "measure/registry.h"
 #include "analysis/run_input.h"
+#include "measure/registry.h"
+#include "suites/suite.h"
 
 /*
  * The rows the families mark (struct benchmark's headline; kmod's from

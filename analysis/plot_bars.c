@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "suites/kmod/catalogue.h"
 #include "analysis/compare.h"
 #include "analysis/run_select.h"
 #include "measure/stats.h"
+#include "suites/kmod/catalogue.h"
 
 #define MAX_SERIES	4
 

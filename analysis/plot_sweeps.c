@@ -13,10 +13,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "suites/kmod/catalogue.h"
 #include "analysis/compare.h"
 #include "analysis/run_select.h"
 #include "measure/stats.h"
+#include "suites/kmod/catalogue.h"
 
 #define MAX_SWEEP	64
 

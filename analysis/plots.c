@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rundata/atomic_dir.h"
 #include "analysis/gnuplot.h"
 #include "analysis/plot_select.h"
 #include "analysis/run_input.h"
+#include "rundata/atomic_dir.h"
 
 const struct plot plots[] = {
 	{ "delta-kmod",

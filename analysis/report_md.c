@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rundata/atomic_dir.h"
 #include "analysis/compare_output.h"
 #include "analysis/headline.h"
 #include "analysis/plots.h"
 #include "analysis/run_input.h"
 #include "analysis/text_table.h"
+#include "rundata/atomic_dir.h"
 
 /* What a report.md of ours starts with (atomic_file_begin). */
 #define REPORT_FIRST_BYTES "# smapbench "

@@ -15,12 +15,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rundata/atomic_dir.h"
-#include "suites/kmod/catalogue.h"
 #include "analysis/compare.h"
-#include "rundata/csv.h"
 #include "analysis/headline.h"
 #include "analysis/run_select.h"
+#include "rundata/atomic_dir.h"
+#include "rundata/csv.h"
+#include "suites/kmod/catalogue.h"
 
 const struct table_cell_def table_cells[] = {
 	{ "pair_get_user_8", "get_user 8 B", TABLE_PAIR, "kmod", "get_user", "inline", 8 },

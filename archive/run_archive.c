@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rundata/csv.h"
 #include "measure/stats.h"
+#include "rundata/csv.h"
 
 const char *run_archive_path_problem(const char *path)
 {

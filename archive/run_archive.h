@@ -20,9 +20,9 @@
 
 #include <stddef.h>
 
-#include "rundata/rundir.h"
 #include "archive/sha256.h"
 #include "archive/tar.h"
+#include "rundata/rundir.h"
 
 #define RUN_ARCHIVE_FORMAT		"smapbench-pack"
 #define RUN_ARCHIVE_FORMAT_VERSION	1

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rundata/csv.h"
-#include "kmod/uapi/smapbench.h"
-#include "suites/kmod/catalogue.h"
 #include "census/census_protocol.h"
+#include "kmod/uapi/smapbench.h"
+#include "rundata/csv.h"
+#include "suites/kmod/catalogue.h"
 
 const char *const census_states[] = { "smap", "clearcpuid", "cpu-off", NULL };
 

@@ -34,14 +34,12 @@
 #include <unistd.h>
 
 #include "census/census.h"
-#include "measure/context.h"
+#include "census/census_protocol.h"
 #include "kmod/uapi/smapbench.h"
+#include "measure/context.h"
 #include "measure/registry.h"
 #include "suites/suite.h"
-#include "census/census_protocol.h"
-
-/* cmd_run.c: the context keys every run records. */
-void bench_collect_context(struct context *c);
+#include "system/run_context.h"
 
 /* Longest name /proc/kallsyms prints, with room to spare. */
 #define KSYM_NAME 256
@@ -285,7 +283,7 @@ static void send_context(void)
 	struct smapbench_info info;
 	int fd;
 
-	bench_collect_context(&c);
+	run_context_collect(&c);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *v = context_get(&c, keys[i]);
 

@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rundata/atomic_dir.h"
+#include "analysis/gnuplot.h"
 #include "census/census.h"
 #include "cli/commands.h"
-#include "analysis/gnuplot.h"
+#include "rundata/atomic_dir.h"
 #include "rundata/rundir.h"
 #include "suites/suite.h"
 #include "system/version.h"

@@ -27,10 +27,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rundata/atomic_dir.h"
-#include "cli/commands.h"
-#include "rundata/csv.h"
 #include "archive/run_archive.h"
+#include "cli/commands.h"
+#include "rundata/atomic_dir.h"
+#include "rundata/csv.h"
 #include "rundata/rundir.h"
 
 /* What the first pass learnt of an archive. */

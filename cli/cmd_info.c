@@ -15,9 +15,10 @@
 #include "cli/commands.h"
 #include "measure/context.h"
 #include "measure/counter.h"
-#include "suites/kmod/suite.h"
 #include "measure/pin.h"
 #include "rundata/rundir.h"
+#include "suites/kmod/suite.h"
+#include "system/run_context.h"
 
 static void info_usage(FILE *f)
 {
@@ -126,7 +127,7 @@ int cmd_info(int argc, char **argv)
 	if (optind < argc)
 		return info_run_dir(argv[optind], kv);
 
-	bench_collect_context(&ctx);
+	run_context_collect(&ctx);
 	if (!kv)
 		printf("context:\n");
 	for (size_t i = 0; i < ctx.count; i++)

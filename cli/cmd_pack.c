@@ -18,10 +18,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rundata/atomic_dir.h"
-#include "cli/commands.h"
-#include "rundata/csv.h"
 #include "archive/run_archive.h"
+#include "cli/commands.h"
+#include "rundata/atomic_dir.h"
+#include "rundata/csv.h"
 #include "rundata/rundir.h"
 #include "system/version.h"
 

@@ -17,17 +17,17 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/run_options.h"
 #include "measure/context.h"
 #include "measure/counter.h"
-#include "suites/kmod/suite.h"
 #include "measure/pin.h"
 #include "measure/registry.h"
+#include "measure/runner.h"
 #include "rundata/report.h"
 #include "rundata/rundir.h"
-#include "cli/run_options.h"
-#include "measure/runner.h"
-#include "system/smap_context.h"
+#include "suites/kmod/suite.h"
 #include "suites/suite.h"
+#include "system/run_context.h"
 #include "system/version.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -92,52 +92,6 @@ static void list_benchmarks(const struct registry *r)
 			printf("%-44s %-8s %s\n", b->name, family,
 			       b->summary ? b->summary : "");
 	}
-}
-
-static const char *features(void)
-{
-	return "libperf="
-#ifdef HAVE_LIBPERF
-		"1"
-#else
-		"0"
-#endif
-		" libpfm="
-#ifdef HAVE_LIBPFM
-		"1"
-#else
-		"0"
-#endif
-		" hwloc="
-#ifdef HAVE_HWLOC
-		"1"
-#else
-		"0"
-#endif
-		" cpucycles="
-#ifdef HAVE_CPUCYCLES
-		"1"
-#else
-		"0"
-#endif
-		;
-}
-
-/* Context keys common to run and info. */
-void bench_collect_context(struct context *c)
-{
-	const char *hint_source;
-	double hint;
-
-	context_collect(c);
-	smap_context(c);
-	context_set(c, "smapbench_version", "%s", SMAPBENCH_VERSION);
-	context_set(c, "git_revision", "%s", SMAPBENCH_GIT_REVISION);
-	context_set(c, "build_features", "%s", features());
-	context_set(c, "tsc_hz", "%.0f", counter_measure_tsc_hz(80));
-	hint = counter_tsc_hz_hint(&hint_source);
-	context_set(c, "tsc_hz_hint", "%.0f", hint);
-	context_set(c, "tsc_hz_hint_source", "%s", hint_source);
 }
 
 static int write_file(struct run_dir_writer *d, const char *name,
@@ -300,7 +254,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
-	bench_collect_context(&ctx);
+	run_context_collect(&ctx);
 	/* what the files of this run mean: docs/schema.md */
 	context_set(&ctx, "schema_version", "%d", RUN_SCHEMA_VERSION);
 	context_set(&ctx, "counter", "%s", counter->name);

@@ -12,8 +12,8 @@
 
 #include "analysis/gnuplot.h"
 #include "analysis/table.h"
-#include "rundata/atomic_dir.h"
 #include "cli/commands.h"
+#include "rundata/atomic_dir.h"
 
 static const char *const table_files[] = { "table.csv", "table.md",
 					     "left-out.csv", NULL };

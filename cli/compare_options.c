@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
 #include "analysis/compare.h"
+#include "cli/commands.h"
 
 static void compare_usage(FILE *f, const char *name)
 {

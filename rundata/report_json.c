@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rundata/json.h"
 #include "measure/stats.h"
+#include "rundata/json.h"
 
 /* Keys written in Google Benchmark's own form, not as strings. */
 static int gb_key(const char *key)

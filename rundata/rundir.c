@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "measure/stats.h"
 #include "rundata/csv.h"
 #include "rundata/json.h"
-#include "measure/stats.h"
 
 static char *join_path(const char *dir, const char *file)
 {

@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include "kmod/uapi/smapbench.h"
+#include "measure/stats.h"
 #include "suites/kmod/catalogue.h"
 #include "suites/kmod/suite.h"
-#include "measure/stats.h"
 #include "suites/suite.h"
 
 #define KMOD_MAX_BENCHMARKS 512

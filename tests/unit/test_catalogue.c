@@ -22,9 +22,9 @@
 
 #include "analysis/derived.h"
 #include "analysis/headline.h"
-#include "suites/kmod/catalogue.h"
 #include "measure/registry.h"
 #include "rundata/rundir.h"
+#include "suites/kmod/catalogue.h"
 #include "suites/suite.h"
 
 /* The kmod suite's registered benchmarks (the real table, not a copy). */

@@ -33,11 +33,11 @@
 
 #include <cmocka.h>
 
-#include "analysis/derived.h"
-#include "rundata/atomic_dir.h"
 #include "analysis/compare.h"
-#include "rundata/rundir.h"
+#include "analysis/derived.h"
 #include "measure/stats.h"
+#include "rundata/atomic_dir.h"
+#include "rundata/rundir.h"
 
 static void test_mw_exact_separated(void **state)
 {
