@@ -48,7 +48,6 @@
 #define COMPARE_PERMUTATIONS	20000
 #define COMPARE_MIN_REPETITIONS	3
 #define COMPARE_DEFAULT_SEED	0x5eedULL
-#define COMPARE_EXACT_MAX	20
 #define COMPARE_MIN_VALUES	3	/* for the within-run bootstrap CIs */
 
 /* What a comparison was asked for; recorded with its result. */
@@ -61,21 +60,6 @@ struct compare_settings {
 
 /* The defaults above. */
 struct compare_settings compare_default_settings(void);
-
-struct compare_mw {
-	double u;	/* pairs with a > b, ties one half */
-	double z;	/* normal score (0 for the exact test) */
-	double p;	/* two-sided p-value */
-	int exact;	/* p from the exact distribution */
-};
-
-/*
- * Mann-Whitney U on independent values (tests, within-run tables; the
- * comparison of runs uses the repetition-level permutation test).
- * Returns 0, or -1 when a side is empty or memory runs out.
- */
-int compare_mann_whitney(const double *a, size_t na, const double *b,
-			 size_t nb, struct compare_mw *out);
 
 /*
  * Percentile bootstrap CI, at level, of

@@ -3,9 +3,10 @@
 #include "archive/tar.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "rundata/error.h"
 
 /* Field offsets and lengths of a ustar header (POSIX.1-1988). */
 #define NAME_OFF	0
@@ -25,20 +26,6 @@
 
 /* Zeros after the end blocks: GNU tar pads to 10 KiB records. */
 #define TRAILING_ZEROS_MAX	(1024 * 1024)
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static unsigned header_sum(const unsigned char *h)
 {

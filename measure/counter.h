@@ -12,11 +12,6 @@
  * (TSC), "cycles" (core cycles) or "ns". begin() and end() are
  * serialising as far as the backend allows, so the timed code neither
  * leaks out of nor into the interval.
- *
- * The cycles() family mirrors libcpucycles' cpucycles(),
- * cpucycles_persecond() and cpucycles_implementation(): code that just
- * wants "a cycle count" calls those, whether the library is installed
- * (HAVE_CPUCYCLES) or not.
  */
 #ifndef SMAPBENCH_COUNTER_H
 #define SMAPBENCH_COUNTER_H
@@ -76,13 +71,7 @@ double counter_tsc_hz_hint(const char **source);
 /* Measure any backend's rate against CLOCK_MONOTONIC_RAW. */
 double counter_measure_hz(struct counter *c, unsigned ms);
 
-/* cpucycles-compatible layer over the selected backend. */
-void counter_use(struct counter *c);
-long long cycles(void);
-long long cycles_per_second(void);
-const char *cycles_implementation(void);
-
-/* Serialised TSC reads shared by the TSC backends. */
+/* Serialised TSC reads shared by the TSC backends (counter_clock.c). */
 uint64_t counter_tsc_begin(void);
 uint64_t counter_tsc_end(void);
 int counter_cpu_has_tsc(char *why, size_t whylen);

@@ -229,48 +229,6 @@ size_t stats_outliers_sorted(const double *sorted, size_t n, double z)
 	return count;
 }
 
-struct ranked {
-	double value;
-	size_t index;
-};
-
-static int compare_ranked(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->value != y->value)
-		return (x->value > y->value) - (x->value < y->value);
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-double stats_rank(const double *v, size_t n, double *ranks)
-{
-	struct ranked *r = malloc((n ? n : 1) * sizeof(*r));
-	double ties = 0;
-
-	if (!r)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		r[i] = (struct ranked){ v[i], i };
-	qsort(r, n, sizeof(*r), compare_ranked);
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-
-		while (j < n && r[j].value == r[i].value)
-			j++;
-		/* Positions i..j-1 hold ranks i+1..j: their average. */
-		double avg = (double)(i + 1 + j) / 2.0;
-		double t = (double)(j - i);
-
-		for (size_t k = i; k < j; k++)
-			ranks[r[k].index] = avg;
-		ties += t * t * t - t;
-		i = j;
-	}
-	free(r);
-	return ties;
-}
-
 void stats_resample(struct stats_rng *rng, const double *v, size_t n,
 		    double *out)
 {

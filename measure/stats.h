@@ -6,10 +6,9 @@
  * in _sorted need their input sorted ascending (stats_sort()); the others
  * take any order and do not modify their input.
  *
- * The primitives (sorting, quantiles, ranks, seeded resampling) are meant
- * for reuse by comparison code: a Mann-Whitney U test needs
- * stats_rank(), a bootstrap CI of a difference of medians needs
- * stats_rng_*() and stats_resample().
+ * The primitives (sorting, quantiles, seeded resampling) are meant for
+ * reuse by comparison code: a bootstrap CI of a difference of medians
+ * needs stats_rng_*() and stats_resample().
  *
  * Conventions:
  *  - quantiles interpolate linearly between order statistics
@@ -75,12 +74,6 @@ double stats_stddev(const double *v, size_t n);
 double stats_mad_sorted(const double *sorted, size_t n);
 /* Samples with modified Z-score above z (sorted input, its median, MAD). */
 size_t stats_outliers_sorted(const double *sorted, size_t n, double z);
-/*
- * Ranks 1..n of v (any order) into ranks, ties given their average rank.
- * Returns the tie correction sum(t^3 - t) over groups of t ties, as the
- * normal approximation of Mann-Whitney U needs; negative on no memory.
- */
-double stats_rank(const double *v, size_t n, double *ranks);
 /* Draw n values from v with replacement into out. */
 void stats_resample(struct stats_rng *rng, const double *v, size_t n,
 		    double *out);

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rundata/error.h"
+
 static int fit(char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -217,20 +219,6 @@ static int fit(char *out, size_t len, const char *fmt, ...)
 		return -1;
 	}
 	return 0;
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
 }
 
 /*
