@@ -120,7 +120,8 @@ endif
 # The self-test runs in a guest without a C library: link it statically.
 kmod-selftest: $(BUILD)/tests/kmod_selftest
 $(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c suites/kmod/catalogue.c \
-		suites/kmod/catalogue.h kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def \
+		suites/kmod/catalogue.h suites/kmod/sweep.h kmod/uapi/smapbench.h \
+		kmod/uapi/smapbench_ops.def \
 		$(BUILD_FLAGS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (static)"

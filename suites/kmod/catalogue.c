@@ -1,32 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kmod_catalogue.c - kmod/uapi/smapbench_ops.def for user space. */
+/*
+ * catalogue.c - the module's ops for user space: the ABI catalogue
+ * kmod/uapi/smapbench_ops.def joined with what the suite runs of each op
+ * (sweep.h); see catalogue.h.
+ */
 #include "suites/kmod/catalogue.h"
 
 #include <string.h>
 
-/* A parenthesised list of the .def as an array and its length. */
-#define LIST_ITEMS(...) __VA_ARGS__
-#define LIST(list) {							\
-	.value = (const unsigned[]){ LIST_ITEMS list },			\
-	.count = sizeof((const unsigned[]){ LIST_ITEMS list }) /	\
-		 sizeof(unsigned) }
+#include "suites/kmod/sweep.h"
 
+/*
+ * Each op's entry: its ABI half from the .def, the rest from its
+ * KMOD_SWEEP_<id> (sweep.h).
+ */
 #define SMAPBENCH_OP(id, op_name, min, max, op_flags, op_align,	\
-		     op_variants, op_accesses, op_sizes, op_quick_sizes, \
-		     op_batches, op_quick_batches, op_headline_size,	\
-		     op_headline, op_brackets)				\
+		     op_variants, op_accesses)				\
 	[SMAPBENCH_OP_##id] = {						\
 		.name = #op_name,					\
 		.min_size = min, .max_size = max,			\
 		.flags = op_flags, .align = op_align,			\
 		.variants = op_variants, .accesses = op_accesses,	\
-		.sizes = LIST(op_sizes),				\
-		.quick_sizes = LIST(op_quick_sizes),			\
-		.batches = LIST(op_batches),				\
-		.quick_batches = LIST(op_quick_batches),		\
-		.headline_size = op_headline_size,			\
-		.headline = op_headline,				\
-		.brackets = { LIST_ITEMS op_brackets },			\
+		KMOD_SWEEP_##id						\
 	},
 
 const struct kmod_op kmod_ops[SMAPBENCH_OP_COUNT] = {

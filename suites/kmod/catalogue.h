@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kmod_catalogue.h - the module's ops as kmod/uapi/smapbench_ops.def lists
- * them, for user space: the kmod suite's table, the analysis of its rows
- * (per-access figures, headline, plot selection) and the VM selftest all
- * read this, never a list of op names of their own.
+ * catalogue.h - the module's ops for user space: what RUN accepts of
+ * each (kmod/uapi/smapbench_ops.def, the ABI) and what the kmod suite
+ * runs of it (sweep.h, keyed by op id). The kmod suite's table, the
+ * analysis of its rows (per-access figures, headline, plot selection),
+ * the census and the VM selftest all read this, never a list of op names
+ * of their own.
  *
  * Needs only the C library: the selftest links it into a static program.
  */
@@ -20,7 +22,10 @@ struct kmod_list {
 	size_t count;
 };
 
-/* One op's entry; the fields are the .def's columns. */
+/*
+ * One op's entry: name to accesses are the .def's columns, the rest
+ * sweep.h's fields.
+ */
 struct kmod_op {
 	const char *name;
 	unsigned min_size, max_size;	/* equal: a fixed unit (0 selects it) */
