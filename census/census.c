@@ -53,18 +53,30 @@ static int set_status(struct census_row *r, const char *fmt, ...)
 	return r->status ? 0 : -1;
 }
 
-/* The loop function and loop head of a kmod row, named as the module does. */
+/*
+ * The loop function and loop head of a kmod row, named as the module does:
+ * smapbench_loop_<op>_<variant>[_<width>]. Modules before the heads had
+ * names numbered them smapbench_loop_<op>_<variant>_<width> by enum
+ * value (old_head), which the raw counts of earlier census runs hold.
+ */
 static int kmod_symbols(const struct census_row *r, char *func, size_t flen,
-			char *head, size_t hlen)
+			char *head, size_t hlen, char *old_head, size_t olen)
 {
 	int op = kmod_op_find(r->op), v = kmod_variant_find(r->variant);
+	const char *variant = kmod_variant_name((unsigned)v);
 	unsigned long width;
 
 	if (op < 0 || v < 0)
 		return -1;
 	width = op == SMAPBENCH_OP_GET_USER || op == SMAPBENCH_OP_PUT_USER ?
 		r->size : 0;
-	snprintf(head, hlen, "smapbench_loop_%d_%d_%lu", op, v, width);
+	if (width)
+		snprintf(head, hlen, "smapbench_loop_%s_%s_%lu",
+			 kmod_ops[op].name, variant, width);
+	else
+		snprintf(head, hlen, "smapbench_loop_%s_%s", kmod_ops[op].name,
+			 variant);
+	snprintf(old_head, olen, "smapbench_loop_%d_%d_%lu", op, v, width);
 	if (v == SMAPBENCH_VARIANT_NONE)
 		snprintf(func, flen, "%s_loop", kmod_ops[op].name);
 	else
@@ -114,7 +126,7 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 {
 	char *field[4096], *label[8];
 	size_t n = split(line, '\t', field, 4096), nl;
-	char func[128] = "", head[128] = "";
+	char func[128] = "", head[128] = "", old_head[128] = "";
 	struct census_row *r;
 	uint64_t head_runs = 0;
 	int found_func = 0, found_head = 0;
@@ -168,8 +180,9 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 		if (!s[r->nsites++].where)
 			goto nomem;
 	}
-	if (strcmp(r->suite, "kmod") || kmod_symbols(r, func, sizeof(func), head,
-						      sizeof(head)))
+	if (strcmp(r->suite, "kmod") ||
+	    kmod_symbols(r, func, sizeof(func), head, sizeof(head), old_head,
+			 sizeof(old_head)))
 		return 0;
 	for (size_t i = 7; i < n; i++) {
 		char *eq = strchr(field[i], '=');
@@ -182,7 +195,8 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 				goto bad;
 			found_func = 1;
 		} else if (!strncmp(field[i], "p:", 2) &&
-			   !strcmp(field[i] + 2, head)) {
+			   (!strcmp(field[i] + 2, head) ||
+			    !strcmp(field[i] + 2, old_head))) {
 			if (parse_u64(eq + 1, &head_runs))
 				goto bad;
 			found_head = 1;
