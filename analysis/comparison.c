@@ -108,15 +108,83 @@ static int check_out(const char *name, const char *dir, int given)
 	return STATUS_NOT_OURS;
 }
 
+/* Notes on what of the runs cannot be compared in full. */
+static void note_partial_runs(const char *name, const struct run_dir *const *runs)
+{
+	for (int r = 0; r < 2; r++)
+		if (runs[r]->orphan_samples)
+			fprintf(stderr, "smapbench %s: note: %s's samples.csv has "
+				"%zu samples of benchmarks its results.csv does "
+				"not list: not used\n", name, r ? "B" : "A",
+				runs[r]->orphan_samples);
+	for (int r = 0; r < 2; r++)
+		if (runs[r]->aggregates_only)
+			fprintf(stderr, "smapbench %s: note: %s has %zu benchmarks "
+				"with a median only (Google Benchmark's "
+				"--benchmark_report_aggregates_only): no CI or test "
+				"for them, verdict \"unknown\"\n", name,
+				r ? "B" : "A", runs[r]->aggregates_only);
+}
+
+/*
+ * What the comparison shows besides compare.csv: the tables on stdout,
+ * and into dir the plots and report.md the request asks for. 0, or 1
+ * when a part could not be written (said on stderr); *plotted tells
+ * whether there are plots.
+ */
+static int write_views(const struct comparison_request *req,
+		       const struct run_dir *const *runs,
+		       const struct compare_result *res, const char *dir,
+		       int tty, int *plotted)
+{
+	const char *name = req->who;
+	const struct run_dir *smap = smap_run(runs[0], runs[1]);
+	char err[2 * PATH_MAX + 512];
+	struct derived d;
+	int rc = 0, have_tables;
+
+	compare_print(stdout, res, &req->settings, 0);
+	stage(tty, "within-boot tables of %s", smap->label);
+	have_tables = !derived_compute(smap, &d);
+	stage(tty, "%s", "");
+	if (have_tables)
+		derived_print(stdout, smap, &d, 0);
+	if (req->plots) {
+		int p;
+
+		stage(tty, "plots");
+		p = plots_render(name, runs, 2, dir);
+		stage(tty, "%s", "");
+		if (p == PLOTS_NONE) {
+			printf("\nno plots: the runs have no kmod, syscall or bpf results\n");
+		} else if (p) {
+			fprintf(stderr, "smapbench %s: plots not rendered (see "
+				"above); compare.csv is complete\n", name);
+			rc = 1;
+		} else {
+			*plotted = 1;
+		}
+	}
+	if (req->report && report_write(dir, runs, 2, res,
+					have_tables ? &d : NULL, &req->settings, err,
+					sizeof(err))) {
+		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
+			err);
+		rc = 1;
+	}
+	if (have_tables)
+		derived_free(&d);
+	return rc;
+}
+
 int comparison_write(const struct comparison_request *req)
 {
 	const char *name = req->who, *same;
-	int rc, tty = isatty(STDERR_FILENO), plotted = 0, have_tables = 0;
+	int rc, tty = isatty(STDERR_FILENO), plotted = 0;
 	struct run_dir a = { 0 }, b = { 0 };
 	const struct run_dir *runs[2] = { &a, &b };
 	struct compare_result res = { 0 };
 	struct atomic_dir target;
-	struct derived d;
 	char err[2 * PATH_MAX + 512], *dir = NULL;
 
 	if (req->out && (rc = check_out(name, req->out, 1)))
@@ -137,19 +205,7 @@ int comparison_write(const struct comparison_request *req)
 	same = same_run_warning(&a, &b);
 	if (same)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
-	for (int r = 0; r < 2; r++)
-		if (runs[r]->orphan_samples)
-			fprintf(stderr, "smapbench %s: note: %s's samples.csv has "
-				"%zu samples of benchmarks its results.csv does "
-				"not list: not used\n", name, r ? "B" : "A",
-				runs[r]->orphan_samples);
-	for (int r = 0; r < 2; r++)
-		if (runs[r]->aggregates_only)
-			fprintf(stderr, "smapbench %s: note: %s has %zu benchmarks "
-				"with a median only (Google Benchmark's "
-				"--benchmark_report_aggregates_only): no CI or test "
-				"for them, verdict \"unknown\"\n", name,
-				r ? "B" : "A", runs[r]->aggregates_only);
+	note_partial_runs(name, runs);
 	if (compare_check_contexts(name, &a, &b, req->force))
 		goto out;
 	dir = req->out ? strdup(req->out) : default_dir(&a, &b);
@@ -189,36 +245,7 @@ int comparison_write(const struct comparison_request *req)
 		goto out;
 	}
 
-	compare_print(stdout, &res, &req->settings, 0);
-	stage(tty, "within-boot tables of %s", smap_run(&a, &b)->label);
-	have_tables = !derived_compute(smap_run(&a, &b), &d);
-	stage(tty, "%s", "");
-	if (have_tables)
-		derived_print(stdout, smap_run(&a, &b), &d, 0);
-	rc = 0;
-	if (req->plots) {
-		int p;
-
-		stage(tty, "plots");
-		p = plots_render(name, runs, 2, target.tmp);
-		stage(tty, "%s", "");
-		if (p == PLOTS_NONE) {
-			printf("\nno plots: the runs have no kmod, syscall or bpf results\n");
-		} else if (p) {
-			fprintf(stderr, "smapbench %s: plots not rendered (see "
-				"above); compare.csv is complete\n", name);
-			rc = 1;
-		} else {
-			plotted = 1;
-		}
-	}
-	if (req->report && report_write(target.tmp, runs, 2, &res,
-					have_tables ? &d : NULL, &req->settings, err,
-					sizeof(err))) {
-		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
-			err);
-		rc = 1;
-	}
+	rc = write_views(req, runs, &res, target.tmp, tty, &plotted);
 	if (atomic_dir_commit(&target, err, sizeof(err))) {
 		fprintf(stderr, "smapbench %s: %s\n", name, err);
 		rc = 1;
@@ -229,8 +256,6 @@ int comparison_write(const struct comparison_request *req)
 	if (same)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
 out:
-	if (have_tables)
-		derived_free(&d);
 	compare_result_free(&res);
 	free(dir);
 	rundir_free(&a);

@@ -173,22 +173,9 @@ static size_t paired_rows(const struct table *t)
 	return n;
 }
 
-int table_write_md(const struct table *t, FILE *f, const char *plot)
+/* One boot: the pair per access of every row. */
+static void md_one_boot(const struct table *t, FILE *f)
 {
-	size_t used = 0;
-
-	for (size_t i = 0; i < t->input_count; i++)
-		used += t->inputs[i].used;
-	/* no version here: the published table must not change with it */
-	fprintf(f, "# What a STAC/CLAC pair costs, per machine and kernel\n\n"
-		   "Written by `smapbench table`: %zu row%s from %zu run%s, %zu "
-		   "with a SMAP and a SMAP-off boot; %zu input%s left out (listed "
-		   "below). How each figure is made: docs/interpreting.md, \"The "
-		   "cross-machine table\"; the same figures for programs: "
-		   "table.csv.\n\n",
-		   t->row_count, t->row_count == 1 ? "" : "s", used,
-		   used == 1 ? "" : "s", paired_rows(t), t->left_out_count,
-		   t->left_out_count == 1 ? "" : "s");
 	fprintf(f, "## One boot: the pair per access\n\n"
 		   "`inline − nopad` per user access (one STAC/CLAC pair each), and the "
 		   "bpf `probe_read_user` overhead over a kernel copy at 8 B. Each "
@@ -216,7 +203,11 @@ int table_write_md(const struct table *t, FILE *f, const char *plot)
 	}
 	if (!t->row_count)
 		fputs("\nNo run could be used: see below.\n", f);
+}
 
+/* Two boots: SMAP on - SMAP off of the rows that have both. */
+static void md_two_boots(const struct table *t, FILE *f)
+{
 	fprintf(f, "\n## Two boots: SMAP on − SMAP off\n\n"
 		   "For a machine and kernel with a SMAP run and a SMAP-off run, each "
 		   "headline kapi and syscall benchmark's difference (SMAP − off) with "
@@ -252,10 +243,11 @@ int table_write_md(const struct table *t, FILE *f, const char *plot)
 			}
 		}
 	}
+}
 
-	if (plot)
-		fprintf(f, "\n![pair cost per access, per machine and kernel](%s)\n", plot);
-
+/* The runs and censuses each row comes from. */
+static void md_runs(const struct table *t, FILE *f)
+{
 	fputs("\n## Runs\n\n| run | SMAP state | date | row |\n| --- | --- | --- | --- |\n", f);
 	for (size_t k = 0; k < t->row_count; k++) {
 		const struct table_row *r = &t->rows[k];
@@ -291,7 +283,11 @@ int table_write_md(const struct table *t, FILE *f, const char *plot)
 		fputs(rows ? " | | its kernel's rows |\n" :
 		      " | | none: no row of this kernel |\n", f);
 	}
+}
 
+/* The inputs left out, and why. */
+static void md_left_out(const struct table *t, FILE *f)
+{
 	fputs("\n## Left out\n\n", f);
 	if (!t->left_out_count) {
 		fputs("Nothing: every input is in the table.\n", f);
@@ -305,6 +301,30 @@ int table_write_md(const struct table *t, FILE *f, const char *plot)
 			fputs(" |\n", f);
 		}
 	}
+}
+
+int table_write_md(const struct table *t, FILE *f, const char *plot)
+{
+	size_t used = 0;
+
+	for (size_t i = 0; i < t->input_count; i++)
+		used += t->inputs[i].used;
+	/* no version here: the published table must not change with it */
+	fprintf(f, "# What a STAC/CLAC pair costs, per machine and kernel\n\n"
+		   "Written by `smapbench table`: %zu row%s from %zu run%s, %zu "
+		   "with a SMAP and a SMAP-off boot; %zu input%s left out (listed "
+		   "below). How each figure is made: docs/interpreting.md, \"The "
+		   "cross-machine table\"; the same figures for programs: "
+		   "table.csv.\n\n",
+		   t->row_count, t->row_count == 1 ? "" : "s", used,
+		   used == 1 ? "" : "s", paired_rows(t), t->left_out_count,
+		   t->left_out_count == 1 ? "" : "s");
+	md_one_boot(t, f);
+	md_two_boots(t, f);
+	if (plot)
+		fprintf(f, "\n![pair cost per access, per machine and kernel](%s)\n", plot);
+	md_runs(t, f);
+	md_left_out(t, f);
 	return ferror(f) || fflush(f) ? -1 : 0;
 }
 

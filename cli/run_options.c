@@ -84,153 +84,143 @@ static int known_suite(const char *name)
 	return 0;
 }
 
-int run_parse_options(int argc, char **argv, struct run_options *o,
-		      char *err, size_t errlen)
+enum {
+	OPT_SUITE = 256, OPT_FILTER, OPT_MIN_TIME, OPT_REPETITIONS,
+	OPT_SAMPLES, OPT_COUNTER, OPT_CPU, OPT_OUT, OPT_LIST,
+	OPT_HELP, OPT_SEED, OPT_QUICK, OPT_RUN_DIR_FILE, OPT_FULL
+};
+
+static const struct option longopts[] = {
+	{ "suite", required_argument, NULL, OPT_SUITE },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
+	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
+	{ "counter", required_argument, NULL, OPT_COUNTER },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "full", no_argument, NULL, OPT_FULL },
+	{ "run-dir-file", required_argument, NULL, OPT_RUN_DIR_FILE },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options whose --quick default gives way to what the user gave. */
+struct given {
+	int min_time, repetitions, samples;
+};
+
+/* One option c with its value arg into o: 0, or EXIT_USAGE and why. */
+static int take_option(int c, const char *arg, struct run_options *o,
+		       struct given *g, char *err, size_t errlen)
 {
-	enum { OPT_SUITE = 256, OPT_FILTER, OPT_MIN_TIME, OPT_REPETITIONS,
-	       OPT_SAMPLES, OPT_COUNTER, OPT_CPU, OPT_OUT, OPT_LIST,
-	       OPT_HELP, OPT_SEED, OPT_QUICK, OPT_RUN_DIR_FILE, OPT_FULL };
-	static const struct option longopts[] = {
-		{ "suite", required_argument, NULL, OPT_SUITE },
-		{ "filter", required_argument, NULL, OPT_FILTER },
-		{ "min-time", required_argument, NULL, OPT_MIN_TIME },
-		{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
-		{ "samples", required_argument, NULL, OPT_SAMPLES },
-		{ "counter", required_argument, NULL, OPT_COUNTER },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "quick", no_argument, NULL, OPT_QUICK },
-		{ "full", no_argument, NULL, OPT_FULL },
-		{ "run-dir-file", required_argument, NULL, OPT_RUN_DIR_FILE },
-		{ NULL, 0, NULL, 0 },
-	};
 	unsigned long long n;
-	int c;
-	int given_min_time = 0, given_repetitions = 0, given_samples = 0;
 
-	memset(o, 0, sizeof(*o));
-	o->suite = "all";
-	o->min_time = 0.01;
-	o->repetitions = 5;
-	o->samples = 10;
-	o->cpu = -1;
-	o->out = "data";
-	o->seed = STATS_DEFAULT_SEED;
-
-	optind = 0;	/* full reset: parsing may happen more than once */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SUITE:
-			if (!known_suite(optarg)) {
-				snprintf(err, errlen,
-					 "--suite: unknown suite '%s' (syscall, kmod, bpf or all)",
-					 optarg);
-				return EXIT_USAGE;
-			}
-			o->suite = optarg;
-			break;
-		case OPT_FILTER:
-			o->filter = optarg;
-			break;
-		case OPT_MIN_TIME:
-			given_min_time = 1;
-			if (parse_double(optarg, 1e-6, 60, &o->min_time)) {
-				snprintf(err, errlen,
-					 "--min-time: '%s' is not a number of seconds in [0.000001, 60]",
-					 optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_REPETITIONS:
-			if (parse_unsigned(optarg, 1, 10000, &n)) {
-				snprintf(err, errlen,
-					 "--repetitions: '%s' is not an integer in [1, 10000]",
-					 optarg);
-				return EXIT_USAGE;
-			}
-			o->repetitions = (unsigned)n;
-			given_repetitions = 1;
-			break;
-		case OPT_SAMPLES:
-			if (parse_unsigned(optarg, 1, 65536, &n)) {
-				snprintf(err, errlen,
-					 "--samples: '%s' is not an integer in [1, 65536]",
-					 optarg);
-				return EXIT_USAGE;
-			}
-			o->samples = (unsigned)n;
-			given_samples = 1;
-			break;
-		case OPT_COUNTER:
-			if (!known_counter(optarg)) {
-				snprintf(err, errlen,
-					 "--counter: unknown counter '%s' (perf, rdtscp, rdtsc, cpucycles, monotonic, kmod-tsc, kmod-pmu)",
-					 optarg);
-				return EXIT_USAGE;
-			}
-			o->counter = optarg;
-			break;
-		case OPT_CPU:
-			if (parse_unsigned(optarg, 0, 4095, &n)) {
-				snprintf(err, errlen,
-					 "--cpu: '%s' is not a CPU number", optarg);
-				return EXIT_USAGE;
-			}
-			o->cpu = (int)n;
-			break;
-		case OPT_OUT:
-			if (!*optarg) {
-				snprintf(err, errlen, "--out: empty directory name");
-				return EXIT_USAGE;
-			}
-			o->out = optarg;
-			break;
-		case OPT_RUN_DIR_FILE:
-			if (!*optarg) {
-				snprintf(err, errlen, "--run-dir-file: empty file name");
-				return EXIT_USAGE;
-			}
-			o->run_dir_file = optarg;
-			break;
-		case OPT_LIST:
-			o->list = 1;
-			break;
-		case OPT_QUICK:
-			o->quick = 1;
-			break;
-		case OPT_FULL:
-			o->full = 1;
-			break;
-		case 'h':
-		case OPT_HELP:
-			o->help = 1;
-			break;
-		case OPT_SEED:
-			if (parse_unsigned(optarg, 0, UINT64_MAX, &n)) {
-				snprintf(err, errlen,
-					 "--seed: '%s' is not an unsigned integer", optarg);
-				return EXIT_USAGE;
-			}
-			o->seed = n;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value",
-				 argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			snprintf(err, errlen, "unknown option '%s'",
-				 argv[optind - 1]);
+	switch (c) {
+	case OPT_SUITE:
+		if (!known_suite(arg)) {
+			snprintf(err, errlen,
+				 "--suite: unknown suite '%s' (syscall, kmod, bpf or all)",
+				 arg);
 			return EXIT_USAGE;
 		}
+		o->suite = arg;
+		break;
+	case OPT_FILTER:
+		o->filter = arg;
+		break;
+	case OPT_MIN_TIME:
+		g->min_time = 1;
+		if (parse_double(arg, 1e-6, 60, &o->min_time)) {
+			snprintf(err, errlen,
+				 "--min-time: '%s' is not a number of seconds in [0.000001, 60]",
+				 arg);
+			return EXIT_USAGE;
+		}
+		break;
+	case OPT_REPETITIONS:
+		if (parse_unsigned(arg, 1, 10000, &n)) {
+			snprintf(err, errlen,
+				 "--repetitions: '%s' is not an integer in [1, 10000]",
+				 arg);
+			return EXIT_USAGE;
+		}
+		o->repetitions = (unsigned)n;
+		g->repetitions = 1;
+		break;
+	case OPT_SAMPLES:
+		if (parse_unsigned(arg, 1, 65536, &n)) {
+			snprintf(err, errlen,
+				 "--samples: '%s' is not an integer in [1, 65536]",
+				 arg);
+			return EXIT_USAGE;
+		}
+		o->samples = (unsigned)n;
+		g->samples = 1;
+		break;
+	case OPT_COUNTER:
+		if (!known_counter(arg)) {
+			snprintf(err, errlen,
+				 "--counter: unknown counter '%s' (perf, rdtscp, rdtsc, cpucycles, monotonic, kmod-tsc, kmod-pmu)",
+				 arg);
+			return EXIT_USAGE;
+		}
+		o->counter = arg;
+		break;
+	case OPT_CPU:
+		if (parse_unsigned(arg, 0, 4095, &n)) {
+			snprintf(err, errlen,
+				 "--cpu: '%s' is not a CPU number", arg);
+			return EXIT_USAGE;
+		}
+		o->cpu = (int)n;
+		break;
+	case OPT_OUT:
+		if (!*arg) {
+			snprintf(err, errlen, "--out: empty directory name");
+			return EXIT_USAGE;
+		}
+		o->out = arg;
+		break;
+	case OPT_RUN_DIR_FILE:
+		if (!*arg) {
+			snprintf(err, errlen, "--run-dir-file: empty file name");
+			return EXIT_USAGE;
+		}
+		o->run_dir_file = arg;
+		break;
+	case OPT_LIST:
+		o->list = 1;
+		break;
+	case OPT_QUICK:
+		o->quick = 1;
+		break;
+	case OPT_FULL:
+		o->full = 1;
+		break;
+	case 'h':
+	case OPT_HELP:
+		o->help = 1;
+		break;
+	case OPT_SEED:
+		if (parse_unsigned(arg, 0, UINT64_MAX, &n)) {
+			snprintf(err, errlen,
+				 "--seed: '%s' is not an unsigned integer", arg);
+			return EXIT_USAGE;
+		}
+		o->seed = n;
+		break;
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	return 0;
+}
+
+/* What the options say together: 0, or EXIT_USAGE and why. */
+static int settle_options(struct run_options *o, const struct given *g,
+			  char *err, size_t errlen)
+{
 	/* kmod-* counters time the module's loops: no other suite has any */
 	if (o->counter && !strncmp(o->counter, "kmod-", 5) &&
 	    strcmp(o->suite, "kmod") && strcmp(o->suite, "all")) {
@@ -245,12 +235,50 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 		return EXIT_USAGE;
 	}
 	if (o->quick) {
-		if (!given_min_time)
+		if (!g->min_time)
 			o->min_time = 0.002;
-		if (!given_repetitions)
+		if (!g->repetitions)
 			o->repetitions = 3;
-		if (!given_samples)
+		if (!g->samples)
 			o->samples = 5;
 	}
 	return 0;
+}
+
+int run_parse_options(int argc, char **argv, struct run_options *o,
+		      char *err, size_t errlen)
+{
+	struct given given = { 0 };
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->suite = "all";
+	o->min_time = 0.01;
+	o->repetitions = 5;
+	o->samples = 10;
+	o->cpu = -1;
+	o->out = "data";
+	o->seed = STATS_DEFAULT_SEED;
+
+	optind = 0;	/* full reset: parsing may happen more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		if (c == ':') {
+			snprintf(err, errlen, "option '%s' needs a value",
+				 argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+		if (c == '?') {
+			snprintf(err, errlen, "unknown option '%s'",
+				 argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+		if (take_option(c, optarg, o, &given, err, errlen))
+			return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return settle_options(o, &given, err, errlen);
 }

@@ -684,25 +684,10 @@ static void map_add(struct name_map *m, const struct run_dir *run, size_t index)
 	m->slot[i] = index + 1;
 }
 
-static int load_gbench_json(struct run_dir *run, const char *path,
-			    char *err, size_t errlen)
+/* The "context" object of Google Benchmark JSON as context keys. */
+static int gbench_context(struct run_dir *run, const struct json_value *ctx,
+			  size_t *ccap)
 {
-	struct json_value root;
-	const struct json_value *ctx, *list;
-	size_t bcap = 0, ccap = 0, *vcap = NULL, skipped_failed = 0;
-	struct name_map map = { NULL, 0 };
-	int rc = -1;
-
-	if (json_parse_file(path, JSON_NONFINITE, &root, err, errlen))
-		return -1;
-	ctx = json_get(&root, "context");
-	list = json_get(&root, "benchmarks");
-	if (!list || list->type != JSON_ARRAY) {
-		snprintf(err, errlen,
-			 "%s: not Google Benchmark JSON (no \"benchmarks\" array)",
-			 path);
-		goto out;
-	}
 	for (size_t i = 0; ctx && ctx->type == JSON_OBJECT && i < ctx->count; i++) {
 		const struct json_value *v = &ctx->items[i];
 		const char *key = ctx->keys[i];
@@ -719,110 +704,116 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 		} else if (v->type == JSON_BOOL) {
 			text_value = v->number ? "true" : "false";
 		}
-		if (text_value && add_context(run, &ccap, key, text_value))
-			goto oom;
+		if (text_value && add_context(run, ccap, key, text_value))
+			return -1;
 	}
-	vcap = calloc(list->count ? list->count : 1, sizeof(*vcap));
-	if (map_init(&map, list->count) || !vcap)
-		goto oom;
-	/*
-	 * First the repetitions ("iteration" entries), then the median
-	 * aggregates, used only for a benchmark without repetitions (a
-	 * file written with --benchmark_report_aggregates_only); a
-	 * benchmark is identified by run_name (name without the _median /
-	 * _mean suffix).
-	 */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < list->count; i++) {
-			const struct json_value *e = &list->items[i];
-			const char *name = json_get_string(e, "run_name");
-			const char *type = json_get_string(e, "run_type");
-			const char *agg = json_get_string(e, "aggregate_name");
-			const char *unit = json_get_string(e, "time_unit");
-			const struct json_value *failed = json_get(e, "error_occurred");
-			const struct json_value *real = json_get(e, "real_time");
-			int aggregate = type && !strcmp(type, "aggregate");
-			const char *why;
-			char shown[64];
-			struct run_bench *b;
-			size_t k;
-			double t;
+	return 0;
+}
 
-			if (!name)
-				name = json_get_string(e, "name");
-			if (e->type != JSON_OBJECT || !name) {
-				snprintf(err, errlen, "%s: benchmarks[%zu] %s", path, i,
-					 e->type != JSON_OBJECT ? "is not an object"
-							    : "has no name");
-				goto out;
-			}
-			if ((why = name_problem(name))) {
-				snprintf(err, errlen, "%s: benchmarks[%zu]: the name %s",
-					 path, i, why);
-				goto out;
-			}
-			if (aggregate != pass)
-				continue;
-			if (failed && failed->number) {
-				skipped_failed++;
-				continue;
-			}
-			if (aggregate && (!agg || strcmp(agg, "median")))
-				continue;
-			if (!real || real->type != JSON_NUMBER) {
-				snprintf(err, errlen, "%s: benchmarks[%zu] (%s) has no "
-					 "real_time number", path, i, name);
-				goto out;
-			}
-			if (isnan(time_unit_ns(unit))) {
-				snprintf(err, errlen, "%s: benchmarks[%zu] (%s): unknown "
-					 "time_unit '%s' (ns, us, ms or s)", path, i, name,
-					 unit);
-				goto out;
-			}
-			t = real->number * time_unit_ns(unit);
-			snprintf(shown, sizeof(shown), "%g", real->number);
-			why = timing_problem(shown, t, entry_is_difference(
-						json_get_string(e, "op"), name));
-			if (why) {
-				snprintf(err, errlen, "%s: benchmarks[%zu] (%s): real_time "
-					 "%s %s (" TIMING_RULE ")", path, i, name, shown, why);
-				goto out;
-			}
-			k = map_find(&map, run, name);
-			if (k == SIZE_MAX) {
-				if (aggregate)
-					run->aggregates_only++;
-				b = add_bench(run, &bcap);
-				if (!b)
-					goto oom;
-				b->name = strdup(name);
-				b->unit = strdup("ns");
-				b->counter = strdup("gbench");
-				b->flags = strdup("");
-				if (!b->name || !b->unit || !b->counter ||
-				    !b->flags || split_name(b) || json_fields(b, e))
-					goto oom;
-				b->median = NAN;
-				b->source = aggregate ? RUN_VALUES_NONE
-						      : RUN_VALUES_REPETITIONS;
-				map_add(&map, run, run->count - 1);
-				k = run->count - 1;
-			}
-			b = &run->bench[k];
-			if (aggregate) {
-				b->median = t;
-			} else if (push_value(b, &vcap[k], t, b->count)) {
-				goto oom;
-			}
-		}
+/* Where load_gbench_json() is while it reads the benchmarks array. */
+struct gbench_reader {
+	struct run_dir *run;
+	const char *path;
+	struct name_map map;
+	size_t bcap, *vcap, skipped_failed;
+};
+
+enum { GBENCH_BAD = -1, GBENCH_NOMEM = -2 };
+
+/*
+ * benchmarks[i] in this pass (0: repetitions, 1: median aggregates):
+ * 0, GBENCH_BAD with the reason in err, or GBENCH_NOMEM.
+ */
+static int gbench_entry(struct gbench_reader *g, const struct json_value *e,
+			size_t i, int pass, char *err, size_t errlen)
+{
+	struct run_dir *run = g->run;
+	const char *path = g->path;
+	const char *name = json_get_string(e, "run_name");
+	const char *type = json_get_string(e, "run_type");
+	const char *agg = json_get_string(e, "aggregate_name");
+	const char *unit = json_get_string(e, "time_unit");
+	const struct json_value *failed = json_get(e, "error_occurred");
+	const struct json_value *real = json_get(e, "real_time");
+	int aggregate = type && !strcmp(type, "aggregate");
+	const char *why;
+	char shown[64];
+	struct run_bench *b;
+	size_t k;
+	double t;
+
+	if (!name)
+		name = json_get_string(e, "name");
+	if (e->type != JSON_OBJECT || !name) {
+		snprintf(err, errlen, "%s: benchmarks[%zu] %s", path, i,
+			 e->type != JSON_OBJECT ? "is not an object"
+					    : "has no name");
+		return GBENCH_BAD;
 	}
-	if (!run->count) {
-		snprintf(err, errlen, "%s: no benchmark to compare (%zu entries%s)",
-			 path, list->count, skipped_failed ?
-			 ", every one with error_occurred" : "");
-		goto out;
+	if ((why = name_problem(name))) {
+		snprintf(err, errlen, "%s: benchmarks[%zu]: the name %s",
+			 path, i, why);
+		return GBENCH_BAD;
 	}
+	if (aggregate != pass)
+		return 0;
+	if (failed && failed->number) {
+		g->skipped_failed++;
+		return 0;
+	}
+	if (aggregate && (!agg || strcmp(agg, "median")))
+		return 0;
+	if (!real || real->type != JSON_NUMBER) {
+		snprintf(err, errlen, "%s: benchmarks[%zu] (%s) has no "
+			 "real_time number", path, i, name);
+		return GBENCH_BAD;
+	}
+	if (isnan(time_unit_ns(unit))) {
+		snprintf(err, errlen, "%s: benchmarks[%zu] (%s): unknown "
+			 "time_unit '%s' (ns, us, ms or s)", path, i, name,
+			 unit);
+		return GBENCH_BAD;
+	}
+	t = real->number * time_unit_ns(unit);
+	snprintf(shown, sizeof(shown), "%g", real->number);
+	why = timing_problem(shown, t, entry_is_difference(
+				json_get_string(e, "op"), name));
+	if (why) {
+		snprintf(err, errlen, "%s: benchmarks[%zu] (%s): real_time "
+			 "%s %s (" TIMING_RULE ")", path, i, name, shown, why);
+		return GBENCH_BAD;
+	}
+	k = map_find(&g->map, run, name);
+	if (k == SIZE_MAX) {
+		if (aggregate)
+			run->aggregates_only++;
+		b = add_bench(run, &g->bcap);
+		if (!b)
+			return GBENCH_NOMEM;
+		b->name = strdup(name);
+		b->unit = strdup("ns");
+		b->counter = strdup("gbench");
+		b->flags = strdup("");
+		if (!b->name || !b->unit || !b->counter ||
+		    !b->flags || split_name(b) || json_fields(b, e))
+			return GBENCH_NOMEM;
+		b->median = NAN;
+		b->source = aggregate ? RUN_VALUES_NONE
+				      : RUN_VALUES_REPETITIONS;
+		map_add(&g->map, run, run->count - 1);
+		k = run->count - 1;
+	}
+	b = &run->bench[k];
+	if (aggregate)
+		b->median = t;
+	else if (push_value(b, &g->vcap[k], t, b->count))
+		return GBENCH_NOMEM;
+	return 0;
+}
+
+/* The statistics of each benchmark, from its repetitions. */
+static void gbench_summarise(struct run_dir *run)
+{
 	for (size_t k = 0; k < run->count; k++) {
 		struct run_bench *b = &run->bench[k];
 
@@ -839,14 +830,64 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 		b->min = b->p5 = b->p95 = b->cv = NAN;
 		b->ci_low = b->ci_high = NAN;
 	}
+}
+
+static int load_gbench_json(struct run_dir *run, const char *path,
+			    char *err, size_t errlen)
+{
+	struct json_value root;
+	const struct json_value *list;
+	struct gbench_reader g = { .run = run, .path = path };
+	size_t ccap = 0;
+	int rc = -1;
+
+	if (json_parse_file(path, JSON_NONFINITE, &root, err, errlen))
+		return -1;
+	list = json_get(&root, "benchmarks");
+	if (!list || list->type != JSON_ARRAY) {
+		snprintf(err, errlen,
+			 "%s: not Google Benchmark JSON (no \"benchmarks\" array)",
+			 path);
+		goto out;
+	}
+	if (gbench_context(run, json_get(&root, "context"), &ccap))
+		goto oom;
+	g.vcap = calloc(list->count ? list->count : 1, sizeof(*g.vcap));
+	if (map_init(&g.map, list->count) || !g.vcap)
+		goto oom;
+	/*
+	 * First the repetitions ("iteration" entries), then the median
+	 * aggregates, used only for a benchmark without repetitions (a
+	 * file written with --benchmark_report_aggregates_only); a
+	 * benchmark is identified by run_name (name without the _median /
+	 * _mean suffix).
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < list->count; i++) {
+			int e = gbench_entry(&g, &list->items[i], i, pass, err,
+					     errlen);
+
+			if (e == GBENCH_NOMEM)
+				goto oom;
+			if (e)
+				goto out;
+		}
+	}
+	if (!run->count) {
+		snprintf(err, errlen, "%s: no benchmark to compare (%zu entries%s)",
+			 path, list->count, g.skipped_failed ?
+			 ", every one with error_occurred" : "");
+		goto out;
+	}
+	gbench_summarise(run);
 	run->from_json = 1;
 	rc = 0;
 	goto out;
 oom:
 	snprintf(err, errlen, "out of memory reading %s", path);
 out:
-	free(vcap);
-	free(map.slot);
+	free(g.vcap);
+	free(g.map.slot);
 	json_free(&root);
 	return rc;
 }
