@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare_output.h - what a comparison of two runs (harness/compare.h)
+ * compare_output.h - what a comparison of two runs (analysis/compare.h)
  * prints and writes: the table of every pair, for a console or
  * Markdown; compare.csv (docs/schema.md); the context check; the
  * warning for a run compared with itself.

@@ -18,7 +18,7 @@
 #include "analysis/run_input.h"
 #include "rundata/atomic_dir.h"
 
-/* What bench/commands.h calls EXIT_USAGE: an output that is not ours. */
+/* What cli/commands.h calls EXIT_USAGE: an output that is not ours. */
 #define STATUS_NOT_OURS 2
 
 /* Where a run is: its directory, also for DIR/results.json. */

@@ -2,7 +2,7 @@
 /*
  * census_measure.c - `smapbench census measure`: the guest side of the
  * instruction census (docs/census.md). Runs every selected benchmark once
- * between two markers of the census plugin (vm/census/census_protocol.h),
+ * between two markers of the census plugin (census/census_protocol.h),
  * which counts the STAC, CLAC, POPF and instructions the kernel executes
  * in between.
  *

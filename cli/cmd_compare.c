@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_compare.c - `smapbench compare RUN_A RUN_B`: the comparison of two
- * runs (bench/analysis/comparison.h), written to a directory.
+ * runs (analysis/comparison.h), written to a directory.
  */
 #include "cli/commands.h"
 #include "cli/compare_options.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_plot.c - `smapbench plot RUN`: PNG and SVG plots of a run in
- * RUN/plots/ (bench/analysis/plots.h).
+ * RUN/plots/ (analysis/plots.h).
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_report.c - `smapbench report RUN_A [RUN_B]`: report.md
- * (bench/analysis/report_md.h). One run: RUN/report.md, linking
+ * (analysis/report_md.h). One run: RUN/report.md, linking
  * RUN/plots/ when `smapbench plot` made them. Two runs: the comparison
  * directory of `smapbench compare` (made afresh, plots included) with
  * report.md in it. `--headline RUN`: the headline rows, printed.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_table.c - `smapbench table RUN...`: the cross-machine table of
- * what a STAC/CLAC pair costs (bench/analysis/table.h), written as a
+ * what a STAC/CLAC pair costs (analysis/table.h), written as a
  * directory built beside its target and swapped in when complete.
  */
 #include <errno.h>

@@ -280,7 +280,7 @@ static const char *columns_problem(const struct run_bench *b,
 /*
  * Rows whose values are differences of two loops, paired per sample, and
  * so of any sign: the bpf suite's overhead rows (user read minus kernel
- * copy) and its calib (adds minus an empty program; bench/bpf_suite.c).
+ * copy) and its calib (adds minus an empty program; suites/bpf.c).
  * kmod/calib is a plain timing.
  */
 static int op_is_difference(const char *suite, const char *op, size_t len)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_suite.c - the bpf suite: the kernel's user-copy helpers timed in
+ * bpf.c - the bpf suite: the kernel's user-copy helpers timed in
  * ring 0 by BPF programs (bpf/), for machines that cannot load the
  * module. See docs/bpf.md.
  *

@@ -2,11 +2,11 @@
 /*
  * suite.h - benchmark families and the suites they form.
  *
- * A family is one file of bench/ holding a static table of benchmarks
- * (see harness/registry.h) and, optionally, hooks: init() for tables
+ * A family is one file of suites/ holding a static table of benchmarks
+ * (see measure/registry.h) and, optionally, hooks: init() for tables
  * that depend on the machine (the kmod suite asks the module), context()
  * to add the family's keys to the run's context. BENCH_FAMILIES in
- * bench/suite.c lists them all: adding a family is one file and one line
+ * suites/suite.c lists them all: adding a family is one file and one line
  * there.
  */
 #ifndef SMAPBENCH_SUITE_H

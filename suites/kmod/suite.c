@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmod_suite.c - the kmod suite: every op x variant x size of
+ * suite.c - the kmod suite: every op x variant x size of
  * /dev/smapbench (kmod/uapi/smapbench.h), timed by the module in ring 0.
  *
  * The module returns per-sample TSC ticks (and core cycles when it has
@@ -11,9 +11,9 @@
  * built, no SMAP in CPUID for raw STAC/CLAC, -EOPNOTSUPP, or -E2BIG: one
  * iteration too long for the module's interrupts-off bound).
  *
- * The table comes from the catalogue, kmod/uapi/smapbench_ops.def (see
- * kmod_catalogue.h): every op in every variant it lists, at each size of
- * its sweep, batched and masked at each of its batch sizes (a block of K
+ * The table comes from the catalogue (catalogue.h): every op in every
+ * variant kmod/uapi/smapbench_ops.def lists, at each size of its sweep
+ * (sweep.h), batched and masked at each of its batch sizes (a block of K
  * items: accesses for most ops, whole frames for sigframe). The module's
  * timer overhead (median of an empty timed region) is recorded from the
  * calib run, never subtracted. The module's calib op (1024 dependent adds

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* kmod_suite.h - knobs of the kmod suite the front end sets. */
+/* suite.h - knobs of the kmod suite the front end sets. */
 #ifndef SMAPBENCH_KMOD_SUITE_H
 #define SMAPBENCH_KMOD_SUITE_H
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscall_clock.c - clock_gettime() forced through the system call
+ * clock.c - clock_gettime() forced through the system call
  * (syscall(SYS_clock_gettime)): the kernel writes a struct timespec to
  * user memory with put_user/copy_to_user. The vDSO variant, which never
  * enters the kernel, is the reference without STAC/CLAC.

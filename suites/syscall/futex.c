@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscall_futex.c - futex() paths that touch user memory once:
+ * futex.c - futex() paths that touch user memory once:
  * FUTEX_WAKE with no waiters (hashes the address, no user access on
  * recent kernels beyond the key lookup) and FUTEX_WAIT with a value
  * that does not match, which reads the futex word with get_user() under

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscall_getppid.c - the cheapest system call: entry and exit only.
+ * getppid.c - the cheapest system call: entry and exit only.
  * On x86 the entry path executes CLAC (AC must be clear in the kernel)
  * and touches no user memory, so this is the floor the other syscall
  * benchmarks sit on.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscall_poll.c - poll() with a zero timeout on 1 and 64 descriptors
+ * poll.c - poll() with a zero timeout on 1 and 64 descriptors
  * (the read end of an empty pipe and its duplicates): the kernel copies
  * the pollfd array in and the revents back out. size is the array's
  * bytes (8 per descriptor).

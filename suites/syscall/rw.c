@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscall_rw.c - read(), pread() and write() on a tmpfs file, and a
+ * rw.c - read(), pread() and write() on a tmpfs file, and a
  * write()+read() pair through a pipe, at 1 B, 64 B, 4 KiB and 64 KiB:
  * copy_to_user/copy_from_user behind a system call, where SMAP's
  * STAC/CLAC pair is paid once per copy.

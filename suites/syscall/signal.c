@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscall_signal.c - signal delivery round trip: tgkill() to ourselves,
+ * signal.c - signal delivery round trip: tgkill() to ourselves,
  * the kernel writes the signal frame to the user stack (the ~25 fields
  * of ucontext and siginfo, under STAC/CLAC), the handler runs, and
  * rt_sigreturn reads the frame back. tgkill() is called directly: raise()

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscall_udp.c - a datagram to ourselves on 127.0.0.1: sendto()
+ * udp.c - a datagram to ourselves on 127.0.0.1: sendto()
  * copies it in (copy_from_user), recvfrom() copies it and the source
  * address out (copy_to_user, put_user). One operation is the pair.
  * Loopback only: nothing leaves the machine.

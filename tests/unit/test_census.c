@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_census.c - the census's host side without QEMU: reading the
- * plugin's output (vm/census/census_protocol.h), census.csv both ways,
+ * plugin's output (census/census_protocol.h), census.csv both ways,
  * and the oracle's verdicts on right and wrong counts. Stage 42-census
  * runs the same code on real boots.
  */
