@@ -89,6 +89,15 @@ void census_table(const struct census *c, FILE *out);
  * column of STAC per operation per kernel. 0 or -1.
  */
 int census_write_plot_data(const struct census *c, FILE *f);
+/*
+ * The census as a run directory under out (docs/schema.md), named by
+ * host and date, never replacing one; files are the collect arguments
+ * STATE=FILE whose plugin outputs census holds, in order. 0 with the
+ * directory's path in written, or -1 with the reason in err.
+ */
+int census_write_dir(const struct census *census, char **files, int nfiles,
+		     const char *out, char *written, size_t writtenlen,
+		     char *err, size_t errlen);
 void census_free(struct census *c);
 
 #endif /* SMAPBENCH_CENSUS_H */
