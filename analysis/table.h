@@ -127,4 +127,15 @@ int table_write_md(const struct table *t, FILE *f, const char *plot);
 /* The cells in cycles, one line per row (plots/table.gp). */
 int table_write_plot_data(const struct table *t, FILE *f, size_t *rows);
 
+/* Whether out may become (or be replaced by) a table directory: 0, or -1. */
+int table_dir_check(const char *out, char *err, size_t errlen);
+/*
+ * t as the directory out, built beside it and swapped in when complete,
+ * with plots/table.{png,svg} when plots is set: 0; 1 when all but the
+ * plot was written (said on stderr); -1 with the reason in err, out
+ * untouched.
+ */
+int table_dir_write(const struct table *t, const char *out, int plots,
+		    char *err, size_t errlen);
+
 #endif /* SMAPBENCH_TABLE_H */
