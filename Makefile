@@ -1,6 +1,6 @@
 # smapbench - top-level build.
 #
-#   make            build the harness, the smapbench program and (when
+#   make            build the smapbench program and (when
 #                   kernel headers are installed) the module; needs only a
 #                   C compiler, and ends by naming each optional part it
 #                   left out and the package that brings it (mk/config.mk)
@@ -22,7 +22,7 @@ CFLAGS   ?= -O2 -g
 # Include paths are relative: a checkout path may contain a space.
 USER_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
 	-Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-	-I. -Iharness -I$(BUILD)/include $(CPPFLAGS) $(CFLAGS)
+	-I. -I$(BUILD)/include $(CPPFLAGS) $(CFLAGS)
 USER_LDFLAGS = $(CFLAGS) $(LDFLAGS)
 # Holds every flag and option the user-space objects were built with
 # (mk/user.mk): they are rebuilt when it changes, e.g. after run-bench.sh

@@ -402,7 +402,7 @@ if [ "$vm" -eq 1 ]; then
 fi
 
 # ------------------------------------------------- what this boot really is
-# The program says what SMAP state this boot is in (bench/smap_context.c);
+# The program says what SMAP state this boot is in (system/smap_context.c);
 # this script only decides what to tell the user.
 "$smapbench" info --format=kv >"$scratch/context.kv" ||
 	die "$smapbench info failed"

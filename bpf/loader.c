@@ -19,7 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/loader.h"
-#include "context.h"
+#include "measure/context.h"
 #include "smapbench.skel.h"
 
 #define DEFAULT_BTF_PATH	"/sys/kernel/btf/vmlinux"

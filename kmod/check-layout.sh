@@ -4,8 +4,8 @@
 #   kmod/check-layout.sh [--label TEXT] path/to/smapbench.ko
 #
 # smapbench_ops.c names the first instruction of every timed loop
-# smapbench_loop_<op>_<variant>_<width> (uapi enum numbers) and the end of
-# each asm loop ..._end. For every inline loop and its nopad twin this
+# smapbench_loop_<op>_<variant>[_<width>] (op and variant by name, the
+# width for get/put_user) and the end of each asm loop ..._end. For every inline loop and its nopad twin this
 # checks that both start on a 64-byte boundary and hold the same bytes at
 # the same offsets, except that each STAC (0f 01 cb) or CLAC (0f 01 ca) of
 # inline is a NOP3 (0f 1f 00) in nopad; and for every other loop that it
@@ -13,7 +13,6 @@
 # name is on the loop head, not just near it). Prints TAP lines; exit
 # status 0 iff all are ok, 2 for bad usage or a missing tool.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
 label=""
 while [ $# -gt 1 ]; do
 	case $1 in
@@ -30,20 +29,13 @@ command -v objdump >/dev/null || {
 	exit 2
 }
 ko=$1
-header=$here/uapi/smapbench.h
-
-# "NUMBER name" lines of an enum of the uapi header, e.g. "5 get_user".
-enum_names() {
-	sed -n "s/^[[:space:]]*SMAPBENCH_$1_\([A-Z0-9_]*\) = \([0-9]*\),.*/\2 \1/p" \
-		"$header" | tr 'A-Z' 'a-z'
-}
 
 objdump -t "$ko" | awk '$NF ~ /^smapbench_loop_/ { print $1, $(NF - 2), $NF }' \
 	>"${TMPDIR:-/tmp}/check-layout.$$.sym"
 objdump -d -w -j .text "$ko" >"${TMPDIR:-/tmp}/check-layout.$$.dis"
 trap 'rm -f "${TMPDIR:-/tmp}/check-layout.$$".*' EXIT
 
-awk -v label="$label" -v ops="$(enum_names OP)" -v variants="$(enum_names VARIANT)" '
+awk -v label="$label" '
 function hex(s,    i, c, v) {
 	v = 0
 	s = tolower(s)
@@ -55,16 +47,23 @@ function hex(s,    i, c, v) {
 	}
 	return v
 }
-function names(text, map,    n, i, line) {
-	n = split(text, line, "\n")
-	for (i = 1; i <= n; i++) {
-		split(line[i], f, " ")
-		map[f[1]] = f[2]
+# A loop name <op>_<variant>[_<width>] into part["op"], part["variant"]
+# and part["width"] ("" when none); op names have underscores, variant
+# names none.
+function parse(key, part,    rest, n, w) {
+	rest = key
+	part["width"] = ""
+	if (match(rest, /_[0-9]+$/)) {
+		part["width"] = substr(rest, RSTART + 1)
+		rest = substr(rest, 1, RSTART - 1)
 	}
+	n = split(rest, w, "_")
+	part["variant"] = w[n]
+	part["op"] = substr(rest, 1, length(rest) - length(w[n]) - 1)
 }
-function loop_name(key,    k) {
-	split(key, k, "_")
-	return op_name[k[1]] "/" variant_name[k[2]] (k[3] ? "/" k[3] : "")
+function loop_name(key,    part) {
+	parse(key, part)
+	return part["op"] "/" part["variant"] (part["width"] != "" ? "/" part["width"] : "")
 }
 # The instructions of [start, end): "offset bytes" per line, STAC and
 # CLAC written as NOP3; counts of each in brackets[].
@@ -90,10 +89,6 @@ function ok(key, cond, what) {
 	print key "\t" (cond ? "ok - " : "not ok - ") label what
 	if (!cond)
 		failed = 1
-}
-BEGIN {
-	names(ops, op_name)
-	names(variants, variant_name)
 }
 FILENAME ~ /\.sym$/ {
 	if ($2 != ".text") {
@@ -139,12 +134,12 @@ END {
 	ok(0, count > 0, "the module names its timed loops (" count " found)")
 
 	for (key in start) {
-		split(key, k, "_")
-		if (k[2] != 1)
+		parse(key, k)
+		if (k["variant"] != "inline")
 			continue
-		twin = k[1] "_3_" k[3]
+		twin = k["op"] "_nopad" (k["width"] != "" ? "_" k["width"] : "")
 		what = loop_name(key) " and its nopad twin"
-		sort_key = sprintf("1 %02d %d", k[1], k[3])
+		sort_key = sprintf("1 %s %d", k["op"], k["width"])
 		if (!(twin in start) || !(key in stop) || !(twin in stop)) {
 			ok(sort_key, 0, what ": a start or end name is missing")
 			continue
@@ -176,8 +171,8 @@ END {
 	others = 0
 	bad = ""
 	for (key in start) {
-		split(key, k, "_")
-		if (k[2] == 1 || k[2] == 3)
+		parse(key, k)
+		if (k["variant"] == "inline" || k["variant"] == "nopad")
 			continue
 		others++
 		if (start[key] % 64)

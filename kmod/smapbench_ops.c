@@ -19,9 +19,16 @@
  * kernel's own code; their loops start 64-byte aligned too.
  *
  * Every loop's first instruction carries the local symbol
- * smapbench_loop_<op>_<variant>_<width> (uapi enum numbers; width for
- * get/put_user, else 0), the asm loops' end ..._end as well: the layout
- * check (kmod/check-layout.sh) finds the loops by these names.
+ * smapbench_loop_<op>_<variant>[_<width>] (the catalogue's op name, the
+ * variant's name, and the access width for get/put_user), e.g.
+ * smapbench_loop_get_user_inline_8, the asm loops' end ..._end as well:
+ * the layout check (kmod/check-layout.sh) and the census find the loops
+ * by these names.
+ *
+ * Dispatch is by explicit case: every switch over the op names each
+ * enum smapbench_op, -Wswitch-enum is an error here, so an op added
+ * without its cases does not build, and a default that is reached all
+ * the same warns and returns -EINVAL.
  *
  * Every user access has a user-access exception table entry: a bad
  * address lands on a fixup and comes back as -EFAULT, and every path out
@@ -112,15 +119,24 @@ static __always_inline void sample_close(const int v)
 
 /*
  * Loop names. The first instruction of a timed loop sits on a 64-byte
- * boundary and is named smapbench_loop_<op>_<variant>_<width>, the
- * instruction after the asm loops' backward branch ..._end. The padding
+ * boundary and is named smapbench_loop_<loop>, the instruction after the
+ * asm loops' backward branch smapbench_loop_<loop>_end. The padding
  * before the loop is executed once per sample, never per iteration.
+ *
+ * The asm defines the two labels; C knows them as the objects below, so
+ * that the loop functions can hand them down as constants and the asm
+ * print their names (%c of an address). No C code reads them.
  */
-#define LOOP_NAME	"smapbench_loop_%c[op]_%c[var]_%c[width]:\n"
+#define LOOP_SYMBOLS(loop)						\
+	extern const u8 smapbench_loop_##loop[], smapbench_loop_##loop##_end[]
+#define LOOP_HEAD(loop)		smapbench_loop_##loop
+#define LOOP_TAIL(loop)		smapbench_loop_##loop##_end
+
+#define LOOP_NAME	"%c[head]:\n"
 #define LOOP_START_NAME	".p2align 6\n" LOOP_NAME
-#define LOOP_END_NAME	"smapbench_loop_%c[op]_%c[var]_%c[width]_end:\n"
-#define LOOP_NAME_OPERANDS(o, v, w)					\
-	[op] "i" (o), [var] "i" (v), [width] "i" (w)
+#define LOOP_END_NAME	"%c[tail]:\n"
+#define LOOP_NAME_OPERANDS(h, t)					\
+	[head] "i" (h), [tail] "i" (t)
 
 /* ---- kapi, batched, masked: C around the kernel's primitives ------- */
 
@@ -364,11 +380,16 @@ static __always_inline int sigframe_one(const int v,
 	return err ? -EFAULT : 0;
 }
 
+__diag_push();
+__diag_error(GCC, 8, "-Wswitch-enum", "every op has its case");
+__diag_error(clang, 11, "-Wswitch-enum", "every op has its case");
+
+/* One access of a C variant: kapi, or inside a batched or masked block. */
 static __always_inline int access_one(const int op, const int v,
 				      const unsigned int size, void __user *p,
 				      void *kbuf, u32 i, u64 *sum)
 {
-	switch (op) {
+	switch ((enum smapbench_op)op) {
 	case SMAPBENCH_OP_GET_USER:
 		return get_one(v, p, size, sum);
 	case SMAPBENCH_OP_PUT_USER:
@@ -383,16 +404,28 @@ static __always_inline int access_one(const int op, const int v,
 		return strncpy_one(p, kbuf, size);
 	case SMAPBENCH_OP_FUTEX:
 		return futex_one(v, p, sum);
-	default:
+	case SMAPBENCH_OP_SIGFRAME:
 		return sigframe_one(v, p);
+	/* no user access: their asm loops below */
+	case SMAPBENCH_OP_CALIB:
+	case SMAPBENCH_OP_PAIR:
+	case SMAPBENCH_OP_STAC:
+	case SMAPBENCH_OP_CLAC:
+	case SMAPBENCH_OP_POPF_AC:
+	case SMAPBENCH_OP_COUNT:
+	default:
+		break;
 	}
+	WARN_ON_ONCE(1);
+	return -EINVAL;
 }
 
 /*
  * @n iterations of a C variant. An iteration is one access for kapi, one
  * block of ctx->batch accesses for batched and masked. Block i + 1
  * starts where block i started: the same ctx->span bytes every
- * iteration. @width is the access width of get/put_user, else 0.
+ * iteration. @width is the access width of get/put_user, else 0;
+ * @head_name the loop's LOOP_HEAD().
  *
  * The loop is closed by an asm dec/jnz that clobbers memory: every
  * iteration reads its arguments from @ctx again, so the compiler cannot
@@ -401,7 +434,8 @@ static __always_inline int access_one(const int op, const int v,
  * does, and the named first instruction is the head that jnz goes to.
  */
 static __always_inline int c_loop(struct smapbench_ctx *ctx, u32 count,
-				  const int op, const int v, const int width)
+				  const int op, const int v, const int width,
+				  const u8 *head_name)
 {
 	const bool blocks = v == SMAPBENCH_VARIANT_BATCHED ||
 			    v == SMAPBENCH_VARIANT_MASKED;
@@ -415,7 +449,7 @@ static __always_inline int c_loop(struct smapbench_ctx *ctx, u32 count,
 		return 0;
 	asm volatile(".p2align 6" : "+r" (n), "+r" (sum), "+r" (i) : : "memory");
 head:
-	asm volatile(LOOP_NAME : : LOOP_NAME_OPERANDS(op, v, width));
+	asm volatile(LOOP_NAME : : [head] "i" (head_name));
 	{
 		/* Widths and batch 1 are constants, as in the kernel's use. */
 		const unsigned int size = width ? width : ctx->size;
@@ -473,29 +507,31 @@ out:
 	open "\n2:\t" insn "\n\t" close "\n\t" _ASM_EXTABLE_UA(2b, 8f)
 
 /*
- * One asm loop of an op: @op, @v and @width are constants, @BODY the
- * op's template, called as BODY(open, close, arg). The operands are the
- * caller's locals: n, ret, sum, i, x (outputs), p, k, len (inputs).
+ * One asm loop of an op: @v is a constant, @BODY the op's template,
+ * called as BODY(open, close, arg). The operands are the caller's
+ * locals: n, ret, sum, i, x (outputs), p, k, len, head_name, tail_name
+ * (inputs).
  */
-#define RAW_LOOP(op, v, width, BODY, arg)				\
+#define RAW_LOOP(v, BODY, arg)						\
 do {									\
 	if ((v) == SMAPBENCH_VARIANT_INLINE)				\
 		asm volatile(RAW_LOOP_START				\
 			     BODY(__ASM_STAC, __ASM_CLAC, arg)		\
 			     RAW_LOOP_END(__ASM_CLAC)			\
-			     RAW_OPERANDS(op, v, width));		\
+			     RAW_OPERANDS);				\
 	else								\
 		asm volatile(RAW_LOOP_START				\
 			     BODY(NOP3_BYTES, NOP3_BYTES, arg)		\
 			     RAW_LOOP_END("")				\
-			     RAW_OPERANDS(op, v, width));		\
+			     RAW_OPERANDS);				\
 } while (0)
 
-#define RAW_OPERANDS(o, v, w)						\
+#define RAW_OPERANDS							\
 	: [n] "+r" (n), [ret] "+r" (ret), [sum] "+r" (sum), [i] "+r" (i), \
 	  [x] "=&r" (x)							\
 	: [p] "r" (p), [k] "r" (k), [len] "r" (len),			\
-	  [efault] "i" (-EFAULT), LOOP_NAME_OPERANDS(o, v, w)		\
+	  [efault] "i" (-EFAULT),					\
+	  LOOP_NAME_OPERANDS(head_name, tail_name)			\
 	: "rax", "rcx", "rdi", "rsi", "memory", "cc"
 
 /* get_user: load @arg, a width-specific mov into x, and sum it. */
@@ -563,10 +599,12 @@ static_assert(offsetof(struct smapbench_frame, ss_flags) == 32 &&
 
 /*
  * @n iterations of inline or nopad. @width is the access width of
- * get/put_user, else 0.
+ * get/put_user, else 0; @head_name and @tail_name the loop's LOOP_HEAD()
+ * and LOOP_TAIL().
  */
 static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
-				    const int op, const int v, const int width)
+				    const int op, const int v, const int width,
+				    const u8 *head_name, const u8 *tail_name)
 {
 	/*
 	 * Fixed registers: the compiler allocates the twins' operands alike
@@ -582,55 +620,68 @@ static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
 	register u32 len asm("r13") = ctx->size;
 
 	sample_open(v);
-	switch (op) {
+	switch ((enum smapbench_op)op) {
 	case SMAPBENCH_OP_GET_USER:
 		switch (width) {
 		case 1:
-			RAW_LOOP(op, v, 1, GET_BODY, "movzbl (%[p]), %k[x]");
+			RAW_LOOP(v, GET_BODY, "movzbl (%[p]), %k[x]");
 			break;
 		case 2:
-			RAW_LOOP(op, v, 2, GET_BODY, "movzwl (%[p]), %k[x]");
+			RAW_LOOP(v, GET_BODY, "movzwl (%[p]), %k[x]");
 			break;
 		case 4:
-			RAW_LOOP(op, v, 4, GET_BODY, "movl (%[p]), %k[x]");
+			RAW_LOOP(v, GET_BODY, "movl (%[p]), %k[x]");
 			break;
 		default:
-			RAW_LOOP(op, v, 8, GET_BODY, "movq (%[p]), %q[x]");
+			RAW_LOOP(v, GET_BODY, "movq (%[p]), %q[x]");
 			break;
 		}
 		break;
 	case SMAPBENCH_OP_PUT_USER:
 		switch (width) {
 		case 1:
-			RAW_LOOP(op, v, 1, PUT_BODY, "movb %b[i], (%[p])");
+			RAW_LOOP(v, PUT_BODY, "movb %b[i], (%[p])");
 			break;
 		case 2:
-			RAW_LOOP(op, v, 2, PUT_BODY, "movw %w[i], (%[p])");
+			RAW_LOOP(v, PUT_BODY, "movw %w[i], (%[p])");
 			break;
 		case 4:
-			RAW_LOOP(op, v, 4, PUT_BODY, "movl %k[i], (%[p])");
+			RAW_LOOP(v, PUT_BODY, "movl %k[i], (%[p])");
 			break;
 		default:
-			RAW_LOOP(op, v, 8, PUT_BODY, "movq %q[i], (%[p])");
+			RAW_LOOP(v, PUT_BODY, "movq %q[i], (%[p])");
 			break;
 		}
 		break;
 	case SMAPBENCH_OP_COPY_TO_USER:
-		RAW_LOOP(op, v, 0, COPY_BODY,
+		RAW_LOOP(v, COPY_BODY,
 			 "mov %[p], %%rdi\n\tmov %[k], %%rsi");
 		break;
 	case SMAPBENCH_OP_COPY_FROM_USER:
-		RAW_LOOP(op, v, 0, COPY_BODY,
+		RAW_LOOP(v, COPY_BODY,
 			 "mov %[k], %%rdi\n\tmov %[p], %%rsi");
 		break;
 	case SMAPBENCH_OP_CLEAR_USER:
-		RAW_LOOP(op, v, 0, CLEAR_BODY, "");
+		RAW_LOOP(v, CLEAR_BODY, "");
 		break;
 	case SMAPBENCH_OP_FUTEX:
-		RAW_LOOP(op, v, 0, FUTEX_BODY, "");
+		RAW_LOOP(v, FUTEX_BODY, "");
 		break;
+	case SMAPBENCH_OP_SIGFRAME:
+		RAW_LOOP(v, SIGFRAME_BODY, "");
+		break;
+	/* kapi only */
+	case SMAPBENCH_OP_STRNCPY_FROM_USER:
+	/* no user access: their asm loops below */
+	case SMAPBENCH_OP_CALIB:
+	case SMAPBENCH_OP_PAIR:
+	case SMAPBENCH_OP_STAC:
+	case SMAPBENCH_OP_CLAC:
+	case SMAPBENCH_OP_POPF_AC:
+	case SMAPBENCH_OP_COUNT:
 	default:
-		RAW_LOOP(op, v, 0, SIGFRAME_BODY, "");
+		WARN_ON_ONCE(1);
+		ret = -EINVAL;
 		break;
 	}
 	sample_close(v);
@@ -640,91 +691,139 @@ static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
 
 /* ---- entry points -------------------------------------------------- */
 
-/* get/put_user get one loop per width; other ops take the size at run time. */
-static __always_inline int run_sized(struct smapbench_ctx *ctx, u32 n,
-				     const int op, const int v)
+__diag_pop();
+
+/* One op x variant at one access width: its asm or its C loop. */
+static __always_inline int run_loop(struct smapbench_ctx *ctx, u32 n,
+				    const int op, const int v,
+				    const int width, const u8 *head_name,
+				    const u8 *tail_name)
 {
-	const bool raw = v == SMAPBENCH_VARIANT_INLINE ||
-			 v == SMAPBENCH_VARIANT_NOPAD;
-
-	if (op != SMAPBENCH_OP_GET_USER && op != SMAPBENCH_OP_PUT_USER)
-		return raw ? raw_loop(ctx, n, op, v, 0) :
-			     c_loop(ctx, n, op, v, 0);
-
-	switch (ctx->size) {
-	case 1:
-		return raw ? raw_loop(ctx, n, op, v, 1) :
-			     c_loop(ctx, n, op, v, 1);
-	case 2:
-		return raw ? raw_loop(ctx, n, op, v, 2) :
-			     c_loop(ctx, n, op, v, 2);
-	case 4:
-		return raw ? raw_loop(ctx, n, op, v, 4) :
-			     c_loop(ctx, n, op, v, 4);
-	case 8:
-		return raw ? raw_loop(ctx, n, op, v, 8) :
-			     c_loop(ctx, n, op, v, 8);
-	default:
-		return -EINVAL;
-	}
+	if (v == SMAPBENCH_VARIANT_INLINE || v == SMAPBENCH_VARIANT_NOPAD)
+		return raw_loop(ctx, n, op, v, width, head_name, tail_name);
+	return c_loop(ctx, n, op, v, width, head_name);
 }
 
 /*
- * One function per op x variant, e.g. get_user_inline(), and per op the
- * table of them by variant that the catalogue entry's op table points at:
- * e.g. get_user_loops[].
+ * The loop function of an op x variant, e.g. get_user_inline(), and the
+ * names of its loops: smapbench_loop_<loop> for an op that takes the
+ * size at run time, smapbench_loop_<loop>_<width> for get/put_user,
+ * which get one loop per width, as the kernel's callers do.
  */
-#define DEFINE_LOOP(name, OP, variant, VARIANT)				\
-static int name##_##variant(struct smapbench_ctx *ctx, u32 n)		\
+#define DEFINE_LOOP(loop, OP, VARIANT)					\
+LOOP_SYMBOLS(loop);							\
+static int loop(struct smapbench_ctx *ctx, u32 n)			\
 {									\
-	return run_sized(ctx, n, SMAPBENCH_OP_##OP,			\
-			 SMAPBENCH_VARIANT_##VARIANT);			\
+	return run_loop(ctx, n, SMAPBENCH_OP_##OP,			\
+			SMAPBENCH_VARIANT_##VARIANT, 0,			\
+			LOOP_HEAD(loop), LOOP_TAIL(loop));		\
 }
 
+#define DEFINE_SIZED_LOOP(loop, OP, VARIANT)				\
+LOOP_SYMBOLS(loop##_1);							\
+LOOP_SYMBOLS(loop##_2);							\
+LOOP_SYMBOLS(loop##_4);							\
+LOOP_SYMBOLS(loop##_8);							\
+static int loop(struct smapbench_ctx *ctx, u32 n)			\
+{									\
+	switch (ctx->size) {						\
+	case 1:								\
+		return run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
+				SMAPBENCH_VARIANT_##VARIANT, 1,		\
+				LOOP_HEAD(loop##_1), LOOP_TAIL(loop##_1)); \
+	case 2:								\
+		return run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
+				SMAPBENCH_VARIANT_##VARIANT, 2,		\
+				LOOP_HEAD(loop##_2), LOOP_TAIL(loop##_2)); \
+	case 4:								\
+		return run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
+				SMAPBENCH_VARIANT_##VARIANT, 4,		\
+				LOOP_HEAD(loop##_4), LOOP_TAIL(loop##_4)); \
+	case 8:								\
+		return run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
+				SMAPBENCH_VARIANT_##VARIANT, 8,		\
+				LOOP_HEAD(loop##_8), LOOP_TAIL(loop##_8)); \
+	default:							\
+		return -EINVAL;						\
+	}								\
+}
+
+/* masked only where the kernel has masked_user_access_begin() */
 #if SMAPBENCH_HAVE_MASKED
-#define DEFINE_MASKED_LOOP(name, OP)	DEFINE_LOOP(name, OP, masked, MASKED)
-#define MASKED(name)			name
+#define DEFINE_MASKED(DEFINE, loop, OP)	DEFINE(loop, OP, MASKED)
+#define MASKED_LOOP(loop)		loop
 #else
-#define DEFINE_MASKED_LOOP(name, OP)
-#define MASKED(name)			NULL
+#define DEFINE_MASKED(DEFINE, loop, OP)	static_assert(!SMAPBENCH_HAVE_MASKED)
+#define MASKED_LOOP(loop)		NULL
 #endif
 
-/* An op that accesses user memory: all five variants. */
-#define DEFINE_ACCESS_LOOPS(name, OP)					\
-DEFINE_LOOP(name, OP, kapi, KAPI)					\
-DEFINE_LOOP(name, OP, inline, INLINE)					\
-DEFINE_LOOP(name, OP, batched, BATCHED)					\
-DEFINE_LOOP(name, OP, nopad, NOPAD)					\
-DEFINE_MASKED_LOOP(name, OP)						\
+/*
+ * Per op the table of its loops by variant, <name>_loops[], that its
+ * catalogue entry points at.
+ */
+#define ACCESS_LOOPS(name)						\
 static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
 	[SMAPBENCH_VARIANT_KAPI] = name##_kapi,				\
 	[SMAPBENCH_VARIANT_INLINE] = name##_inline,			\
 	[SMAPBENCH_VARIANT_BATCHED] = name##_batched,			\
 	[SMAPBENCH_VARIANT_NOPAD] = name##_nopad,			\
-	[SMAPBENCH_VARIANT_MASKED] = MASKED(name##_masked),		\
+	[SMAPBENCH_VARIANT_MASKED] = MASKED_LOOP(name##_masked),	\
 }
 
-/* An op that exists only through the kernel's API. */
-#define DEFINE_KAPI_LOOPS(name, OP)					\
-DEFINE_LOOP(name, OP, kapi, KAPI)					\
-static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
-	[SMAPBENCH_VARIANT_KAPI] = name##_kapi,				\
-}
+DEFINE_SIZED_LOOP(get_user_kapi, GET_USER, KAPI);
+DEFINE_SIZED_LOOP(get_user_inline, GET_USER, INLINE);
+DEFINE_SIZED_LOOP(get_user_batched, GET_USER, BATCHED);
+DEFINE_SIZED_LOOP(get_user_nopad, GET_USER, NOPAD);
+DEFINE_MASKED(DEFINE_SIZED_LOOP, get_user_masked, GET_USER);
+ACCESS_LOOPS(get_user);
 
-/* An op without an access to bracket: its asm loop, name_loop(). */
-#define DEFINE_NONE_LOOPS(name)						\
-static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
-	[SMAPBENCH_VARIANT_NONE] = name##_loop,				\
-}
+DEFINE_SIZED_LOOP(put_user_kapi, PUT_USER, KAPI);
+DEFINE_SIZED_LOOP(put_user_inline, PUT_USER, INLINE);
+DEFINE_SIZED_LOOP(put_user_batched, PUT_USER, BATCHED);
+DEFINE_SIZED_LOOP(put_user_nopad, PUT_USER, NOPAD);
+DEFINE_MASKED(DEFINE_SIZED_LOOP, put_user_masked, PUT_USER);
+ACCESS_LOOPS(put_user);
 
-DEFINE_ACCESS_LOOPS(get_user, GET_USER);
-DEFINE_ACCESS_LOOPS(put_user, PUT_USER);
-DEFINE_ACCESS_LOOPS(copy_to_user, COPY_TO_USER);
-DEFINE_ACCESS_LOOPS(copy_from_user, COPY_FROM_USER);
-DEFINE_ACCESS_LOOPS(clear_user, CLEAR_USER);
-DEFINE_ACCESS_LOOPS(futex, FUTEX);
-DEFINE_ACCESS_LOOPS(sigframe, SIGFRAME);
-DEFINE_KAPI_LOOPS(strncpy_from_user, STRNCPY_FROM_USER);
+DEFINE_LOOP(copy_to_user_kapi, COPY_TO_USER, KAPI);
+DEFINE_LOOP(copy_to_user_inline, COPY_TO_USER, INLINE);
+DEFINE_LOOP(copy_to_user_batched, COPY_TO_USER, BATCHED);
+DEFINE_LOOP(copy_to_user_nopad, COPY_TO_USER, NOPAD);
+DEFINE_MASKED(DEFINE_LOOP, copy_to_user_masked, COPY_TO_USER);
+ACCESS_LOOPS(copy_to_user);
+
+DEFINE_LOOP(copy_from_user_kapi, COPY_FROM_USER, KAPI);
+DEFINE_LOOP(copy_from_user_inline, COPY_FROM_USER, INLINE);
+DEFINE_LOOP(copy_from_user_batched, COPY_FROM_USER, BATCHED);
+DEFINE_LOOP(copy_from_user_nopad, COPY_FROM_USER, NOPAD);
+DEFINE_MASKED(DEFINE_LOOP, copy_from_user_masked, COPY_FROM_USER);
+ACCESS_LOOPS(copy_from_user);
+
+DEFINE_LOOP(clear_user_kapi, CLEAR_USER, KAPI);
+DEFINE_LOOP(clear_user_inline, CLEAR_USER, INLINE);
+DEFINE_LOOP(clear_user_batched, CLEAR_USER, BATCHED);
+DEFINE_LOOP(clear_user_nopad, CLEAR_USER, NOPAD);
+DEFINE_MASKED(DEFINE_LOOP, clear_user_masked, CLEAR_USER);
+ACCESS_LOOPS(clear_user);
+
+DEFINE_LOOP(futex_kapi, FUTEX, KAPI);
+DEFINE_LOOP(futex_inline, FUTEX, INLINE);
+DEFINE_LOOP(futex_batched, FUTEX, BATCHED);
+DEFINE_LOOP(futex_nopad, FUTEX, NOPAD);
+DEFINE_MASKED(DEFINE_LOOP, futex_masked, FUTEX);
+ACCESS_LOOPS(futex);
+
+DEFINE_LOOP(sigframe_kapi, SIGFRAME, KAPI);
+DEFINE_LOOP(sigframe_inline, SIGFRAME, INLINE);
+DEFINE_LOOP(sigframe_batched, SIGFRAME, BATCHED);
+DEFINE_LOOP(sigframe_nopad, SIGFRAME, NOPAD);
+DEFINE_MASKED(DEFINE_LOOP, sigframe_masked, SIGFRAME);
+ACCESS_LOOPS(sigframe);
+
+/* only through the kernel's API */
+DEFINE_LOOP(strncpy_from_user_kapi, STRNCPY_FROM_USER, KAPI);
+static const smapbench_loop_t strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] = {
+	[SMAPBENCH_VARIANT_KAPI] = strncpy_from_user_kapi,
+};
 
 /*
  * The ops without user memory. Each iteration is one pass of the asm loop
@@ -740,10 +839,11 @@ DEFINE_KAPI_LOOPS(strncpy_from_user, STRNCPY_FROM_USER);
 	"dec %k[n]\n\t"							\
 	"jnz 1b\n"							\
 	LOOP_END_NAME
-#define NONE_OPERANDS(op)						\
-	LOOP_NAME_OPERANDS(SMAPBENCH_OP_##op, SMAPBENCH_VARIANT_NONE, 0)
+#define NONE_OPERANDS(name)						\
+	LOOP_NAME_OPERANDS(LOOP_HEAD(name##_none), LOOP_TAIL(name##_none))
 
 /* 1024 dependent adds: one core cycle each on every x86 core. */
+LOOP_SYMBOLS(calib_none);
 static int calib_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	u64 acc = 0;
@@ -755,12 +855,13 @@ static int calib_loop(struct smapbench_ctx *ctx, u32 n)
 		     NONE_LOOP_END
 		     "9:\n"
 		     : [acc] "+r" (acc), [n] "+r" (n)
-		     : NONE_OPERANDS(CALIB)
+		     : NONE_OPERANDS(calib)
 		     : "cc");
 	ctx->sink += acc;
 	return 0;
 }
 
+LOOP_SYMBOLS(pair_none);
 static int pair_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
@@ -769,7 +870,7 @@ static int pair_loop(struct smapbench_ctx *ctx, u32 n)
 		     NONE_LOOP_END
 		     "9:\n"
 		     : [n] "+r" (n)
-		     : NONE_OPERANDS(PAIR)
+		     : NONE_OPERANDS(pair)
 		     : "memory", "cc");
 	return 0;
 }
@@ -780,6 +881,7 @@ static int pair_loop(struct smapbench_ctx *ctx, u32 n)
  * enable", so this function is excluded from objtool's checks; it has no
  * stack frame and calls nothing.
  */
+LOOP_SYMBOLS(stac_none);
 static int stac_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
@@ -788,13 +890,14 @@ static int stac_loop(struct smapbench_ctx *ctx, u32 n)
 		     "\t" __ASM_CLAC "\n"
 		     "9:\n"
 		     : [n] "+r" (n)
-		     : NONE_OPERANDS(STAC)
+		     : NONE_OPERANDS(stac)
 		     : "memory", "cc");
 	return 0;
 }
 STACK_FRAME_NON_STANDARD(stac_loop);
 
 /* CLAC alone with AC already clear ("redundant UACCESS disable"). */
+LOOP_SYMBOLS(clac_none);
 static int clac_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
@@ -802,7 +905,7 @@ static int clac_loop(struct smapbench_ctx *ctx, u32 n)
 		     NONE_LOOP_END
 		     "9:\n"
 		     : [n] "+r" (n)
-		     : NONE_OPERANDS(CLAC)
+		     : NONE_OPERANDS(clac)
 		     : "memory", "cc");
 	return 0;
 }
@@ -813,6 +916,7 @@ STACK_FRAME_NON_STANDARD(clac_loop);
  * SMAP would have cost without STAC/CLAC. Works on any x86-64: outside
  * ring 3 AC only matters to SMAP.
  */
+LOOP_SYMBOLS(popf_ac_none);
 static int popf_ac_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
@@ -826,9 +930,15 @@ static int popf_ac_loop(struct smapbench_ctx *ctx, u32 n)
 		     "9:\n"
 		     : [n] "+r" (n)
 		     : [ac] "i" ((u32)X86_EFLAGS_AC),
-		       [noac] "i" (~(u32)X86_EFLAGS_AC), NONE_OPERANDS(POPF_AC)
+		       [noac] "i" (~(u32)X86_EFLAGS_AC), NONE_OPERANDS(popf_ac)
 		     : "memory", "cc");
 	return 0;
+}
+
+/* An op without an access to bracket: its asm loop, name_loop(). */
+#define DEFINE_NONE_LOOPS(name)						\
+static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
+	[SMAPBENCH_VARIANT_NONE] = name##_loop,				\
 }
 
 DEFINE_NONE_LOOPS(calib);

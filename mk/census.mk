@@ -14,7 +14,7 @@
 # nothing but its two entry points visible.
 
 CENSUS_PLUGIN := $(BUILD)/vm/census/libcensus.so
-CENSUS_PLUGIN_SRCS := vm/census/census_plugin.c vm/census/census_protocol.h \
+CENSUS_PLUGIN_SRCS := vm/census/census_plugin.c census/census_protocol.h \
 	vm/census/qemu_plugin_api.h
 
 .PHONY: census-plugin census census-check census-lint

@@ -119,12 +119,13 @@ endif
 
 # The self-test runs in a guest without a C library: link it statically.
 kmod-selftest: $(BUILD)/tests/kmod_selftest
-$(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c bench/kmod_catalogue.c \
-		bench/kmod_catalogue.h kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def \
+$(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c suites/kmod/catalogue.c \
+		suites/kmod/catalogue.h suites/kmod/sweep.h kmod/uapi/smapbench.h \
+		kmod/uapi/smapbench_ops.def \
 		$(BUILD_FLAGS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (static)"
-	@$(CC) $(USER_CFLAGS) $(LDFLAGS) -static -pthread -o $@ $< bench/kmod_catalogue.c \
+	@$(CC) $(USER_CFLAGS) $(LDFLAGS) -static -pthread -o $@ $< suites/kmod/catalogue.c \
 		-lpthread $(LDLIBS)
 
 # checkpatch.pl and kernel-doc from Debian's linux-source-6.1. kernel-doc

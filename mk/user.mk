@@ -1,5 +1,6 @@
-# User space: the harness library (harness/), the smapbench program
-# (bench/) and the unit tests (tests/unit/).
+# User space: the smapbench program, built from the rooms of README.md's
+# Layout (measure/, rundata/, analysis/, archive/, suites/, census/,
+# system/, cli/), and the unit tests (tests/unit/).
 #
 #   make smapbench          build/smapbench, dynamically linked, every
 #                           optional library found at build time
@@ -31,8 +32,8 @@ DYNAMIC_LIBS   := $(FEATURE_LIBS) $(if $(HAVE_HWLOC),-lhwloc)
 STATIC_CFLAGS  := $(FEATURE_CFLAGS)
 STATIC_LIBS    := $(FEATURE_LIBS)
 
-# The bpf suite (bench/bpf_suite.c) links the loader library of mk/bpf.mk.
-BPF_SUITE := $(if $(and $(wildcard bench/bpf_suite.c),$(BPF_LIB)),1)
+# The bpf suite (suites/bpf.c) links the loader library of mk/bpf.mk.
+BPF_SUITE := $(if $(and $(wildcard suites/bpf.c),$(BPF_LIB)),1)
 ifeq ($(BPF_SUITE),1)
 DYNAMIC_CFLAGS += -DHAVE_BPF_SUITE
 STATIC_CFLAGS  += -DHAVE_BPF_SUITE
@@ -40,17 +41,18 @@ DYNAMIC_LIBS   := $(BPF_LIB) $(BPF_LDLIBS) $(DYNAMIC_LIBS)
 STATIC_LIBS    := $(BPF_LIB) $(BPF_LDLIBS) $(STATIC_LIBS)
 endif
 
-HARNESS_SRCS := $(sort $(wildcard harness/*.c))
-BENCH_SRCS   := $(filter-out $(if $(BPF_SUITE),,bench/bpf_suite.c),\
-	$(sort $(wildcard bench/*.c bench/analysis/*.c)))
+# Every room of README.md's Layout; a new .c file in one needs no make line.
+USER_ROOMS   := measure rundata analysis archive suites census system cli
+USER_SRCS    := $(filter-out $(if $(BPF_SUITE),,suites/bpf.c),\
+	$(sort $(foreach room,$(USER_ROOMS),$(wildcard $(room)/*.c $(room)/*/*.c))))
 # Every cmocka test: a new tests/unit/test_<name>.c needs no make line.
 UNIT_SRCS    := $(sort $(wildcard tests/unit/test_*.c))
 
 user_objs = $(patsubst %.c,$(USER_OUT)/$(1)/%.o,$(2))
-DYNAMIC_OBJS := $(call user_objs,dynamic,$(HARNESS_SRCS) $(BENCH_SRCS))
-STATIC_OBJS  := $(call user_objs,static,$(HARNESS_SRCS) $(BENCH_SRCS))
+DYNAMIC_OBJS := $(call user_objs,dynamic,$(USER_SRCS))
+STATIC_OBJS  := $(call user_objs,static,$(USER_SRCS))
 # Everything but main(), for the unit tests.
-TESTED_OBJS  := $(filter-out %/bench/main.o,$(DYNAMIC_OBJS))
+TESTED_OBJS  := $(filter-out %/cli/main.o,$(DYNAMIC_OBJS))
 UNIT_BINS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
 REVISION_H := $(BUILD)/include/smapbench_revision.h
@@ -122,15 +124,15 @@ $(BUILD)/smapbench-static: $(STATIC_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(H
 
 # The one rule for the cmocka tests: each is linked against everything
 # smapbench is made of but main(), the bpf loader library included, so a
-# test may call any function of harness/, bench/ or bpf/.
+# test may call any function of the rooms or bpf/.
 $(BUILD)/tests/unit/%: tests/unit/%.c $(TESTED_OBJS) $(if $(BPF_SUITE),$(BPF_LIB)) $(if $(HAVE_LIBPERF),$(LIBPERF_A) $(LIBAPI_A))
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -Ibench -MMD -MP -MF $@.d \
+	@$(CC) $(USER_CFLAGS) $(DYNAMIC_CFLAGS) -MMD -MP -MF $@.d \
 		$(LDFLAGS) -o $@ $< $(TESTED_OBJS) $(DYNAMIC_LIBS) -lcmocka $(LDLIBS)
 
 # A JSON validator for the test stages.
-$(BUILD)/tests/json-check: tests/unit/json_check.c $(USER_OUT)/dynamic/harness/json.o
+$(BUILD)/tests/json-check: tests/unit/json_check.c $(USER_OUT)/dynamic/rundata/json.o
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -3,7 +3,7 @@
 # per access) dashed as the reference level; a panel per op. Drawn by
 # lib/sweep.gp.
 #
-# From smapbench (bench/analysis/plot_sweeps.c): the .dat and its layout
+# From smapbench (analysis/plot_sweeps.c): the .dat and its layout
 # (ops as op/size, nseries: per panel the batched series of each run,
 # then their kapi references), unit; runs.
 

@@ -3,7 +3,7 @@
 # user - kernel overhead dashed in black. Two runs: overhead and
 # user_read of each run, user_read dashed. Drawn by lib/sweep.gp.
 #
-# From smapbench (bench/analysis/plot_sweeps.c): the .dat and its layout
+# From smapbench (analysis/plot_sweeps.c): the .dat and its layout
 # (ops: the modes; bpfops: the ops shown, each a series per run;
 # nseries); runs.
 

@@ -3,7 +3,7 @@
 # (inline - nopad) / nopad. Two runs: the kernel API of each, below
 # (B - A) / A. Drawn by lib/sweep.gp.
 #
-# From smapbench (bench/analysis/plot_sweeps.c): the .dat files
+# From smapbench (analysis/plot_sweeps.c): the .dat files
 # (datafile, pctfile) and their layout (ops, nseries, npct), pctlog and
 # pctmin (a log axis when every share is positive), unit; runs.
 

@@ -2,7 +2,7 @@
 # calib): one run per variant (kapi, inline, nopad), two runs the kernel
 # API of each. Drawn by lib/bars.gp.
 #
-# From smapbench (bench/analysis/plot_bars.c): the .dat and its layout
+# From smapbench (analysis/plot_bars.c): the .dat and its layout
 # (nseries, rotate, margins); unit, the kmod suite's; nruns, runs,
 # runlabel, context, watermark as every plot.
 

@@ -3,7 +3,7 @@
 # (batched, masked); one run per variant, two runs side by side. Drawn
 # by lib/bars.gp.
 #
-# From smapbench (bench/analysis/plot_bars.c): the .dat and its layout;
+# From smapbench (analysis/plot_bars.c): the .dat and its layout;
 # unit, the kmod suite's; fields, the frame's fields (the catalogue).
 
 title = "Signal frame: STAC/CLAC per field against one pair per frame (median, 95% CI)"

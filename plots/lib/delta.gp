@@ -4,7 +4,7 @@
 # delta-bpf.gp.
 #
 # Variables: what, the rows shown (in the title); from smapbench
-# (bench/analysis/plot_bars.c) the .dat and its layout (nseries, rotate,
+# (analysis/plot_bars.c) the .dat and its layout (nseries, rotate,
 # margins, width) and runs, the two runs' short names.
 
 title = word(runs, 2)." against ".word(runs, 1).": difference of medians, ".what." (95% CI)"

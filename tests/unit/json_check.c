@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "json.h"
+#include "rundata/json.h"
 
 int main(int argc, char **argv)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_catalogue.c - the kmod catalogue (kmod/uapi/smapbench_ops.def)
- * against itself, against what the kmod suite registers, and the derived
- * tables on the rows the suite really produces.
+ * test_catalogue.c - the kmod catalogue (kmod/uapi/smapbench_ops.def with
+ * suites/kmod/sweep.h) against itself, against what the kmod suite
+ * registers, and the derived tables on the rows the suite really
+ * produces.
  *
  * The module's side of the size and variant rules is checked in the VM
  * (tests/vm/kmod_selftest.c refuses and runs the edges the catalogue
@@ -22,10 +23,10 @@
 
 #include "analysis/derived.h"
 #include "analysis/headline.h"
-#include "kmod_catalogue.h"
-#include "registry.h"
-#include "rundir.h"
-#include "suite.h"
+#include "measure/registry.h"
+#include "rundata/rundir.h"
+#include "suites/kmod/catalogue.h"
+#include "suites/suite.h"
 
 /* The kmod suite's registered benchmarks (the real table, not a copy). */
 static struct registry kmod;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_census.c - the census's host side without QEMU: reading the
- * plugin's output (vm/census/census_protocol.h), census.csv both ways,
+ * plugin's output (census/census_protocol.h), census.csv both ways,
  * and the oracle's verdicts on right and wrong counts. Stage 42-census
  * runs the same code on real boots.
  */
@@ -12,7 +12,7 @@
 
 #include "unit.h"
 
-#include "census.h"
+#include "census/census.h"
 
 static char tmpdir[] = "/tmp/smapbench-census-XXXXXX";
 
@@ -30,12 +30,14 @@ static char tmpdir[] = "/tmp/smapbench-census-XXXXXX";
 	"row\tsyscall/getppid syscall getppid none 0 0\t1000\t0\t3\t3\t0\t322000\n"
 
 /* get_user inline: 1000 iterations, one pair each, 10 calls. */
-#define ROW_INLINE(clac)						\
+#define ROW_INLINE_HEAD(clac, head)					\
 	"row\tkmod/get_user/inline/8 kmod get_user inline 8 0\t0\t1014\t"	\
 	#clac "\t1\t0\t90000\tf:window=10/0/0/0/0\t"			\
 	"f:get_user_inline=10/1000/" #clac "/1/0\t"			\
-	"p:smapbench_loop_5_1_8=1000\ts:get_user_inline+0x40=1000\t"	\
+	"p:" head "=1000\ts:get_user_inline+0x40=1000\t"		\
 	"s:_copy_to_user+0x2b=14\n"
+#define ROW_INLINE(clac)						\
+	ROW_INLINE_HEAD(clac, "smapbench_loop_get_user_inline_8")
 
 #define TAIL								\
 	"skip\tkmod/get_user/masked/1/1\tvariant masked is not built into this module\n" \
@@ -111,6 +113,21 @@ static void test_rows_and_scopes(void **state)
 }
 
 /* A loop one CLAC short in 10 iterations is not what it claims. */
+/* Raw counts of census runs whose module numbered its loop heads. */
+static void test_numbered_loop_heads(void **state)
+{
+	struct census c = { 0 };
+	char err[512] = "";
+
+	(void)state;
+	assert_int(load(&c, "smap", SMAP_NOTES
+			ROW_INLINE_HEAD(1001, "smapbench_loop_5_1_8") TAIL,
+			err, sizeof(err)), 0, err);
+	assert_str(c.rows[0].status, "ok", "the numbered head is the loop's");
+	assert_int(c.rows[0].ops, 1000, "its executions are the operations");
+	census_free(&c);
+}
+
 static void test_oracle_catches_a_missing_clac(void **state)
 {
 	struct census c = { 0 };
@@ -240,6 +257,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_scopes),
+		cmocka_unit_test(test_numbered_loop_heads),
 		cmocka_unit_test(test_oracle_catches_a_missing_clac),
 		cmocka_unit_test(test_smap_off_boot_executes_none),
 		cmocka_unit_test(test_refused_outputs),

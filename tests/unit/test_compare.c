@@ -1,24 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_compare.c - the comparison statistics (harness/compare.c), the
- * run loader (harness/rundir.c) and the output rules of
- * harness/atomic_dir.c on known answers.
- *
- * How the expected values were obtained:
- *  - exact Mann-Whitney: U counted by hand (pairs a > b); the null
- *    distribution by enumerating all C(9,4) = 126 rank subsets with awk
- *    (loop over 9-bit masks with four bits set, count pairs), giving
- *    P(U <= 3) = 7/126 for m = 4, n = 5, so p = 14/126;
- *    for {1..5} vs {6..10}: U = 0, p = 2 / C(10,5) = 2/252.
- *  - normal approximation with ties: ranks by hand (average ranks for
- *    ties), U = 4.5, mu = 15, tie sum 3^3-3 + 2^3-2 = 30,
- *    var = 5*6/12 * (12 - 30/110), z = -(10.5 - 0.5)/sqrt(var), and
- *    p = erfc(|z|/sqrt 2) evaluated with gnuplot's erfc():
- *      gnuplot -e "print erfc(10/sqrt(2.5*(12-30/110.0))/sqrt(2))"
- *    = 0.064768969699.
- *  - normal approximation without ties, 25 + 25 values: U = 10,
- *    var = 25*25/12 * 51, p = erfc(302/sqrt(var)/sqrt 2) = 4.638138549e-09
- *    (gnuplot as above).
+ * test_compare.c - the comparison statistics (analysis/compare.c), the
+ * run loader (rundata/rundir.c) and the output rules of
+ * rundata/atomic_dir.c on known answers.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -33,81 +17,11 @@
 
 #include <cmocka.h>
 
+#include "analysis/compare.h"
 #include "analysis/derived.h"
-#include "atomic_dir.h"
-#include "compare.h"
-#include "rundir.h"
-#include "stats.h"
-
-static void test_mw_exact_separated(void **state)
-{
-	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
-	struct compare_mw mw;
-
-	(void)state;
-	assert_int_equal(compare_mann_whitney(a, 5, b, 5, &mw), 0);
-	assert_true(mw.exact);
-	assert_float_equal(mw.u, 0, 1e-12);
-	assert_float_equal(mw.p, 2.0 / 252.0, 1e-12);
-	/* Swapping the samples mirrors U and keeps p. */
-	assert_int_equal(compare_mann_whitney(b, 5, a, 5, &mw), 0);
-	assert_float_equal(mw.u, 25, 1e-12);
-	assert_float_equal(mw.p, 2.0 / 252.0, 1e-12);
-}
-
-static void test_mw_exact_overlap(void **state)
-{
-	const double a[] = { 1.1, 2.2, 3.3, 4.4 };
-	const double b[] = { 2.5, 3.5, 5.5, 6.6, 7.7 };
-	struct compare_mw mw;
-
-	(void)state;
-	assert_int_equal(compare_mann_whitney(a, 4, b, 5, &mw), 0);
-	assert_true(mw.exact);
-	assert_float_equal(mw.u, 3, 1e-12);
-	assert_float_equal(mw.p, 14.0 / 126.0, 1e-12);
-}
-
-static void test_mw_normal_ties(void **state)
-{
-	const double a[] = { 1, 2, 2, 3, 4 }, b[] = { 2, 3, 5, 6, 7, 8 };
-	struct compare_mw mw;
-
-	(void)state;
-	assert_int_equal(compare_mann_whitney(a, 5, b, 6, &mw), 0);
-	assert_false(mw.exact);	/* ties: normal approximation */
-	assert_float_equal(mw.u, 4.5, 1e-12);
-	assert_float_equal(mw.z, -10 / sqrt(2.5 * (12 - 30 / 110.0)), 1e-9);
-	assert_float_equal(mw.p, 0.064768969699, 1e-9);
-}
-
-static void test_mw_normal_large(void **state)
-{
-	double a[25], b[25];
-	struct compare_mw mw;
-
-	(void)state;
-	for (int i = 0; i < 25; i++) {
-		a[i] = 1 + i;		/* 1..25 */
-		b[i] = 21.5 + i;	/* 21.5..45.5: overlap, no ties */
-	}
-	/* a > b pairs: 22 > 21.5, 23 > 21.5,22.5, ... 25 > 4 of them: 10 */
-	assert_int_equal(compare_mann_whitney(a, 25, b, 25, &mw), 0);
-	assert_false(mw.exact);	/* more than COMPARE_EXACT_MAX values */
-	assert_float_equal(mw.u, 10, 1e-12);
-	assert_float_equal(mw.p, 4.638138549093e-09, 1e-15);
-}
-
-static void test_mw_all_equal(void **state)
-{
-	const double a[] = { 5, 5, 5 }, b[] = { 5, 5, 5, 5 };
-	struct compare_mw mw;
-
-	(void)state;
-	assert_int_equal(compare_mann_whitney(a, 3, b, 4, &mw), 0);
-	assert_float_equal(mw.p, 1, 0);
-	assert_int_equal(compare_mann_whitney(a, 0, b, 4, &mw), -1);
-}
+#include "measure/stats.h"
+#include "rundata/atomic_dir.h"
+#include "rundata/rundir.h"
 
 /* Samples with known medians: a around 10 (median 10), b = a + 3. */
 static void fill_samples(double *a, double *b, size_t n)
@@ -928,11 +842,6 @@ static void test_atomic_file_rules(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mw_exact_separated),
-		cmocka_unit_test(test_mw_exact_overlap),
-		cmocka_unit_test(test_mw_normal_ties),
-		cmocka_unit_test(test_mw_normal_large),
-		cmocka_unit_test(test_mw_all_equal),
 		cmocka_unit_test(test_bootstrap_ci_contains_difference),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_permutation),

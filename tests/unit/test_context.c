@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "context.h"
-#include "smap_context.h"
+#include "measure/context.h"
+#include "system/smap_context.h"
 #include "unit.h"
 
 static const char cpuinfo[] =

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "csv.h"
-#include "report.h"
+#include "rundata/csv.h"
+#include "rundata/report.h"
 #include "unit.h"
 
 static const char *const tricky[] = {

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "report.h"
-#include "rundir.h"
-#include "stats.h"
+#include "measure/stats.h"
+#include "rundata/json.h"
+#include "rundata/report.h"
+#include "rundata/rundir.h"
 #include "unit.h"
 
 static char *capture(void (*fn)(FILE *, void *), void *arg, size_t *len)

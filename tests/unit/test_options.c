@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "run_options.h"
+#include "cli/commands.h"
+#include "cli/run_options.h"
 #include "unit.h"
 
 static int parse(struct run_options *o, char *err, size_t errlen, ...)

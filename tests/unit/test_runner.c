@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "registry.h"
-#include "runner.h"
+#include "measure/registry.h"
+#include "measure/runner.h"
 #include "unit.h"
 
 static uint64_t fake_now;
@@ -244,19 +244,6 @@ static void stop_flag_interrupts(void **unused)
 	registry_free(&r);
 }
 
-static void cpucycles_layer_reads_selected_counter(void **unused)
-{
-	(void)unused;
-	counter_use(&fake_counter);
-	fake_now = 12345;
-	assert_int(cycles(), 12345, "cycles() reads the selected backend");
-	assert_int(cycles_per_second(), 1000000000, "cycles_per_second()");
-	assert_str(cycles_implementation(), "fake", "cycles_implementation()");
-	counter_use(NULL);
-	assert_true(cycles_per_second() > 0);
-	assert_non_null(cycles_implementation());
-}
-
 static void format_human_units(void **unused)
 {
 	char buf[32];
@@ -279,7 +266,6 @@ int main(void)
 		cmocka_unit_test(negative_self_timed_samples_keep_their_sign),
 		cmocka_unit_test(stop_flag_interrupts),
 		cmocka_unit_test(format_human_units),
-		cmocka_unit_test(cpucycles_layer_reads_selected_counter),
 	};
 
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);

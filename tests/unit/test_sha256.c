@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sha256.h"
+#include "archive/sha256.h"
 #include "unit.h"
 
 /* FIPS 180-2, appendix B.1, B.2 and B.3. */

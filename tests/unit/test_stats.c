@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "measure/stats.h"
 #include "unit.h"
 
 static const double classic[] = { 9, 4, 2, 5, 4, 7, 4, 5 };
@@ -72,20 +72,6 @@ static void constant_data_has_zero_spread(void **unused)
 	assert_int(s.outliers, 0, "outliers with MAD 0");
 	assert_near(s.ci_low, 7.25, 0, "CI low");
 	assert_near(s.ci_high, 7.25, 0, "CI high");
-}
-
-static void ranks_average_ties(void **unused)
-{
-	double v[] = { 30, 10, 20, 20 }, r[4];
-	double ties;
-
-	(void)unused;
-	ties = stats_rank(v, 4, r);
-	assert_near(r[0], 4, 0, "rank of 30");
-	assert_near(r[1], 1, 0, "rank of 10");
-	assert_near(r[2], 2.5, 0, "rank of first 20");
-	assert_near(r[3], 2.5, 0, "rank of second 20");
-	assert_near(ties, 6, 0, "tie correction 2^3 - 2");
 }
 
 static void bootstrap_is_reproducible(void **unused)
@@ -228,7 +214,6 @@ int main(void)
 		cmocka_unit_test(summary_of_classic_data),
 		cmocka_unit_test(quantiles_and_edges),
 		cmocka_unit_test(constant_data_has_zero_spread),
-		cmocka_unit_test(ranks_average_ties),
 		cmocka_unit_test(bootstrap_is_reproducible),
 		cmocka_unit_test(rng_is_seeded_and_bounded),
 		cmocka_unit_test(bound_draws_match_division),

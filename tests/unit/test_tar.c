@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tar.h"
+#include "archive/tar.h"
 #include "unit.h"
 
 static const struct tar_limits limits = {

@@ -40,7 +40,7 @@
 #include <linux/capability.h>
 #include <linux/userfaultfd.h>
 
-#include "bench/kmod_catalogue.h"
+#include "suites/kmod/catalogue.h"
 #include "kmod/uapi/smapbench.h"
 
 #define PAGE		4096UL

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "census_protocol.h"
+#include "census/census_protocol.h"
 #include "qemu_plugin_api.h"
 
 CENSUS_PLUGIN_EXPORT int qemu_plugin_version = CENSUS_QEMU_PLUGIN_API_VERSION;

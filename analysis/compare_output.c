@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare_output.c - what a comparison of two runs prints and writes:
+ * the table, compare.csv, the context check; see compare_output.h.
+ */
+#include "analysis/compare_output.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/derived.h"
+#include "analysis/text_table.h"
+#include "measure/stats.h"
+#include "rundata/csv.h"
+
+static const char *format_p_value(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 1e-4)
+		snprintf(buf, len, "<1e-4");
+	else
+		snprintf(buf, len, "%.4f", p);
+	return buf;
+}
+
+/* "Verdicts for B: kmod 30 slower, 4 faster, 37 same; syscall ..." */
+static void print_tally(FILE *f, const struct compare_result *res,
+			int markdown)
+{
+	const char *suites[8];
+	size_t count[8][COMPARE_VERDICTS] = { { 0 } }, nsuites = 0;
+	static const enum compare_verdict order[] = {
+		COMPARE_SLOWER, COMPARE_FASTER, COMPARE_SAME,
+		COMPARE_INCONCLUSIVE, COMPARE_UNKNOWN,
+	};
+
+	for (size_t i = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+		size_t s;
+
+		for (s = 0; s < nsuites && strcmp(suites[s], r->a->suite); s++)
+			;
+		if (s == nsuites) {
+			if (nsuites == 8)
+				continue;
+			suites[nsuites++] = r->a->suite;
+		}
+		count[s][r->verdict]++;
+	}
+	fprintf(f, "%sVerdicts for B:", markdown ? "\n" : "");
+	for (size_t s = 0; s < nsuites; s++) {
+		int first = 1;
+
+		fprintf(f, "%s %s", s ? ";" : "", *suites[s] ? suites[s] : "(no suite)");
+		for (size_t v = 0; v < sizeof(order) / sizeof(*order); v++)
+			if (count[s][order[v]]) {
+				fprintf(f, "%s %zu %s", first ? "" : ",",
+					count[s][order[v]],
+					compare_verdict_name(order[v]));
+				first = 0;
+			}
+	}
+	fprintf(f, ".\n");
+}
+
+void compare_fdr_sentence(FILE *f, const struct compare_result *res,
+			  const struct compare_settings *set)
+{
+	size_t tested = 0, below = 0, survived = 0;
+
+	for (size_t i = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+
+		if (isnan(r->p))
+			continue;
+		tested++;
+		below += r->p <= set->alpha;
+		survived += r->q <= set->alpha;
+	}
+	fprintf(f, "%zu of %zu rows were tested (at least %d repetitions a side); "
+		"%zu had p <= %g, and %zu survive Benjamini-Hochberg control of "
+		"the false discovery rate at %g (q <= %g).\n", tested, res->count,
+		COMPARE_MIN_REPETITIONS, below, set->alpha, survived, set->alpha,
+		set->alpha);
+}
+
+void compare_print(FILE *f, const struct compare_result *res,
+		   const struct compare_settings *set, int markdown)
+{
+	struct text_table t;
+	size_t from_reps = 0, untested = 0;
+
+	text_table_init(&t, 11, "lrrlrrrrrrl");
+	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
+		   "B-A", "B-A ns", "B-A %", "CI of B-A", "p", "q", "verdict" });
+	for (size_t i = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+		char ma[32], mb[32], d[32], dns[32], rel[32], ci[80], p[32], q[32];
+
+		if (!strcmp(r->method, "repetitions"))
+			from_reps++;
+		if (r->verdict == COMPARE_UNKNOWN)
+			untested++;
+		format_percent(rel, sizeof(rel), r->relative);
+		text_table_add(&t, (const char *const[]){ r->a->name,
+			   format_number(ma, sizeof(ma), r->center_a),
+			   format_number(mb, sizeof(mb), r->center_b), r->unit,
+			   format_number(d, sizeof(d), r->delta),
+			   format_number(dns, sizeof(dns), r->delta_ns), rel,
+			   format_interval(ci, sizeof(ci), r->ci_low, r->ci_high),
+			   format_p_value(p, sizeof(p), r->p),
+			   format_p_value(q, sizeof(q), r->q),
+			   compare_verdict_name(r->verdict) });
+	}
+	text_table_print(f, &t, markdown);
+	text_table_free(&t);
+	fprintf(f, "%sA, B: mean of the repetition medians; B-A: their "
+		"difference; CI: %.0f%% hierarchical bootstrap interval of B-A "
+		"(repetitions, then samples within them); p: permutation test on "
+		"the repetition medians; q: Benjamini-Hochberg. faster/slower: CI "
+		"excludes 0 and q <= %g; same: CI within +-%g%% of A; "
+		"inconclusive: neither.\n", markdown ? "\n" : "",
+		100 * (1 - set->alpha), set->alpha, 100 * set->margin);
+	if (markdown)
+		fputc('\n', f);
+	compare_fdr_sentence(f, res, set);
+	if (from_reps)
+		fprintf(f, "%s%zu benchmarks have no raw samples: each value is "
+			"one repetition.\n", markdown ? "\n" : "", from_reps);
+	if (untested)
+		fprintf(f, "%s%zu benchmarks have fewer than %d repetitions on a "
+			"side: no CI or test, verdict \"unknown\".\n",
+			markdown ? "\n" : "", untested, COMPARE_MIN_REPETITIONS);
+	print_tally(f, res, markdown);
+	for (size_t i = 0, differ = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+
+		if (!strcmp(r->a->counter, r->b->counter))
+			continue;
+		if (!differ++)
+			fprintf(f, "%sTimed with different counters (first: %s, "
+				"A %s, B %s): compared in %s, a difference of "
+				"counters is part of each delta.\n",
+				markdown ? "\n" : "", r->a->name, r->a->counter,
+				r->b->counter, r->unit);
+	}
+	if (res->only_a_count || res->only_b_count)
+		fprintf(f, "%sNot compared: %zu benchmarks only in A, %zu only in B "
+			"(or in units that do not convert).\n", markdown ? "\n" : "",
+			res->only_a_count, res->only_b_count);
+}
+
+/* dir/name, opened for writing; NULL with errno set. */
+static FILE *open_in_dir(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return fopen(path, "w");
+}
+
+/* Fields that are NAN are written empty, as everywhere in compare.csv. */
+int compare_csv_write(const char *dir, const struct compare_result *res)
+{
+	static const char *const header[] = {
+		"name", "suite", "op", "variant", "size", "batch", "unit",
+		"n_a", "n_b", "reps_a", "reps_b", "median_a", "median_b",
+		"center_a", "center_b", "delta", "delta_ns", "relative",
+		"ci_low", "ci_high", "p_value", "exact", "q_value",
+		"verdict", "method",
+	};
+	struct csv_writer w;
+	FILE *f;
+	int err;
+
+	f = open_in_dir(dir, "compare.csv");
+	if (!f)
+		return -1;
+	csv_writer_init(&w, f);
+	csv_row(&w, header, sizeof(header) / sizeof(*header));
+	for (size_t i = 0; i < res->count; i++) {
+		const struct compare_row *r = &res->rows[i];
+
+		csv_field(&w, r->a->name);
+		csv_field(&w, r->a->suite);
+		csv_field(&w, r->a->op);
+		csv_field(&w, r->a->variant);
+		csv_field_uint(&w, r->a->size);
+		csv_field_uint(&w, r->a->batch);
+		csv_field(&w, r->unit);
+		csv_field_uint(&w, r->na);
+		csv_field_uint(&w, r->nb);
+		csv_field_uint(&w, r->reps_a);
+		csv_field_uint(&w, r->reps_b);
+		csv_field_double(&w, r->median_a);
+		csv_field_double(&w, r->median_b);
+		csv_field_double(&w, r->center_a);
+		csv_field_double(&w, r->center_b);
+		csv_field_double(&w, r->delta);
+		csv_field_double(&w, r->delta_ns);
+		csv_field_double(&w, r->relative);
+		csv_field_double(&w, r->ci_low);
+		csv_field_double(&w, r->ci_high);
+		csv_field_double(&w, r->p);
+		if (isnan(r->p))
+			csv_field(&w, "");
+		else
+			csv_field_int(&w, r->exact);
+		csv_field_double(&w, r->q);
+		csv_field(&w, compare_verdict_name(r->verdict));
+		csv_field(&w, r->method);
+		csv_end_row(&w);
+	}
+	err = csv_writer_error(&w);
+	if (fclose(f) || err)
+		return -1;
+	return 0;
+}
+
+/* The settings as key, value text pairs; returns how many. */
+static size_t settings_pairs(const struct compare_settings *set,
+			     char text[][2][96], size_t max)
+{
+	size_t n = 0;
+
+#define PAIR(key, ...) do {						\
+		if (n < max) {						\
+			snprintf(text[n][0], sizeof(text[n][0]), "%s", key); \
+			snprintf(text[n][1], sizeof(text[n][1]), __VA_ARGS__); \
+			n++;						\
+		}							\
+	} while (0)
+	PAIR("unit", "repetition");
+	PAIR("center", "mean of repetition medians");
+	PAIR("ci_method", "hierarchical bootstrap, expanded percentile");
+	PAIR("ci_level", "%g", 1 - set->alpha);
+	PAIR("resamples", "%u", set->resamples);
+	PAIR("inner_resamples", "%d", COMPARE_INNER_RESAMPLES);
+	PAIR("test", "permutation of repetition medians, two-sided");
+	PAIR("exact_splits_max", "%d", COMPARE_EXACT_SPLITS);
+	PAIR("permutations", "%d", COMPARE_PERMUTATIONS);
+	PAIR("fdr_method", "Benjamini-Hochberg");
+	PAIR("alpha", "%g", set->alpha);
+	PAIR("margin", "%g", set->margin);
+	PAIR("min_repetitions", "%d", COMPARE_MIN_REPETITIONS);
+	PAIR("seed", "%llu", (unsigned long long)set->seed);
+	PAIR("within_boot_ci_resamples", "%d", DERIVED_RESAMPLES);
+	PAIR("crossover_ci_resamples", "%d", CROSSOVER_RESAMPLES);
+#undef PAIR
+	return n;
+}
+
+int compare_settings_write(const char *dir, const struct compare_settings *set)
+{
+	char text[24][2][96];
+	size_t n = settings_pairs(set, text, 24);
+	struct csv_writer w;
+	FILE *f;
+	int err;
+
+	f = open_in_dir(dir, "compare-settings.csv");
+	if (!f)
+		return -1;
+	csv_writer_init(&w, f);
+	csv_row(&w, (const char *const[]){ "key", "value" }, 2);
+	for (size_t i = 0; i < n; i++)
+		csv_row(&w, (const char *const[]){ text[i][0], text[i][1] }, 2);
+	err = csv_writer_error(&w);
+	if (fclose(f) || err)
+		return -1;
+	return 0;
+}
+
+void compare_settings_print(FILE *f, const struct compare_settings *set)
+{
+	char text[24][2][96];
+	size_t n = settings_pairs(set, text, 24);
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "- `%s`: %s\n", text[i][0], text[i][1]);
+}
+
+int compare_check_contexts(const char *who, const struct run_dir *a,
+			   const struct run_dir *b, int force)
+{
+	const struct run_dir *runs[2] = { a, b };
+	struct compare_field_diff *d;
+	char unchecked[512] = "";
+	size_t n;
+	int blocking = compare_contexts(a, b, &d, &n);
+
+	if (blocking < 0) {
+		fprintf(stderr, "smapbench %s: out of memory\n", who);
+		return 1;
+	}
+	/* What could not be checked is said, never passed over. */
+	for (int r = 0; r < 2; r++)
+		if (!runs[r]->from_json && !runs[r]->has_context_file)
+			fprintf(stderr, "smapbench %s: warning: %s (%s) has no "
+				"context.csv: whether both runs come from one "
+				"machine, kernel and counter was not checked\n",
+				who, r ? "B" : "A", runs[r]->path);
+	for (size_t i = 0; compare_blocking_fields[i]; i++) {
+		const char *key = compare_blocking_fields[i];
+		int in_a = rundir_context(a, key) != NULL;
+		int in_b = rundir_context(b, key) != NULL;
+
+		if ((in_a && in_b) || (!a->context_count && !a->from_json) ||
+		    (!b->context_count && !b->from_json))
+			continue;
+		snprintf(unchecked + strlen(unchecked),
+			 sizeof(unchecked) - strlen(unchecked), "%s%s (%s)",
+			 *unchecked ? ", " : "", key,
+			 !in_a && !in_b ? "neither run" : in_a ? "not B" : "not A");
+	}
+	if (*unchecked)
+		fprintf(stderr, "smapbench %s: warning: not checked, as not "
+			"recorded by both runs: %s\n", who, unchecked);
+	if (blocking) {
+		fprintf(stderr, "smapbench %s: %s the two runs differ in "
+			"what makes numbers comparable:\n", who,
+			force ? "warning (--force):" : "refusing:");
+		for (size_t i = 0; i < n; i++)
+			if (d[i].kind == COMPARE_FIELD_BLOCKING)
+				fprintf(stderr, "  %-16s A: %s\n  %-16s B: %s\n",
+					d[i].key, d[i].a, "", d[i].b);
+		if (!force)
+			fprintf(stderr, "A comparison across machines, CPUs, "
+				"microcode, kernels, counters or virtualisation "
+				"measures those differences too; rerun with "
+				"--force to compare anyway.\n");
+	}
+	for (int kind = COMPARE_FIELD_EXPECTED; kind <= COMPARE_FIELD_INFO; kind++) {
+		size_t shown = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if ((int)d[i].kind != kind)
+				continue;
+			if (!shown++)
+				printf(kind == COMPARE_FIELD_EXPECTED
+				       ? "context differs as expected between boots:"
+				       : "context also differs (check it does not matter):");
+			printf(" %s", d[i].key);
+		}
+		if (shown)
+			printf("\n");
+	}
+	free(d);
+	return blocking && !force;
+}
+
+const char *same_run_warning(const struct run_dir *a, const struct run_dir *b)
+{
+	char *ra = realpath(a->path, NULL), *rb = realpath(b->path, NULL);
+	int same = ra && rb && !strcmp(ra, rb);
+	const char *date_a = rundir_context(a, "date");
+	const char *date_b = rundir_context(b, "date");
+
+	free(ra);
+	free(rb);
+	if (same)
+		return "A and B are the same run: every difference is 0 by "
+		       "construction, and says nothing";
+	if (date_a && date_b && *date_a && !strcmp(date_a, date_b) &&
+	    !strcmp(rundir_context_or(a, "host", ""),
+		    rundir_context_or(b, "host", "")) && a->count == b->count) {
+		for (size_t i = 0; i < a->count; i++)
+			if (a->bench[i].median != b->bench[i].median ||
+			    strcmp(a->bench[i].name, b->bench[i].name))
+				return NULL;
+		return "A and B have the same host, start time and results: "
+		       "copies of one run, so every difference is 0 by "
+		       "construction";
+	}
+	return NULL;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compare_output.h - what a comparison of two runs (analysis/compare.h)
+ * prints and writes: the table of every pair, for a console or
+ * Markdown; compare.csv (docs/schema.md); the context check; the
+ * warning for a run compared with itself.
+ */
+#ifndef SMAPBENCH_COMPARE_OUTPUT_H
+#define SMAPBENCH_COMPARE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "analysis/compare.h"
+
+/* Every row, the notes on how the rows were computed, the verdicts' tally. */
+void compare_print(FILE *f, const struct compare_result *res,
+		   const struct compare_settings *set, int markdown);
+/* dir/compare.csv; 0, or -1 with errno set. */
+int compare_csv_write(const char *dir, const struct compare_result *res);
+/*
+ * dir/compare-settings.csv: key,value rows saying how compare.csv was
+ * computed (method, seed, resamples, alpha, margin, ...); 0, or -1 with
+ * errno set.
+ */
+int compare_settings_write(const char *dir, const struct compare_settings *set);
+/* The same settings as a Markdown list (report.md). */
+void compare_settings_print(FILE *f, const struct compare_settings *set);
+/* "N rows had a p-value; at FDR A, M survived ..." */
+void compare_fdr_sentence(FILE *f, const struct compare_result *res,
+			  const struct compare_settings *set);
+/*
+ * Say how the runs' contexts differ (stderr: what blocks, what was not
+ * checked; stdout: what differs as expected or for the user to judge).
+ * Returns 1 when a difference blocks and force is not set.
+ */
+int compare_check_contexts(const char *who, const struct run_dir *a,
+			   const struct run_dir *b, int force);
+/* What is wrong with comparing a and b as two runs (the same run), or NULL. */
+const char *same_run_warning(const struct run_dir *a, const struct run_dir *b);
+
+#endif /* SMAPBENCH_COMPARE_OUTPUT_H */

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/* comparison.c - two runs compared and written out; see comparison.h. */
+#include "analysis/comparison.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/compare.h"
+#include "analysis/compare_output.h"
+#include "analysis/derived.h"
+#include "analysis/plots.h"
+#include "analysis/report_md.h"
+#include "analysis/run_input.h"
+#include "rundata/atomic_dir.h"
+
+/* What cli/commands.h calls EXIT_USAGE: an output that is not ours. */
+#define STATUS_NOT_OURS 2
+
+/* Where a run is: its directory, also for DIR/results.json. */
+static char *run_location(const struct run_dir *run)
+{
+	char *path = strdup(run->path);
+	size_t len;
+
+	if (!path)
+		return NULL;
+	len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		path[--len] = '\0';
+	if (len > 13 && !strcmp(path + len - 13, "/results.json"))
+		path[len - 13] = '\0';
+	return path;
+}
+
+/* Default output directory for comparing a and b (malloc'ed). */
+static char *default_dir(const struct run_dir *a, const struct run_dir *b)
+{
+	char *parent = run_location(a), *slash, *dir;
+	size_t len;
+
+	if (!parent)
+		return NULL;
+	slash = strrchr(parent, '/');
+	if (!slash)
+		strcpy(parent, ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	len = strlen(parent) + strlen(a->label) + strlen(b->label) + 32;
+	dir = malloc(len);
+	if (dir)
+		snprintf(dir, len, "%s/compare-%s-vs-%s", parent, a->label,
+			 b->label);
+	free(parent);
+	return dir;
+}
+
+/* The run whose within-boot tables to show: the SMAP one, else B. */
+static const struct run_dir *smap_run(const struct run_dir *a,
+				      const struct run_dir *b)
+{
+	if (!strcmp(rundir_context_or(b, "smap_state", ""), "smap"))
+		return b;
+	if (!strcmp(rundir_context_or(a, "smap_state", ""), "smap"))
+		return a;
+	return b;
+}
+
+/* A stage of the work, on a terminal only: "\r" overwrites it. */
+static void stage(int tty, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void stage(int tty, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!tty)
+		return;
+	fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+}
+
+static void show_compared(void *arg, size_t done, size_t total)
+{
+	stage(*(int *)arg, "comparing: %zu/%zu benchmarks", done, total);
+}
+
+/* Refuse an output directory we may not replace, before any work. */
+static int check_out(const char *name, const char *dir, int given)
+{
+	char err[PATH_MAX + 256];
+
+	if (!atomic_dir_check(dir, &atomic_dir_compare, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "smapbench %s: will not write %s%s: %s.\n"
+		"Nothing was changed. Give --out a new directory, or one "
+		"smapbench compare wrote.\n", name, dir,
+		given ? "" : " (the default output directory)", err);
+	return STATUS_NOT_OURS;
+}
+
+/* Notes on what of the runs cannot be compared in full. */
+static void note_partial_runs(const char *name, const struct run_dir *const *runs)
+{
+	for (int r = 0; r < 2; r++)
+		if (runs[r]->orphan_samples)
+			fprintf(stderr, "smapbench %s: note: %s's samples.csv has "
+				"%zu samples of benchmarks its results.csv does "
+				"not list: not used\n", name, r ? "B" : "A",
+				runs[r]->orphan_samples);
+	for (int r = 0; r < 2; r++)
+		if (runs[r]->aggregates_only)
+			fprintf(stderr, "smapbench %s: note: %s has %zu benchmarks "
+				"with a median only (Google Benchmark's "
+				"--benchmark_report_aggregates_only): no CI or test "
+				"for them, verdict \"unknown\"\n", name,
+				r ? "B" : "A", runs[r]->aggregates_only);
+}
+
+/*
+ * What the comparison shows besides compare.csv: the tables on stdout,
+ * and into dir the plots and report.md the request asks for. 0, or 1
+ * when a part could not be written (said on stderr); *plotted tells
+ * whether there are plots.
+ */
+static int write_views(const struct comparison_request *req,
+		       const struct run_dir *const *runs,
+		       const struct compare_result *res, const char *dir,
+		       int tty, int *plotted)
+{
+	const char *name = req->who;
+	const struct run_dir *smap = smap_run(runs[0], runs[1]);
+	char err[2 * PATH_MAX + 512];
+	struct derived d;
+	int rc = 0, have_tables;
+
+	compare_print(stdout, res, &req->settings, 0);
+	stage(tty, "within-boot tables of %s", smap->label);
+	have_tables = !derived_compute(smap, &d);
+	stage(tty, "%s", "");
+	if (have_tables)
+		derived_print(stdout, smap, &d, 0);
+	if (req->plots) {
+		int p;
+
+		stage(tty, "plots");
+		p = plots_render(name, runs, 2, dir);
+		stage(tty, "%s", "");
+		if (p == PLOTS_NONE) {
+			printf("\nno plots: the runs have no kmod, syscall or bpf results\n");
+		} else if (p) {
+			fprintf(stderr, "smapbench %s: plots not rendered (see "
+				"above); compare.csv is complete\n", name);
+			rc = 1;
+		} else {
+			*plotted = 1;
+		}
+	}
+	if (req->report && report_write(dir, runs, 2, res,
+					have_tables ? &d : NULL, &req->settings, err,
+					sizeof(err))) {
+		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
+			err);
+		rc = 1;
+	}
+	if (have_tables)
+		derived_free(&d);
+	return rc;
+}
+
+int comparison_write(const struct comparison_request *req)
+{
+	const char *name = req->who, *same;
+	int rc, tty = isatty(STDERR_FILENO), plotted = 0;
+	struct run_dir a = { 0 }, b = { 0 };
+	const struct run_dir *runs[2] = { &a, &b };
+	struct compare_result res = { 0 };
+	struct atomic_dir target;
+	char err[2 * PATH_MAX + 512], *dir = NULL;
+
+	if (req->out && (rc = check_out(name, req->out, 1)))
+		return rc;
+	atomic_dir_cleanup_on_signals();
+	stage(tty, "reading %s and %s", req->run_a, req->run_b);
+	rc = run_input_load_two(name, req->run_a, req->run_b, &a, &b, err,
+				sizeof(err));
+	stage(tty, "%s", "");
+	if (rc) {
+		fputs(err, stderr);
+		return 1;
+	}
+	rc = 1;
+	printf("A: %s (%s)\nB: %s (%s)\n", a.path,
+	       rundir_context_or(&a, "smap_state", "state unknown"), b.path,
+	       rundir_context_or(&b, "smap_state", "state unknown"));
+	same = same_run_warning(&a, &b);
+	if (same)
+		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
+	note_partial_runs(name, runs);
+	if (compare_check_contexts(name, &a, &b, req->force))
+		goto out;
+	dir = req->out ? strdup(req->out) : default_dir(&a, &b);
+	if (!dir) {
+		fprintf(stderr, "smapbench %s: out of memory\n", name);
+		goto out;
+	}
+	if (!req->out && (rc = check_out(name, dir, 0)))
+		goto out;
+	rc = 1;
+	if (compare_runs_with(&a, &b, &req->settings, 0,
+			      show_compared, &tty, &res)) {
+		stage(tty, "%s", "");
+		fprintf(stderr, "smapbench %s: out of memory\n", name);
+		goto out;
+	}
+	stage(tty, "%s", "");
+	if (!res.count) {
+		fprintf(stderr, "smapbench %s: no benchmark is in both runs (A "
+			"has %zu, B has %zu): names must match exactly, in "
+			"units that convert to each other\n", name, a.count,
+			b.count);
+		goto out;
+	}
+
+	/* Build everything beside DIR, then swap it in. */
+	if (atomic_dir_begin(&target, dir, &atomic_dir_compare, err, sizeof(err))) {
+		fprintf(stderr, "smapbench %s: %s\n", name, err);
+		goto out;
+	}
+	if (compare_csv_write(target.tmp, &res) ||
+	    compare_settings_write(target.tmp, &req->settings)) {
+		fprintf(stderr, "smapbench %s: cannot write %s/compare.csv or "
+			"compare-settings.csv: %s\n", name, target.tmp,
+			strerror(errno));
+		atomic_dir_abort(&target);
+		goto out;
+	}
+
+	rc = write_views(req, runs, &res, target.tmp, tty, &plotted);
+	if (atomic_dir_commit(&target, err, sizeof(err))) {
+		fprintf(stderr, "smapbench %s: %s\n", name, err);
+		rc = 1;
+		goto out;
+	}
+	printf("\nwritten: %s/compare.csv%s%s\n", dir, plotted ? ", plots/" : "",
+	       req->report ? ", report.md" : "");
+	if (same)
+		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
+out:
+	compare_result_free(&res);
+	free(dir);
+	rundir_free(&a);
+	rundir_free(&b);
+	return rc;
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/* gnuplot.c - running gnuplot on the scripts of plots/; see gnuplot.h. */
+#include "analysis/gnuplot.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rundata/atomic_dir.h"
+
+extern char **environ;
+
+/* A locale every glibc has (built in since 2.35, Debian's long before). */
+#define GNUPLOT_LOCALE "LC_ALL=C.UTF-8"
+/* A file every scripts directory has: how it is recognised. */
+#define SCRIPTS_MARK "lib/common.gp"
+
+void gnuplot_set_string(char *settings, size_t len, const char *var,
+			const char *value)
+{
+	size_t used = strlen(settings);
+
+	used += (size_t)snprintf(settings + used, len > used ? len - used : 0,
+				 "%s='", var);
+	for (const char *p = value; *p && used + 3 < len; p++) {
+		if (*p == '\'')
+			settings[used++] = '\'';
+		settings[used++] = *p;
+	}
+	if (used + 3 < len) {
+		settings[used++] = '\'';
+		settings[used++] = ';';
+		settings[used++] = ' ';
+		settings[used] = '\0';
+	}
+}
+
+void gnuplot_set_number(char *settings, size_t len, const char *var,
+			double value)
+{
+	size_t used = strlen(settings);
+
+	snprintf(settings + used, len > used ? len - used : 0, "%s=%.10g; ",
+		 var, value);
+}
+
+static int find_in_path(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+	int found = 0;
+
+	if (strchr(prog, '/')) {
+		snprintf(out, len, "%s", prog);
+		return access(out, X_OK) == 0;
+	}
+	if (!path || !(copy = strdup(path)))
+		return 0;
+	for (char *dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", *dir ? dir : ".", prog);
+		found = access(out, X_OK) == 0;
+	}
+	free(copy);
+	return found;
+}
+
+static int has_scripts(const char *dir)
+{
+	char mark[PATH_MAX + 32];
+
+	snprintf(mark, sizeof(mark), "%s/" SCRIPTS_MARK, dir);
+	return access(mark, R_OK) == 0;
+}
+
+/* plots/ with the .gp scripts: $SMAPBENCH_PLOTS, or next to the program. */
+static int find_scripts(char *out, size_t len)
+{
+	static const char *const rel[] = {
+		"/../plots", "/plots", "/../share/smapbench/plots",
+	};
+	const char *env = getenv("SMAPBENCH_PLOTS");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return has_scripts(out);
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		for (size_t i = 0; i < sizeof(rel) / sizeof(*rel); i++) {
+			snprintf(out, len, "%s%s", exe, rel[i]);
+			if (has_scripts(out))
+				return 1;
+		}
+	}
+	snprintf(out, len, "plots");
+	return has_scripts(out);
+}
+
+/* environ without LC_ALL, then LC_ALL=C.UTF-8: it overrides LANG, LC_*. */
+static char **utf8_environment(void)
+{
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_ALL=", 7))
+			env[k++] = environ[i];
+	env[k] = (char *)GNUPLOT_LOCALE;
+	return env;
+}
+
+int gnuplot_find(struct gnuplot *gp, const char *who)
+{
+	const char *program = getenv("SMAPBENCH_GNUPLOT");
+	char abs[PATH_MAX];
+
+	memset(gp, 0, sizeof(*gp));
+	if (!find_in_path(program && *program ? program : "gnuplot", gp->program,
+			  sizeof(gp->program))) {
+		fprintf(stderr,
+			"smapbench %s: gnuplot not found%s%s; no plots written. "
+			"Install it (apt-get install gnuplot-nox) and run "
+			"'smapbench plot' again\n", who,
+			program && *program ? " at " : " in PATH",
+			program && *program ? program : "");
+		return -1;
+	}
+	if (!find_scripts(gp->scripts, sizeof(gp->scripts))) {
+		fprintf(stderr,
+			"smapbench %s: the gnuplot scripts (plots/*.gp) are not "
+			"next to the program; set SMAPBENCH_PLOTS to their "
+			"directory\n", who);
+		return -1;
+	}
+	if (realpath(gp->scripts, abs))
+		memcpy(gp->scripts, abs, sizeof(abs));
+	gp->env = utf8_environment();
+	if (!gp->env) {
+		fprintf(stderr, "smapbench %s: out of memory\n", who);
+		return -1;
+	}
+	return 0;
+}
+
+void gnuplot_free(struct gnuplot *gp)
+{
+	free(gp->env);
+	gp->env = NULL;
+}
+
+/*
+ * Start gnuplot with the stop signals unblocked and default (it must die
+ * of them as usual), watched so that our own stop handler can end it
+ * before removing the directory it writes into.
+ */
+static int spawn_watched(const struct gnuplot *gp, pid_t *pid, char **argv)
+{
+	posix_spawnattr_t attr;
+	sigset_t none, stop, old;
+	int rc;
+
+	sigemptyset(&none);
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &stop);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+				 POSIX_SPAWN_SETSIGDEF);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	rc = posix_spawn(pid, gp->program, NULL, &attr, argv, gp->env);
+	if (!rc)
+		atomic_dir_watch_child(*pid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	posix_spawnattr_destroy(&attr);
+	return rc;
+}
+
+int gnuplot_draw(const struct gnuplot *gp, const char *who,
+		 const char *script, const char *dir, const char *name,
+		 const char *settings)
+{
+	static const char *const terms[] = { "png", "svg" };
+
+	for (size_t t = 0; t < 2; t++) {
+		char set[16384] = "", path[PATH_MAX + 64], file[PATH_MAX + 64];
+		char *argv[5];
+		pid_t pid;
+		int status, rc;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		gnuplot_set_string(set, sizeof(set), "plotsdir", gp->scripts);
+		gnuplot_set_string(set, sizeof(set), "out", path);
+		gnuplot_set_string(set, sizeof(set), "term", terms[t]);
+		snprintf(path, sizeof(path), "%s/%s.dat", dir, name);
+		gnuplot_set_string(set, sizeof(set), "datafile", path);
+		snprintf(set + strlen(set), sizeof(set) - strlen(set), "%s",
+			 settings);
+		snprintf(file, sizeof(file), "%s/%s", gp->scripts, script);
+		argv[0] = (char *)gp->program;
+		argv[1] = "-e";
+		argv[2] = set;
+		argv[3] = file;
+		argv[4] = NULL;
+		rc = spawn_watched(gp, &pid, argv);
+		if (rc) {
+			fprintf(stderr, "smapbench %s: cannot run %s: %s\n", who,
+				gp->program, strerror(rc));
+			return -1;
+		}
+		while ((rc = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			;
+		atomic_dir_unwatch_child(pid);
+		if (rc < 0) {
+			fprintf(stderr, "smapbench %s: waiting for gnuplot: %s\n",
+				who, strerror(errno));
+			return -1;
+		}
+		if (WIFSIGNALED(status)) {
+			fprintf(stderr, "smapbench %s: gnuplot, drawing %s.%s with "
+				"%s, was killed by signal %d (%s)\n", who, name,
+				terms[t], script, WTERMSIG(status),
+				strsignal(WTERMSIG(status)));
+			return -1;
+		}
+		if (WEXITSTATUS(status)) {
+			fprintf(stderr, "smapbench %s: gnuplot failed drawing %s.%s "
+				"with %s/%s (exit status %d; its own message, if "
+				"any, is above)\n", who, name, terms[t],
+				gp->scripts, script, WEXITSTATUS(status));
+			return -1;
+		}
+	}
+	return 0;
+}

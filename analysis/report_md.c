@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_md.c - report.md, readable on GitHub as is: warnings first,
+ * headline numbers, the derived tables, the plots (relative links to the
+ * PNGs in plots/), every result, what the row flags mean, and the
+ * context; see report_md.h.
+ */
+#include "analysis/report_md.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/compare_output.h"
+#include "analysis/headline.h"
+#include "analysis/plots.h"
+#include "analysis/run_input.h"
+#include "analysis/text_table.h"
+#include "rundata/atomic_dir.h"
+
+/* What a report.md of ours starts with (atomic_file_begin). */
+#define REPORT_FIRST_BYTES "# smapbench "
+
+static const char *const context_keys[] = {
+	"cpu_model", "microcode", "kernel_release", "smap_state",
+	"smap_off_method", "cmdline", "counter", "counter_unit", "tsc_hz",
+	"virt", "governor", "turbo", "smt", "cpu_pinned", "host", "date",
+	"sweep",
+	"smapbench_version", "git_revision", "warnings",
+};
+
+/* "a;b" as "a; b": the warnings, joined without a space when recorded. */
+static void space_after_semicolons(char *text, size_t len)
+{
+	for (char *p = strchr(text, ';'); p; p = strchr(p + 1, ';'))
+		if (p[1] != ' ' && strlen(text) + 2 <= len) {
+			memmove(p + 2, p + 1, strlen(p + 1) + 1);
+			p[1] = ' ';
+		}
+}
+
+static void write_context(FILE *f, const struct run_dir *const *runs,
+			  size_t nruns)
+{
+	struct text_table t;
+
+	text_table_init(&t, (unsigned)nruns + 1, "lll");
+	if (nruns == 1)
+		text_table_add(&t, (const char *const[]){ "context", "value" });
+	else
+		text_table_add(&t, (const char *const[]){ "context", "A", "B" });
+	for (size_t k = 0; k < sizeof(context_keys) / sizeof(*context_keys); k++) {
+		char cell[2][512];
+		const char *cells[3] = { context_keys[k], cell[0], cell[1] };
+		int any = 0;
+
+		for (size_t r = 0; r < nruns; r++) {
+			const char *v = rundir_context(runs[r], context_keys[k]);
+
+			any |= v != NULL;
+			snprintf(cell[r], sizeof(cell[r]), "%s", v ? v : "");
+			if (!strcmp(context_keys[k], "warnings"))
+				space_after_semicolons(cell[r], sizeof(cell[r]));
+		}
+		if (any)
+			text_table_add(&t, cells);
+	}
+	text_table_print(f, &t, 1);
+	text_table_free(&t);
+}
+
+static void write_plots(FILE *f, const char *dir)
+{
+	int any = 0;
+
+	fprintf(f, "\n## Plots\n\n");
+	for (const struct plot *p = plots; p->name; p++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/plots/%s.png", dir, p->name);
+		if (access(path, R_OK))
+			continue;
+		fprintf(f, "### %s\n\n![%s](plots/%s.png)\n\n"
+			"[SVG](plots/%s.svg) · [data](plots/%s.dat)\n\n",
+			p->caption, p->caption, p->name, p->name, p->name);
+		any = 1;
+	}
+	if (!any)
+		fprintf(f, "No plots yet: run `smapbench plot` on the run "
+			"(needs gnuplot), then `smapbench report` again.\n\n");
+}
+
+/* A Markdown table with rows under its header, or instead a line saying none. */
+static void print_or_say(FILE *f, struct text_table *t, size_t rows,
+			 const char *none)
+{
+	if (rows)
+		text_table_print(f, t, 1);
+	else
+		fprintf(f, "%s\n", none);
+	text_table_free(t);
+}
+
+static void write_headline_one(FILE *f, const struct run_dir *run)
+{
+	const struct bench_key *headline = headline_benchmarks();
+	struct text_table t;
+	size_t rows = 0;
+
+	text_table_init(&t, 5, "lrrlr");
+	text_table_add(&t, (const char *const[]){ "benchmark", "median", "95% CI",
+		   "unit", "ns" });
+	for (size_t i = 0; headline[i].suite; i++) {
+		const struct run_bench *b = bench_match(run, &headline[i]);
+		char m[32], ci[80], ns[32];
+
+		if (!b)
+			continue;
+		text_table_add(&t, (const char *const[]){ b->name,
+			   format_number(m, sizeof(m), b->median),
+			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
+			   format_number(ns, sizeof(ns), b->median *
+				   rundir_ns_per_unit(run, b)) });
+		rows++;
+	}
+	print_or_say(f, &t, rows, "None of the headline benchmarks is in this run.");
+}
+
+/* Units differ between suites (ticks, ns): every row says its own. */
+static void write_headline_two(FILE *f, const struct compare_result *res)
+{
+	const struct bench_key *headline = headline_benchmarks();
+	struct text_table t;
+	size_t rows = 0;
+
+	/*
+	 * A and B are what B-A is the difference of: the centers, not the
+	 * medians of all samples (compare.csv has both).
+	 */
+	fprintf(f, "A and B: each run's center, the mean of its repetition "
+		"medians; B-A: their difference, with a hierarchical-bootstrap "
+		"CI (repetitions, then samples).\n\n");
+	text_table_init(&t, 9, "lrrlrrrrl");
+	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
+		   "B-A", "B-A ns", "B-A %", "95% CI of B-A", "verdict" });
+	for (size_t i = 0; headline[i].suite; i++)
+		for (size_t k = 0; k < res->count; k++) {
+			const struct compare_row *r = &res->rows[k];
+			char ma[32], mb[32], d[32], dns[32], rel[32], ci[80];
+
+			if (!bench_is(r->a, &headline[i]))
+				continue;
+			text_table_add(&t, (const char *const[]){ r->a->name,
+				   format_number(ma, sizeof(ma), r->center_a),
+				   format_number(mb, sizeof(mb), r->center_b), r->unit,
+				   format_number(d, sizeof(d), r->delta),
+				   format_number(dns, sizeof(dns), r->delta_ns),
+				   format_percent(rel, sizeof(rel), r->relative),
+				   format_interval(ci, sizeof(ci), r->ci_low, r->ci_high),
+				   compare_verdict_name(r->verdict) });
+			rows++;
+		}
+	print_or_say(f, &t, rows, "None of the headline benchmarks is in both runs.");
+}
+
+static void write_results(FILE *f, const struct run_dir *run)
+{
+	struct text_table t;
+
+	text_table_init(&t, 7, "lrrlrrl");
+	text_table_add(&t, (const char *const[]){ "benchmark", "median", "95% CI",
+		   "unit", "cv", "samples", "flags" });
+	for (size_t i = 0; i < run->count; i++) {
+		const struct run_bench *b = &run->bench[i];
+		char m[32], ci[80], cv[32], n[32];
+
+		if (isnan(b->cv))
+			snprintf(cv, sizeof(cv), "-");
+		else
+			snprintf(cv, sizeof(cv), "%.1f%%", 100 * b->cv);
+		snprintf(n, sizeof(n), "%zu", b->count);
+		text_table_add(&t, (const char *const[]){ b->name,
+			   format_number(m, sizeof(m), b->median),
+			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
+			   cv, n, b->flags });
+	}
+	text_table_print(f, &t, 1);
+	text_table_free(&t);
+}
+
+/* Whether a ';'-separated flags field holds flag. */
+static int has_flag(const char *flags, const char *flag)
+{
+	size_t len = strlen(flag);
+
+	for (const char *p = flags; (p = strstr(p, flag)); p += len)
+		if ((p == flags || p[-1] == ';') && (p[len] == ';' || !p[len]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The flags of results.csv (docs/schema.md), explained once, with how
+ * many rows of each run carry them.
+ */
+static void write_flags(FILE *f, const struct run_dir *const *runs,
+			size_t nruns)
+{
+	static const struct {
+		const char *flag, *meaning;
+	} flags[] = {
+		{ "noisy", "the samples' coefficient of variation is above "
+		  "10%: the median and its CI still hold, but small "
+		  "differences need care (interference, frequency changes)" },
+		{ "preempted", "more than 10% of the samples saw an involuntary "
+		  "context switch (getrusage around each sample): another task "
+		  "ran on the CPU; such samples are kept" },
+		{ "clamped", "a sample could not reach --min-time (the module "
+		  "caps its loops at about 1 ms), so samples are shorter than "
+		  "asked" },
+		{ "unpinned", "the run could not pin itself to one CPU" },
+		{ "tcg", "the run was emulated by QEMU TCG: functional only" },
+	};
+	int any = 0;
+
+	for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
+		size_t count[2] = { 0, 0 };
+
+		for (size_t r = 0; r < nruns; r++)
+			for (size_t i = 0; i < runs[r]->count; i++)
+				count[r] += has_flag(runs[r]->bench[i].flags,
+						     flags[k].flag);
+		if (!count[0] && !count[1])
+			continue;
+		if (!any++)
+			fprintf(f, "\n## Row flags\n\nresults.csv marks rows "
+				"(`flags` column); in this report:\n\n");
+		fprintf(f, "- **%s** (", flags[k].flag);
+		for (size_t r = 0; r < nruns; r++)
+			fprintf(f, "%s%s%zu of %zu rows", r ? ", " : "",
+				nruns == 1 ? "" : r ? "B " : "A ", count[r],
+				runs[r]->count);
+		fprintf(f, "): %s.\n", flags[k].meaning);
+	}
+}
+
+/* A run's context warnings, one bullet each. */
+static void write_run_warnings(FILE *f, const char *who,
+			       const struct run_dir *run)
+{
+	char *copy = strdup(rundir_context_or(run, "warnings", "")), *save = NULL;
+
+	if (!copy)
+		return;
+	for (char *w = strtok_r(copy, ";", &save); w; w = strtok_r(NULL, ";", &save)) {
+		while (*w == ' ')
+			w++;
+		if (*w)
+			fprintf(f, "- %s%s\n", who, w);
+	}
+	free(copy);
+}
+
+/* Before anything else: what limits every number below. */
+static void write_warnings(FILE *f, const struct run_dir *const *runs,
+			   size_t nruns)
+{
+	const char *same = nruns == 2 ? same_run_warning(runs[0], runs[1]) : NULL;
+	int any = 0;
+
+	if (same)
+		fprintf(f, "> **Not a comparison:** %s.\n\n", same);
+	for (size_t r = 0; r < nruns; r++) {
+		const char *virt = rundir_context_or(runs[r], "virt", "");
+
+		if (!strcmp(virt, "tcg"))
+			fprintf(f, "> **Functional only:** %s ran under QEMU TCG "
+				"(emulation); its timings say nothing about real "
+				"hardware.\n\n", runs[r]->label);
+		if (!strcmp(rundir_context_or(runs[r], "host", ""), "fixture"))
+			fprintf(f, "> **Synthetic data:** %s is a test fixture "
+				"with made-up numbers, not a measurement.\n\n",
+				runs[r]->label);
+		any |= *rundir_context_or(runs[r], "warnings", "") != '\0';
+	}
+	if (!any)
+		return;
+	fprintf(f, "## Warnings recorded by the run%s\n\n", nruns == 1 ? "" : "s");
+	for (size_t r = 0; r < nruns; r++)
+		write_run_warnings(f, nruns == 1 ? "" : r ? "B: " : "A: ", runs[r]);
+	fputc('\n', f);
+}
+
+int report_write(const char *dir, const struct run_dir *const *runs,
+		 size_t nruns, const struct compare_result *res,
+		 const struct derived *tables,
+		 const struct compare_settings *set, char *err,
+		 size_t errlen)
+{
+	char path[PATH_MAX + 16];
+	const struct run_dir *smap = runs[nruns - 1];
+	struct atomic_file out;
+	struct derived computed;
+	const struct derived *d = tables;
+	FILE *f;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/report.md", dir) >= sizeof(path)) {
+		snprintf(err, errlen, "%s: path too long", dir);
+		return -1;
+	}
+	f = atomic_file_begin(&out, path, REPORT_FIRST_BYTES, err, errlen);
+	if (!f)
+		return -1;
+	for (size_t r = 0; r < nruns; r++)
+		if (!strcmp(rundir_context_or(runs[r], "smap_state", ""), "smap"))
+			smap = runs[r];
+
+	if (nruns == 1)
+		fprintf(f, REPORT_FIRST_BYTES "report: %s\n\n", runs[0]->label);
+	else
+		fprintf(f, REPORT_FIRST_BYTES "comparison: %s vs %s\n\n"
+			"A = `%s` (%s), B = `%s` (%s). Differences are B - A: with "
+			"A the SMAP-off boot, they are what SMAP costs.\n\n",
+			runs[0]->label, runs[1]->label, runs[0]->path,
+			rundir_context_or(runs[0], "smap_state", "state unknown"),
+			runs[1]->path,
+			rundir_context_or(runs[1], "smap_state", "state unknown"));
+	write_warnings(f, runs, nruns);
+
+	fprintf(f, "## Headline\n\n");
+	if (nruns == 1) {
+		write_headline_one(f, runs[0]);
+	} else {
+		write_headline_two(f, res);
+		fputc('\n', f);
+		compare_fdr_sentence(f, res, set);
+	}
+
+	if (!d && !derived_compute(smap, &computed))
+		d = &computed;
+	if (d) {
+		if (d->pair_count || d->batch_count || d->crossover_count) {
+			fprintf(f, "\n## STAC/CLAC within one boot (%s, %s)\n\n"
+				"Medians in %s, 95%% bootstrap CIs over the raw "
+				"samples. *inline* brackets every access with raw "
+				"STAC/CLAC, *nopad* has NOPs in their place, so "
+				"inline - nopad is one pair's cost; *batched* puts "
+				"one pair around K accesses.\n",
+				smap->label,
+				rundir_context_or(smap, "smap_state", "state unknown"),
+				d->unit);
+			derived_print(f, smap, d, 1);
+		}
+		if (d == &computed)
+			derived_free(&computed);
+	}
+
+	write_plots(f, dir);
+
+	if (nruns == 2) {
+		fprintf(f, "## All benchmarks, B against A\n\n");
+		compare_print(f, res, set, 1);
+		fprintf(f, "\n### How the comparison was computed\n\n"
+			"Also in compare-settings.csv; docs/interpreting.md "
+			"explains each.\n\n");
+		compare_settings_print(f, set);
+	} else {
+		fprintf(f, "## All results\n\n");
+		write_results(f, runs[0]);
+	}
+	write_flags(f, runs, nruns);
+	fprintf(f, "\n## Context\n\n");
+	write_context(f, runs, nruns);
+	fprintf(f, "\nHow to read these numbers: docs/interpreting.md.\n");
+	return atomic_file_commit(&out, err, errlen);
+}
+
+int report_write_run(const char *who, const char *path)
+{
+	struct run_dir run;
+	const struct run_dir *runs[1] = { &run };
+	struct compare_settings set = compare_default_settings();
+	char err[PATH_MAX + 256];
+
+	atomic_dir_cleanup_on_signals();
+	if (run_input_load(who, path, "a report needs a run directory", &run))
+		return 1;
+	if (report_write(run.path, runs, 1, NULL, NULL, &set, err, sizeof(err))) {
+		fprintf(stderr, "smapbench %s: no report written: %s\n", who, err);
+		rundir_free(&run);
+		return 1;
+	}
+	printf("report: %s/report.md\n", run.path);
+	rundir_free(&run);
+	return 0;
+}

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * table_build.c - from many run directories to the rows of the
+ * cross-machine table (table.h): which runs are left out and why, which
+ * runs are one machine and kernel, which boot of it is SMAP and which
+ * SMAP-off, and every cell's figure with its interval.
+ */
+#include "analysis/table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/compare.h"
+#include "analysis/headline.h"
+#include "analysis/run_select.h"
+#include "rundata/atomic_dir.h"
+#include "rundata/csv.h"
+#include "suites/kmod/catalogue.h"
+
+const struct table_cell_def table_cells[] = {
+	{ "pair_get_user_8", "get_user 8 B", TABLE_PAIR, "kmod", "get_user", "inline", 8 },
+	{ "pair_put_user_8", "put_user 8 B", TABLE_PAIR, "kmod", "put_user", "inline", 8 },
+	{ "pair_copy_to_user_64", "copy_to_user 64 B", TABLE_PAIR, "kmod", "copy_to_user", "inline", 64 },
+	{ "pair_copy_from_user_64", "copy_from_user 64 B", TABLE_PAIR, "kmod", "copy_from_user", "inline", 64 },
+	{ "pair_sigframe_field", "sigframe per field", TABLE_PAIR, "kmod", "sigframe", "inline", 0 },
+	{ "bpf_overhead_8", "bpf overhead 8 B", TABLE_ROW, "bpf", "overhead", "raw_tp", 8 },
+};
+
+const size_t table_cell_count = sizeof(table_cells) / sizeof(table_cells[0]);
+
+/* The context fields that make one row: compare's blocking fields. */
+static const char *const identity_keys[] = {
+	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
+	"microcode", "kernel_release", "virt", "counter", "counter_unit",
+};
+
+#define IDENTITY_COUNT (sizeof(identity_keys) / sizeof(identity_keys[0]))
+
+static int left_out(struct table *t, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int left_out(struct table *t, const char *path, const char *fmt, ...)
+{
+	struct table_left_out *n;
+	char reason[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	n = realloc(t->left_out, (t->left_out_count + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	t->left_out = n;
+	n[t->left_out_count].path = strdup(path);
+	n[t->left_out_count].reason = strdup(reason);
+	if (!n[t->left_out_count].path || !n[t->left_out_count].reason) {
+		free(n[t->left_out_count].path);
+		free(n[t->left_out_count].reason);
+		return -1;
+	}
+	t->left_out_count++;
+	return 0;
+}
+
+/* ------------------------------------------------------------- census */
+
+/*
+ * Row i of a census.csv: 1 with its STAC per op in value when it is a
+ * SMAP boot's measured row, 0 for a row that is not (another state, or
+ * skipped: no count), -1 with a reason in why when the count is no
+ * number.
+ */
+static int census_row(const struct csv_table *csv, size_t i,
+		      const char *path, double *value, char *why, size_t len)
+{
+	const char *text = csv_table_get(csv, i, "stac_per_op");
+	const char *status = csv_table_get(csv, i, "status");
+	char *end;
+
+	if (strcmp(csv_table_get(csv, i, "smap_state"), "smap") ||
+	    (status && strcmp(status, "ok")))
+		return 0;
+	errno = 0;
+	*value = strtod(text, &end);
+	if (errno || end == text || *end || !(*value >= 0)) {
+		snprintf(why, len, "%.900s:%lu: stac_per_op '%.40s' is no count",
+			 path, csv->rows[i].line, text);
+		return -1;
+	}
+	return 1;
+}
+
+/* The table_census of kernel, added when new; NULL on no memory. */
+static struct table_census *census_for(struct table *t, const char *dir,
+				       const char *kernel)
+{
+	struct table_census *c;
+
+	for (size_t k = 0; k < t->census_count; k++)
+		if (!strcmp(t->census[k].kernel, kernel))
+			return &t->census[k];
+	c = realloc(t->census, (t->census_count + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	t->census = c;
+	c = &c[t->census_count];
+	memset(c, 0, sizeof(*c));
+	c->path = strdup(dir);
+	c->kernel = strdup(kernel);
+	if (!c->path || !c->kernel) {
+		free(c->path);
+		free(c->kernel);
+		return NULL;
+	}
+	t->census_count++;
+	return c;
+}
+
+/*
+ * The SMAP boots' measured rows of a census directory's census.csv, one
+ * table_census per kernel. 0, or -1 with a reason in why ("out of
+ * memory" when that was it); a file with a bad row adds nothing.
+ */
+static int load_census(struct table *t, const char *dir, char *why,
+		       size_t len)
+{
+	char path[PATH_MAX + 16];
+	struct csv_table csv;
+	double value;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/census.csv", dir);
+	if (csv_table_load(path, &csv, why, len))
+		return -1;
+	if (csv_table_column(&csv, "kernel") < 0 ||
+	    csv_table_column(&csv, "smap_state") < 0 ||
+	    csv_table_column(&csv, "name") < 0 ||
+	    csv_table_column(&csv, "stac_per_op") < 0) {
+		snprintf(why, len, "%.900s lacks a column of kernel, smap_state, name, stac_per_op",
+			 path);
+		csv_table_free(&csv);
+		return -1;
+	}
+	for (size_t i = 0; i < csv.count && rc >= 0; i++)
+		rc = census_row(&csv, i, path, &value, why, len);
+	for (size_t i = 0; i < csv.count && rc >= 0; i++) {
+		struct table_census *c;
+		char **names;
+		double *stac;
+
+		if (census_row(&csv, i, path, &value, why, len) <= 0)
+			continue;
+		c = census_for(t, dir, csv_table_get(&csv, i, "kernel"));
+		names = c ? realloc(c->names, (c->count + 1) * sizeof(*names)) : NULL;
+		if (names)
+			c->names = names;
+		stac = names ? realloc(c->stac_per_op, (c->count + 1) * sizeof(*stac)) : NULL;
+		if (stac)
+			c->stac_per_op = stac;
+		if (!stac || !(names[c->count] = strdup(csv_table_get(&csv, i, "name")))) {
+			snprintf(why, len, "out of memory");
+			rc = -1;
+			break;
+		}
+		stac[c->count++] = value;
+	}
+	csv_table_free(&csv);
+	return rc < 0 ? -1 : 0;
+}
+
+static const struct table_census *census_of(const struct table *t,
+					    const char *kernel)
+{
+	for (size_t i = 0; i < t->census_count; i++)
+		if (!strcmp(t->census[i].kernel, kernel))
+			return &t->census[i];
+	return NULL;
+}
+
+static double census_pairs(const struct table_census *c, const char *name)
+{
+	if (c)
+		for (size_t i = 0; i < c->count; i++)
+			if (!strcmp(c->names[i], name))
+				return c->stac_per_op[i];
+	return NAN;
+}
+
+/* ------------------------------------------------------------- inputs */
+
+static const char *ctx(const struct table_input *in, const char *key)
+{
+	return rundir_context_or(&in->run, key, "");
+}
+
+static int same_path(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * Sort one path into the inputs, the census or the left-out list.
+ * 0, or -1 on no memory.
+ */
+static int add_path(struct table *t, const char *given,
+		    const struct table_options *o)
+{
+	char kind[64], err[PATH_MAX + 1024], path[PATH_MAX];
+	size_t len = strlen(given);
+
+	/* data/run/ (a shell glob's) is data/run in every list */
+	while (len > 1 && given[len - 1] == '/')
+		len--;
+	if (len >= sizeof(path))
+		return left_out(t, given, "path too long");
+	memcpy(path, given, len);
+	path[len] = '\0';
+	struct table_input *in, *n;
+	struct stat st;
+
+	if (o->skip && same_path(path, o->skip))
+		return 0;
+	if (stat(path, &st))
+		return left_out(t, path, "cannot be read: %s", strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return left_out(t, path, "not a directory");
+	atomic_dir_marker(path, kind, sizeof(kind));
+	if (!strcmp(kind, "census")) {
+		if (load_census(t, path, err, sizeof(err)))
+			return !strcmp(err, "out of memory") ? -1 :
+			       left_out(t, path, "census directory that cannot be read: %s", err);
+		return 0;
+	}
+	if (*kind && strcmp(kind, "run"))
+		return left_out(t, path, "a smapbench %s directory, not a run", kind);
+	n = realloc(t->inputs, (t->input_count + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	t->inputs = n;
+	in = &n[t->input_count];
+	memset(in, 0, sizeof(*in));
+	if (rundir_load(path, &in->run, err, sizeof(err)))
+		return left_out(t, path, "not a run that can be read: %s", err);
+	in->path = strdup(path);
+	if (!in->path) {
+		rundir_free(&in->run);
+		return -1;
+	}
+	t->input_count++;
+	return 0;
+}
+
+/* Why a loaded run cannot be in the table, or NULL. */
+static const char *unusable(const struct table_input *in,
+			    const struct table_options *o, char *buf,
+			    size_t len)
+{
+	if (in->run.from_json || !in->run.has_context_file)
+		return "no context.csv: the machine is unknown";
+	for (size_t k = 0; k < IDENTITY_COUNT; k++)
+		if (!*ctx(in, identity_keys[k])) {
+			snprintf(buf, len, "context.csv does not record %s",
+				 identity_keys[k]);
+			return buf;
+		}
+	if (!*ctx(in, "smap_state"))
+		return "context.csv does not record smap_state";
+	if (!o->include_tcg && !strcmp(ctx(in, "virt"), "tcg"))
+		return "QEMU TCG: emulated timings, not a CPU's (--include-tcg keeps it)";
+	return NULL;
+}
+
+static int same_machine(const struct table_input *a,
+			const struct table_input *b)
+{
+	for (size_t k = 0; k < IDENTITY_COUNT; k++)
+		if (strcmp(ctx(a, identity_keys[k]), ctx(b, identity_keys[k])))
+			return 0;
+	return 1;
+}
+
+static int is_smap(const struct table_input *in)
+{
+	return !strcmp(ctx(in, "smap_state"), "smap");
+}
+
+/*
+ * Which of two SMAP-off runs pairs: the one switched off as users do
+ * (clearcpuid, then nosmap on old kernels, then a CPU model without
+ * SMAP), then the newer. > 0 when a is the better one.
+ */
+static int off_rank(const struct table_input *in)
+{
+	static const char *const order[] = { "clearcpuid", "nosmap", "cpu-model" };
+	const char *m = ctx(in, "smap_off_method");
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(m, order[i]))
+			return 3 - i;
+	return 0;
+}
+
+static int better(const struct table_input *a, const struct table_input *b)
+{
+	int ra = is_smap(a) ? 0 : off_rank(a), rb = is_smap(b) ? 0 : off_rank(b);
+
+	if (ra != rb)
+		return ra > rb;
+	return strcmp(ctx(a, "date"), ctx(b, "date")) > 0;
+}
+
+/* ------------------------------------------------------------ figures */
+
+/* Core cycles per unit of b's values, or NAN when the run gives none. */
+static double cycles_per_unit(const struct run_dir *run,
+			      const struct run_bench *b)
+{
+	static const char *const modes[] = { "raw_tp", "syscall", "raw_tp_ipi" };
+	const char *cpt = rundir_context(run, "kmod_cycles_per_tick");
+	double ns = rundir_ns_per_unit(run, b), v;
+
+	if (!strcmp(b->unit, "cycles"))
+		return 1;
+	if (!strcmp(b->unit, "ticks") && cpt && (v = strtod(cpt, NULL)) > 0)
+		return v;
+	/* bpf/calib/<mode>: ns per 1024 core cycles, the row's own mode first */
+	for (int i = -1; i < 3 && isfinite(ns); i++) {
+		const char *mode = i < 0 ? b->variant : modes[i];
+		const struct bench_key k = { "bpf", "calib", mode, 0, 0 };
+		const struct run_bench *calib;
+		double calib_ns;
+
+		if (i < 0 && strcmp(b->suite, "bpf"))
+			continue;
+		calib = bench_match(run, &k);
+		if (!calib)
+			continue;
+		calib_ns = calib->median * rundir_ns_per_unit(run, calib);
+		if (calib_ns > 0)
+			return ns * 1024 / calib_ns;
+	}
+	return NAN;
+}
+
+/* Express v (in b's unit) in cycles, else ns, else b's unit. */
+static void convert(struct table_value *v, const struct run_dir *run,
+		    const struct run_bench *b)
+{
+	double scale = cycles_per_unit(run, b);
+
+	v->unit = "cycles";
+	if (!isfinite(scale)) {
+		scale = rundir_ns_per_unit(run, b);
+		v->unit = "ns";
+	}
+	if (!isfinite(scale)) {
+		scale = 1;
+		v->unit = b->unit;
+	}
+	v->value *= scale;
+	v->low *= scale;
+	v->high *= scale;
+}
+
+static void no_value(struct table_value *v)
+{
+	*v = (struct table_value){ NAN, NAN, NAN, "", 0 };
+}
+
+/* center(b) - center(a) with its interval, in a's unit; -1 on no memory. */
+static int difference(const struct run_bench *a, const struct run_bench *b,
+		      struct table_value *v, double *center_a)
+{
+	struct compare_settings set = compare_default_settings();
+	struct compare_row row;
+
+	no_value(v);
+	if (!a->count || !b->count)
+		return 0;
+	if (compare_values(a->values, a->repetition, a->count, b->values,
+			   b->repetition, b->count, &set, &row))
+		return -1;
+	v->value = row.delta;
+	v->low = row.ci_low;
+	v->high = row.ci_high;
+	v->unit = b->unit;
+	v->reps = row.reps_a < row.reps_b ? row.reps_a : row.reps_b;
+	if (center_a)
+		*center_a = row.center_a;
+	return 0;
+}
+
+static int cell_value(const struct table_cell_def *def,
+		      const struct run_dir *run, struct table_value *v)
+{
+	const struct bench_key key = { def->suite, def->op, def->variant,
+				       def->size, 0 };
+	const struct run_bench *b = bench_match(run, &key), *nopad;
+	struct compare_groups g;
+	double per;
+
+	no_value(v);
+	if (!b || !b->count)
+		return 0;
+	if (def->kind == TABLE_ROW) {
+		if (compare_group(b->values, b->repetition, b->count, &g))
+			return -1;
+		v->value = compare_center(&g);
+		v->reps = g.count;
+		if (g.count < COMPARE_MIN_REPETITIONS ||
+		    compare_center_ci(&g, COMPARE_DEFAULT_RESAMPLES,
+				      1 - COMPARE_DEFAULT_ALPHA,
+				      COMPARE_DEFAULT_SEED, &v->low, &v->high))
+			v->low = v->high = NAN;
+		compare_groups_free(&g);
+		v->unit = b->unit;
+		convert(v, run, b);
+		return 0;
+	}
+	nopad = bench_sibling(run, b, "nopad", 0);
+	per = (double)kmod_row_accesses(b->op, b->variant, b->batch);
+	if (!nopad || !(per > 0))
+		return 0;
+	if (difference(nopad, b, v, NULL))
+		return -1;
+	v->value /= per;
+	v->low /= per;
+	v->high /= per;
+	convert(v, run, b);
+	return 0;
+}
+
+/* The headline kapi and syscall rows both boots have. */
+static int add_deltas(struct table_row *r)
+{
+	const struct bench_key *k = headline_benchmarks();
+
+	for (; k->suite; k++) {
+		const struct run_bench *on = bench_match(&r->smap->run, k), *off;
+		struct table_delta *d, *n;
+		double center_off = NAN;
+
+		if (!on || !(!strcmp(k->suite, "syscall") ||
+			     (!strcmp(k->suite, "kmod") && !strcmp(k->variant, "kapi"))))
+			continue;
+		off = bench_match(&r->off->run, k);
+		if (!off || strcmp(on->unit, off->unit))
+			continue;
+		n = realloc(r->deltas, (r->delta_count + 1) * sizeof(*n));
+		if (!n)
+			return -1;
+		r->deltas = n;
+		d = &n[r->delta_count++];
+		d->name = on->name;
+		if (difference(off, on, &d->delta, &center_off))
+			return -1;
+		d->relative = d->delta.value / center_off;
+		convert(&d->delta, &r->smap->run, on);
+		d->pairs_per_op = census_pairs(r->census, on->name);
+		d->per_pair = d->delta;
+		/* under half a pair per op the delta is not the pairs' */
+		if (!(d->pairs_per_op >= 0.5)) {
+			no_value(&d->per_pair);
+			continue;
+		}
+		d->per_pair.value /= d->pairs_per_op;
+		d->per_pair.low /= d->pairs_per_op;
+		d->per_pair.high /= d->pairs_per_op;
+	}
+	return 0;
+}
+
+static int fill_row(const struct table *t, struct table_row *r)
+{
+	struct table_input *in = r->cells_from;
+
+	r->host = ctx(in, "host");
+	r->cpu_model = ctx(in, "cpu_model");
+	r->family = ctx(in, "cpu_family");
+	r->model = ctx(in, "cpu_model_number");
+	r->stepping = ctx(in, "cpu_stepping");
+	r->microcode = ctx(in, "microcode");
+	r->kernel = ctx(in, "kernel_release");
+	r->virt = ctx(in, "virt");
+	r->counter = ctx(in, "counter");
+	r->census = census_of(t, r->kernel);
+	r->cells = calloc(table_cell_count, sizeof(*r->cells));
+	if (!r->cells)
+		return -1;
+	for (size_t i = 0; i < table_cell_count; i++)
+		if (cell_value(&table_cells[i], &in->run, &r->cells[i]))
+			return -1;
+	return r->smap && r->off ? add_deltas(r) : 0;
+}
+
+static int by_identity(const void *x, const void *y)
+{
+	const struct table_row *a = x, *b = y;
+	const char *fa[] = { a->cpu_model, a->kernel, a->host, a->virt, a->counter };
+	const char *fb[] = { b->cpu_model, b->kernel, b->host, b->virt, b->counter };
+
+	for (int i = 0; i < 5; i++) {
+		int c = strcmp(fa[i], fb[i]);
+
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+int table_build(char **paths, size_t count, const struct table_options *o,
+		struct table *t)
+{
+	char buf[256];
+
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < count; i++)
+		if (add_path(t, paths[i], o))
+			goto fail;
+	for (size_t i = 0; i < t->input_count; i++) {
+		struct table_input *in = &t->inputs[i];
+		const char *why = unusable(in, o, buf, sizeof(buf));
+		struct table_row *r = NULL, *n;
+
+		if (why) {
+			if (left_out(t, in->path, "%s", why))
+				goto fail;
+			continue;
+		}
+		for (size_t k = 0; k < t->row_count; k++)
+			if (same_machine(t->rows[k].cells_from, in))
+				r = &t->rows[k];
+		if (!r) {
+			n = realloc(t->rows, (t->row_count + 1) * sizeof(*n));
+			if (!n)
+				goto fail;
+			t->rows = n;
+			r = &n[t->row_count++];
+			memset(r, 0, sizeof(*r));
+			r->cells_from = in;
+		}
+		if (is_smap(in)) {
+			if (!r->smap || better(in, r->smap))
+				r->smap = in;
+		} else if (!r->off || better(in, r->off)) {
+			r->off = in;
+		}
+		r->cells_from = r->smap ? r->smap : r->off;
+	}
+	for (size_t k = 0; k < t->row_count; k++) {
+		if (t->rows[k].smap)
+			t->rows[k].smap->used = 1;
+		if (t->rows[k].off)
+			t->rows[k].off->used = 1;
+	}
+	/* the runs a newer or better one of the same boot kind replaced */
+	for (size_t i = 0; i < t->input_count; i++) {
+		struct table_input *in = &t->inputs[i];
+
+		if (in->used || unusable(in, o, buf, sizeof(buf)))
+			continue;
+		for (size_t k = 0; k < t->row_count; k++) {
+			struct table_row *r = &t->rows[k];
+			struct table_input *kept = is_smap(in) ? r->smap : r->off;
+
+			if (kept && same_machine(kept, in) &&
+			    left_out(t, in->path, "the row of this machine and kernel uses %s (%s)",
+				     kept->path, is_smap(in) ? "a newer SMAP run" :
+				     "a SMAP-off run switched off as users do, or newer"))
+				goto fail;
+		}
+	}
+	for (size_t k = 0; k < t->row_count; k++)
+		if (fill_row(t, &t->rows[k]))
+			goto fail;
+	qsort(t->rows, t->row_count, sizeof(*t->rows), by_identity);
+	return 0;
+fail:
+	table_free(t);
+	return -1;
+}
+
+void table_free(struct table *t)
+{
+	for (size_t k = 0; k < t->row_count; k++) {
+		free(t->rows[k].cells);
+		free(t->rows[k].deltas);
+	}
+	free(t->rows);
+	for (size_t i = 0; i < t->input_count; i++) {
+		free(t->inputs[i].path);
+		rundir_free(&t->inputs[i].run);
+	}
+	free(t->inputs);
+	for (size_t i = 0; i < t->census_count; i++) {
+		for (size_t j = 0; j < t->census[i].count; j++)
+			free(t->census[i].names[j]);
+		free(t->census[i].names);
+		free(t->census[i].stac_per_op);
+		free(t->census[i].path);
+		free(t->census[i].kernel);
+	}
+	free(t->census);
+	for (size_t i = 0; i < t->left_out_count; i++) {
+		free(t->left_out[i].path);
+		free(t->left_out[i].reason);
+	}
+	free(t->left_out);
+	memset(t, 0, sizeof(*t));
+}

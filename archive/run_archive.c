@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/* run_archive.c - the MANIFEST of a packed run, and results re-checked. */
+#include "archive/run_archive.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/stats.h"
+#include "rundata/csv.h"
+
+const char *run_archive_path_problem(const char *path)
+{
+	size_t components = 0;
+
+	if (!*path)
+		return "is empty";
+	if (*path == '/')
+		return "is absolute";
+	for (const char *p = path; *p; p++) {
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			return "holds a control or non-ASCII character";
+		if (*p == '\\' || *p == ',' || *p == '"')
+			return "holds a backslash, comma or quote";
+	}
+	for (const char *p = path, *slash; ; p = slash + 1) {
+		size_t len;
+
+		slash = strchr(p, '/');
+		len = slash ? (size_t)(slash - p) : strlen(p);
+		if (!len)
+			return "has an empty component";
+		if ((len == 1 && *p == '.') || (len == 2 && !strncmp(p, "..", 2)))
+			return "has a '.' or '..' component";
+		if (*p == '.')
+			return "names a hidden file (no part of a run)";
+		components++;
+		if (!slash)
+			break;
+	}
+	if (components > TAR_DEPTH_MAX - 1)
+		return "is nested too deep";
+	return NULL;
+}
+
+static int is_hex_digest(const char *s)
+{
+	if (strlen(s) != 2 * SHA256_DIGEST_SIZE)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* A size: decimal digits only. */
+static int parse_size(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9' || strlen(s) > 19)
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+/* The slot of a key line, or NULL for an unknown key. */
+static char **key_slot(struct run_manifest *m, const char *key)
+{
+	if (!strcmp(key, "format"))
+		return &m->format;
+	if (!strcmp(key, "format_version"))
+		return &m->format_version;
+	if (!strcmp(key, "schema_version"))
+		return &m->schema_version;
+	if (!strcmp(key, "run"))
+		return &m->run;
+	if (!strcmp(key, "smapbench_version"))
+		return &m->smapbench_version;
+	if (!strcmp(key, "git_revision"))
+		return &m->git_revision;
+	return NULL;
+}
+
+static int add_file(struct run_manifest *m, const struct csv_row *row,
+		    unsigned long line, char *err, size_t errlen)
+{
+	struct run_manifest_file *f;
+	const char *why;
+
+	if (row->count != 4) {
+		snprintf(err, errlen, "MANIFEST line %lu: a file line is "
+			 "file,PATH,SIZE,SHA256", line);
+		return -1;
+	}
+	if ((why = run_archive_path_problem(row->fields[1]))) {
+		snprintf(err, errlen, "MANIFEST line %lu: the path %s", line, why);
+		return -1;
+	}
+	if (run_manifest_find(m, row->fields[1])) {
+		snprintf(err, errlen, "MANIFEST line %lu: %s is listed twice",
+			 line, row->fields[1]);
+		return -1;
+	}
+	if (m->count >= RUN_ARCHIVE_MAX_FILES) {
+		snprintf(err, errlen, "MANIFEST: more than %d files",
+			 RUN_ARCHIVE_MAX_FILES);
+		return -1;
+	}
+	if (m->count % 32 == 0) {
+		struct run_manifest_file *grown =
+			realloc(m->files, (m->count + 32) * sizeof(*grown));
+
+		if (!grown)
+			goto oom;
+		m->files = grown;
+	}
+	f = &m->files[m->count];
+	memset(f, 0, sizeof(*f));
+	if (parse_size(row->fields[2], &f->size)) {
+		snprintf(err, errlen, "MANIFEST line %lu: %s: size '%.20s' is not "
+			 "a whole number", line, row->fields[1], row->fields[2]);
+		return -1;
+	}
+	if (!is_hex_digest(row->fields[3])) {
+		snprintf(err, errlen, "MANIFEST line %lu: %s: '%.70s' is not a "
+			 "SHA-256 in lowercase hex", line, row->fields[1],
+			 row->fields[3]);
+		return -1;
+	}
+	memcpy(f->sha256, row->fields[3], SHA256_HEX_SIZE);
+	f->path = strdup(row->fields[1]);
+	if (!f->path)
+		goto oom;
+	m->count++;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+int run_manifest_parse(const char *text, size_t len, struct run_manifest *m,
+		       char *err, size_t errlen)
+{
+	FILE *f;
+	struct csv_row row = { 0 };
+	unsigned long line = 0;
+	int got, rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	if (memchr(text, '\0', len)) {
+		snprintf(err, errlen, "MANIFEST holds a NUL byte: not text");
+		return -1;
+	}
+	f = fmemopen((void *)text, len, "r");
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while ((got = csv_read_row(f, &row, &line)) > 0) {
+		const char *key = row.fields[0];
+		char **slot = key_slot(m, key);
+
+		if (!strcmp(key, "file")) {
+			if (add_file(m, &row, line, err, errlen))
+				goto out;
+			continue;
+		}
+		if (!slot) {
+			snprintf(err, errlen, "MANIFEST line %lu: unknown key '%.40s'",
+				 line, key);
+			goto out;
+		}
+		if (row.count != 2) {
+			snprintf(err, errlen, "MANIFEST line %lu: %s needs one value",
+				 line, key);
+			goto out;
+		}
+		if (*slot) {
+			snprintf(err, errlen, "MANIFEST line %lu: %s appears twice",
+				 line, key);
+			goto out;
+		}
+		*slot = strdup(row.fields[1]);
+		if (!*slot) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	}
+	if (got < 0) {
+		snprintf(err, errlen, "MANIFEST line %lu: malformed CSV", line + 1);
+		goto out;
+	}
+	{
+		static const char *const required[] = {
+			"format", "format_version", "schema_version", "run",
+			"smapbench_version", "git_revision",
+		};
+
+		for (size_t i = 0; i < sizeof(required) / sizeof(*required); i++)
+			if (!*key_slot(m, required[i])) {
+				snprintf(err, errlen, "MANIFEST has no %s line",
+					 required[i]);
+				goto out;
+			}
+	}
+	rc = 0;
+out:
+	csv_row_free(&row);
+	fclose(f);
+	if (rc)
+		run_manifest_free(m);
+	return rc;
+}
+
+struct run_manifest_file *run_manifest_find(const struct run_manifest *m,
+					    const char *path)
+{
+	for (size_t i = 0; i < m->count; i++)
+		if (!strcmp(m->files[i].path, path))
+			return &m->files[i];
+	return NULL;
+}
+
+void run_manifest_free(struct run_manifest *m)
+{
+	free(m->format);
+	free(m->format_version);
+	free(m->schema_version);
+	free(m->run);
+	free(m->smapbench_version);
+	free(m->git_revision);
+	for (size_t i = 0; i < m->count; i++)
+		free(m->files[i].path);
+	free(m->files);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Do recorded and recomputed agree, at the scale of the values around them? */
+static int agree(double recorded, double recomputed, double scale)
+{
+	double size = fmax(fabs(recorded), scale);
+
+	return fabs(recorded - recomputed) <= RUN_ARCHIVE_TOLERANCE * size;
+}
+
+int run_check_results(const struct run_dir *run, const char *results_csv,
+		      char *err, size_t errlen)
+{
+	struct csv_table t;
+	int rc = -1;
+	double *sorted = NULL;
+
+	if (run->orphan_samples) {
+		snprintf(err, errlen, "samples.csv has %zu rows of benchmarks "
+			 "results.csv does not list", run->orphan_samples);
+		return -1;
+	}
+	if (csv_table_load(results_csv, &t, err, errlen))
+		return -1;
+	if (csv_table_column(&t, "samples") < 0 || csv_table_column(&t, "min") < 0) {
+		snprintf(err, errlen, "%s: needs columns samples and min", results_csv);
+		goto out;
+	}
+	if (t.count != run->count) {
+		snprintf(err, errlen, "%s: %zu rows, %zu benchmarks loaded",
+			 results_csv, t.count, run->count);
+		goto out;
+	}
+	for (size_t i = 0; i < run->count; i++) {
+		const struct run_bench *b = &run->bench[i];
+		const char *declared = csv_table_get(&t, i, "samples");
+		unsigned long long count;
+		double median, min, lower, upper;
+		size_t mid;
+		char *end;
+
+		if (b->source != RUN_VALUES_SAMPLES || !b->count) {
+			snprintf(err, errlen, "results.csv:%lu: %s has no sample in "
+				 "samples.csv", b->line, b->name);
+			goto out;
+		}
+		errno = 0;
+		count = strtoull(declared, &end, 10);
+		if (!*declared || *end || errno || count != b->count) {
+			snprintf(err, errlen, "results.csv:%lu: %s says %s samples, "
+				 "samples.csv has %zu", b->line, b->name, declared,
+				 b->count);
+			goto out;
+		}
+		free(sorted);
+		sorted = malloc(b->count * sizeof(*sorted));
+		if (!sorted) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		memcpy(sorted, b->values, b->count * sizeof(*sorted));
+		stats_sort(sorted, b->count);
+		median = stats_median_sorted(sorted, b->count);
+		min = sorted[0];
+		mid = (b->count - 1) / 2;
+		lower = fabs(sorted[mid]);
+		upper = fabs(sorted[b->count / 2]);
+		if (!agree(b->median, median, fmax(lower, upper))) {
+			snprintf(err, errlen, "results.csv:%lu: %s: median %.9g, but the "
+				 "median of its %zu samples is %.9g", b->line, b->name,
+				 b->median, b->count, median);
+			goto out;
+		}
+		if (!isfinite(b->min) || !agree(b->min, min, fabs(min))) {
+			snprintf(err, errlen, "results.csv:%lu: %s: min %.9g, but the "
+				 "min of its %zu samples is %.9g", b->line, b->name,
+				 b->min, b->count, min);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(sorted);
+	csv_table_free(&t);
+	return rc;
+}
+
+const char *const run_required_context[] = {
+	"date", "host", "kernel_release", "cpu_model", "smap_state", "counter",
+	"virt", "smapbench_version", NULL,
+};
+
+int run_check_context(const struct run_dir *run, char *err, size_t errlen)
+{
+	const char *schema = rundir_context(run, "schema_version");
+	const char *state;
+	char name[32];
+
+	for (size_t i = 0; run_required_context[i]; i++) {
+		const char *v = rundir_context(run, run_required_context[i]);
+
+		if (!v || !*v) {
+			snprintf(err, errlen, "context.csv has no %s (required: "
+				 "date, host, kernel_release, cpu_model, smap_state, "
+				 "counter, virt, smapbench_version)",
+				 run_required_context[i]);
+			return -1;
+		}
+	}
+	snprintf(name, sizeof(name), "%d", RUN_SCHEMA_VERSION);
+	if (schema && strcmp(schema, name)) {
+		snprintf(err, errlen, "context.csv: schema_version '%.20s' is not "
+			 "one this smapbench reads (%d)", schema, RUN_SCHEMA_VERSION);
+		return -1;
+	}
+	state = rundir_context(run, "smap_state");
+	if (strcmp(state, "smap") && strcmp(state, "nosmap")) {
+		snprintf(err, errlen, "context.csv: smap_state '%.20s' is neither "
+			 "smap nor nosmap", state);
+		return -1;
+	}
+	if (run_dir_name_dated(name, sizeof(name), "h",
+			       rundir_context(run, "date"), state)) {
+		snprintf(err, errlen, "context.csv: date '%.40s' is not "
+			 "YYYY-mm-ddTHH:MM:SSZ", rundir_context(run, "date"));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_census.c - `smapbench census`: the instruction census
+ * (docs/census.md). vm/census.sh boots each kernel in each SMAP state
+ * with the census plugin and calls these:
+ *
+ *   measure   in the guest: every benchmark once, between markers
+ *   collect   on the host: the plugin's outputs -> a run directory with
+ *             census.csv, the plugin's raw output and the plot
+ *   check     the oracle over a census.csv, as TAP lines
+ *   table     the syscall rows as a Markdown table (for docs)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "census/census.h"
+#include "cli/commands.h"
+#include "rundata/atomic_dir.h"
+#include "suites/suite.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: smapbench census measure [--suite NAME] [--filter REGEX] [--quick]\n"
+		"                                [--min-time SECONDS] [--samples N]\n"
+		"       smapbench census collect [--out DIR] STATE=FILE...\n"
+		"       smapbench census check CENSUS\n"
+		"       smapbench census table CENSUS\n"
+		"\n"
+		"The instruction census: how many STAC, CLAC and POPF the kernel executes\n"
+		"per operation of each benchmark, counted by the QEMU plugin of vm/census/.\n"
+		"vm/census.sh runs all of it; docs/census.md explains the counts.\n"
+		"\n"
+		"measure   (in a guest under the plugin) run each benchmark once between\n"
+		"          markers. --suite all|syscall|kmod|bpf (default all), --filter\n"
+		"          keeps names matching a POSIX extended regex, --quick leaves out\n"
+		"          the extended ones, --min-time guest seconds per syscall or bpf\n"
+		"          benchmark (default 0.05), --samples the kmod RUN's (default 8)\n"
+		"collect   read the plugin's output of each boot, STATE one of smap,\n"
+		"          clearcpuid, cpu-off, and write a run directory under --out\n"
+		"          (default data/) with census.csv, census-sites.csv (where each\n"
+		"          STAC ran) and plots/; prints its path\n"
+		"check     the oracle on CENSUS (a census.csv or the directory holding\n"
+		"          it): TAP lines; exit status 1 if any is not ok\n"
+		"table     STAC, CLAC and kernel instructions per call of the syscall\n"
+		"          benchmarks on each kernel's SMAP boot, as Markdown\n");
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "smapbench census: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(see smapbench census --help)\n");
+	return EXIT_USAGE;
+}
+
+/* ------------------------------------------------------------ measure */
+
+static int cmd_measure(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "suite", required_argument, NULL, 's' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "min-time", required_argument, NULL, 't' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct census_measure_options o = {
+		.suite = "all", .min_time = 0.05, .samples = 8,
+	};
+	int c, known;
+	char *end;
+
+	optind = 1;
+	opterr = 0;	/* our message names the option */
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			known = 0;
+			for (size_t i = 0; suite_names[i]; i++)
+				known |= !strcmp(suite_names[i], optarg);
+			if (!known)
+				return bad_usage("--suite: no suite '%s' (all, syscall, kmod, bpf)",
+						 optarg);
+			o.suite = optarg;
+			break;
+		case 'f':
+			o.filter = optarg;
+			break;
+		case 'q':
+			o.quick = 1;
+			break;
+		case 't':
+			errno = 0;
+			o.min_time = strtod(optarg, &end);
+			if (errno || *end || !(o.min_time > 0 && o.min_time <= 60))
+				return bad_usage("--min-time: '%s' is not a number of seconds in (0, 60]",
+						 optarg);
+			break;
+		case 'n': {
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || *end || n < 1 || n > 4096)
+				return bad_usage("--samples: '%s' is not a number from 1 to 4096",
+						 optarg);
+			o.samples = (unsigned)n;
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return bad_usage("%s: unknown option of census measure",
+					 argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad_usage("measure takes no argument '%s'", argv[optind]);
+	return census_measure(&o);
+}
+
+/* ------------------------------------------------------------ collect */
+
+static int cmd_collect(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct census census = { 0 };
+	const char *out = "data";
+	char err[1024], written[PATH_MAX];
+	int c, status;
+
+	optind = 1;
+	opterr = 0;	/* our message names the option */
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return bad_usage("%s: unknown option of census collect",
+					 argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return bad_usage("%s", "collect needs STATE=FILE arguments, one per boot");
+	for (int i = optind; i < argc; i++) {
+		char state[32];
+		const char *eq = strchr(argv[i], '=');
+		int known = 0;
+
+		if (!eq || (size_t)(eq - argv[i]) >= sizeof(state))
+			return bad_usage("'%s' is not STATE=FILE", argv[i]);
+		snprintf(state, sizeof(state), "%.*s", (int)(eq - argv[i]), argv[i]);
+		for (size_t k = 0; census_states[k]; k++)
+			known |= !strcmp(census_states[k], state);
+		if (!known)
+			return bad_usage("'%s': the state must be smap, clearcpuid or cpu-off",
+					 argv[i]);
+		if (census_load_plugin_output(&census, state, eq + 1, err, sizeof(err))) {
+			fprintf(stderr, "smapbench census: %s\n", err);
+			census_free(&census);
+			return 1;
+		}
+	}
+	/* An interruption removes the directory being built, and gnuplot. */
+	atomic_dir_cleanup_on_signals();
+	status = census_write_dir(&census, argv + optind, argc - optind, out,
+				  written, sizeof(written), err, sizeof(err)) ? 1 : 0;
+	if (status)
+		fprintf(stderr, "smapbench census: %s\n", err);
+	else
+		printf("census directory: %s\n", written);
+	census_free(&census);
+	return status;
+}
+
+/* ------------------------------------------------------------ check, table */
+
+static int load_census(const char *path, struct census *c)
+{
+	char file[PATH_MAX], err[1024];
+	struct stat st;
+
+	if (stat(path, &st)) {
+		fprintf(stderr, "smapbench census: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		snprintf(file, sizeof(file), "%s/census.csv", path);
+	else
+		snprintf(file, sizeof(file), "%s", path);
+	if (census_load_csv(c, file, err, sizeof(err))) {
+		fprintf(stderr, "smapbench census: %s\n", err);
+		return -1;
+	}
+	if (!c->count) {
+		fprintf(stderr, "smapbench census: %s has no rows\n", file);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_check_or_table(int argc, char **argv, int table)
+{
+	struct census c = { 0 };
+	int failures;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc != 2)
+		return bad_usage("%s needs one census.csv or census directory",
+				 argv[0]);
+	if (load_census(argv[1], &c))
+		return 1;
+	if (table) {
+		census_table(&c, stdout);
+		census_free(&c);
+		return 0;
+	}
+	failures = census_check(&c, stdout);
+	census_free(&c);
+	return failures ? 1 : 0;
+}
+
+int cmd_census(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "measure"))
+		return cmd_measure(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "collect"))
+		return cmd_collect(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check_or_table(argc - 1, argv + 1, 0);
+	if (!strcmp(argv[1], "table"))
+		return cmd_check_or_table(argc - 1, argv + 1, 1);
+	return bad_usage("no census command '%s' (measure, collect, check, table)",
+			 argv[1]);
+}

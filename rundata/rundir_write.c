@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rundir_write.c - writing a run directory; see rundir.h. Built in
+ * PARENT/.tmp-XXXXXX and renamed (never over anything) only when
+ * complete, through atomic_dir.h.
+ */
+#include "rundata/rundir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+int run_dir_create(struct run_dir_writer *d, const char *parent, char *err,
+		   size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->parent, sizeof(d->parent), "%s", parent);
+	return atomic_dir_begin_in(&d->dir, parent, &atomic_dir_run, err, errlen);
+}
+
+FILE *run_dir_open(struct run_dir_writer *d, const char *name, char *err,
+		   size_t errlen)
+{
+	return atomic_dir_open(&d->dir, name, err, errlen);
+}
+
+int run_dir_close(FILE *f, const char *name, char *err, size_t errlen)
+{
+	return atomic_dir_close(f, name, err, errlen);
+}
+
+int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
+		   size_t errlen)
+{
+	if (atomic_dir_commit_new(&d->dir, d->parent, name, err, errlen))
+		return -1;
+	snprintf(d->final, sizeof(d->final), "%s", d->dir.target);
+	return 0;
+}
+
+void run_dir_abort(struct run_dir_writer *d)
+{
+	atomic_dir_abort(&d->dir);
+}
+
+static void name_at(char *buf, size_t len, const char *host,
+		    const struct tm *tm, const char *state)
+{
+	char stamp[32];
+	size_t n;
+
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", tm);
+	n = (size_t)snprintf(buf, len, "%s-%s-%s", host && *host ? host : "host",
+			     stamp, state);
+	for (size_t i = 0; i < n && i < len; i++)
+		if (buf[i] == '/' || buf[i] == ' ' || buf[i] == '\\')
+			buf[i] = '_';
+}
+
+void run_dir_name(char *buf, size_t len, const char *host, const char *state)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	name_at(buf, len, host, &tm, state);
+}
+
+int run_dir_name_dated(char *buf, size_t len, const char *host,
+		       const char *date, const char *state)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	end = date ? strptime(date, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+	if (!end || *end || strlen(date) != 20)
+		return -1;
+	name_at(buf, len, host, &tm, state);
+	return 0;
+}

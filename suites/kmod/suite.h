@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* suite.h - knobs of the kmod suite the front end sets. */
+#ifndef SMAPBENCH_KMOD_SUITE_H
+#define SMAPBENCH_KMOD_SUITE_H
+
+/*
+ * "kmod-tsc": report TSC ticks; "kmod-pmu": core cycles, required;
+ * NULL: core cycles when the module has a PMU counter, else ticks.
+ */
+void kmod_suite_counter(const char *name);
+/* Path of the device (tests point it elsewhere). */
+void kmod_suite_device(const char *path);
+/* Print the module's INFO to f; 0, or -1 with the reason printed. */
+int kmod_suite_print_info(void *file);
+
+#endif /* SMAPBENCH_KMOD_SUITE_H */
