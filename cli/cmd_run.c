@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
+#include "measure/calib.h"
 #include "measure/context.h"
 #include "measure/counter.h"
 #include "measure/pin.h"
@@ -264,7 +265,9 @@ static void record_context(struct context *ctx, const struct run_options *opt,
 	context_set(ctx, "sweep", "%s",
 		    opt->quick ? "quick" : opt->full ? "full" : "default");
 	context_set(ctx, "bootstrap_resamples", "%d", STATS_BOOTSTRAP_RESAMPLES);
+	calib_context_user(ctx);
 	suite_context(ctx, opt->suite);
+	calib_context_judge(ctx);
 	if (!context_get(ctx, "warnings"))
 		context_set(ctx, "warnings", "%s", "");
 }
