@@ -408,6 +408,7 @@ static __always_inline int access_one(const int op, const int v,
 		return sigframe_one(v, p);
 	/* no user access: their asm loops below */
 	case SMAPBENCH_OP_CALIB:
+	case SMAPBENCH_OP_CALIB_IMUL:
 	case SMAPBENCH_OP_PAIR:
 	case SMAPBENCH_OP_STAC:
 	case SMAPBENCH_OP_CLAC:
@@ -674,6 +675,7 @@ static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
 	case SMAPBENCH_OP_STRNCPY_FROM_USER:
 	/* no user access: their asm loops below */
 	case SMAPBENCH_OP_CALIB:
+	case SMAPBENCH_OP_CALIB_IMUL:
 	case SMAPBENCH_OP_PAIR:
 	case SMAPBENCH_OP_STAC:
 	case SMAPBENCH_OP_CLAC:
@@ -842,20 +844,43 @@ static const smapbench_loop_t strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] =
 #define NONE_OPERANDS(name)						\
 	LOOP_NAME_OPERANDS(LOOP_HEAD(name##_none), LOOP_TAIL(name##_none))
 
-/* 1024 dependent adds: one core cycle each on every x86 core. */
+/*
+ * The calibration chains: 1024 dependent `add r64, r64` (1 cycle each) and
+ * 1024 dependent `imul r64, r64` (3 cycles each). The operand is a
+ * register whose value the core learns only when the chain runs: an add of
+ * an immediate is folded at rename on recent Intel cores, several a cycle.
+ */
 LOOP_SYMBOLS(calib_none);
 static int calib_loop(struct smapbench_ctx *ctx, u32 n)
 {
-	u64 acc = 0;
+	u64 acc = ctx->sink, operand = n | 1;
 
 	asm volatile(NONE_LOOP_START
 		     ".rept 1024\n\t"
-		     "add $1, %[acc]\n\t"
+		     "add %[operand], %[acc]\n\t"
 		     ".endr\n\t"
 		     NONE_LOOP_END
 		     "9:\n"
 		     : [acc] "+r" (acc), [n] "+r" (n)
-		     : NONE_OPERANDS(calib)
+		     : [operand] "r" (operand), NONE_OPERANDS(calib)
+		     : "cc");
+	ctx->sink += acc;
+	return 0;
+}
+
+LOOP_SYMBOLS(calib_imul_none);
+static int calib_imul_loop(struct smapbench_ctx *ctx, u32 n)
+{
+	u64 acc = ctx->sink | 1, operand = (n >> 1) | 3;
+
+	asm volatile(NONE_LOOP_START
+		     ".rept 1024\n\t"
+		     "imul %[operand], %[acc]\n\t"
+		     ".endr\n\t"
+		     NONE_LOOP_END
+		     "9:\n"
+		     : [acc] "+r" (acc), [n] "+r" (n)
+		     : [operand] "r" (operand), NONE_OPERANDS(calib_imul)
 		     : "cc");
 	ctx->sink += acc;
 	return 0;
@@ -942,6 +967,7 @@ static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
 }
 
 DEFINE_NONE_LOOPS(calib);
+DEFINE_NONE_LOOPS(calib_imul);
 DEFINE_NONE_LOOPS(pair);
 DEFINE_NONE_LOOPS(stac);
 DEFINE_NONE_LOOPS(clac);

@@ -29,7 +29,7 @@
  * not know. 2: RUN gained sample_size and sample_flags, the window and
  * refusal fields, and -EPERM, -E2BIG and -EAGAIN.
  */
-#define SMAPBENCH_ABI_VERSION	2
+#define SMAPBENCH_ABI_VERSION	3
 
 #define SMAPBENCH_DEVICE	"/dev/smapbench"
 
@@ -59,9 +59,10 @@
 
 /**
  * enum smapbench_op - what one iteration of the timed loop does
- * @SMAPBENCH_OP_CALIB: dependent chain of 1024 register adds; one core
- *	cycle per add on every x86 core, so cycles per TSC tick follow
- *	where no PMU is usable. Touches no user memory.
+ * @SMAPBENCH_OP_CALIB: dependent chain of 1024 `add r64, r64`, the operand
+ *	a register (1 core cycle each; an immediate add would be folded at
+ *	rename on recent Intel cores). With calib_imul, cycles per TSC
+ *	tick where no PMU is usable. Touches no user memory.
  * @SMAPBENCH_OP_PAIR: STAC immediately followed by CLAC.
  * @SMAPBENCH_OP_STAC: STAC alone (AC is cleared once after the loop).
  * @SMAPBENCH_OP_CLAC: CLAC alone (with AC already clear).
@@ -85,10 +86,14 @@
  *	the value k, cs 0x33. kapi is 25 separate put_user() calls, not the
  *	kernel's signal code, which stores them in one user_access_begin()
  *	block as batched does (one block per frame).
+ * @SMAPBENCH_OP_CALIB_IMUL: dependent chain of 1024 `imul r64, r64` (3 core
+ *	cycles each): the cross-check of calib; the two must imply one
+ *	core frequency. Touches no user memory.
  * @SMAPBENCH_OP_COUNT: number of ops; not an op.
  *
- * Each iteration of calib, pair, stac, clac and popf_ac is one pass of an
- * asm loop whose dec/jnz is counted too (it cancels in differences).
+ * Each iteration of calib, calib_imul, pair, stac, clac and popf_ac is one
+ * pass of an asm loop whose dec/jnz is counted too (it cancels in
+ * differences).
  *
  * smapbench_ops.def, next to this header, is the catalogue of the ops: one
  * entry per op with the sizes and variants RUN accepts, which is also
@@ -113,6 +118,7 @@ enum smapbench_op {
 	SMAPBENCH_OP_STRNCPY_FROM_USER = 10,
 	SMAPBENCH_OP_FUTEX = 11,
 	SMAPBENCH_OP_SIGFRAME = 12,
+	SMAPBENCH_OP_CALIB_IMUL = 13,
 	SMAPBENCH_OP_COUNT
 };
 

@@ -16,8 +16,9 @@
  * (sweep.h), batched and masked at each of its batch sizes (a block of K
  * items: accesses for most ops, whole frames for sigframe). The module's
  * timer overhead (median of an empty timed region) is recorded from the
- * calib run, never subtracted. The module's calib op (1024 dependent adds
- * per iteration) gives core cycles per TSC tick for the context.
+ * calib run, never subtracted. The module's calib and calib_imul ops (1024
+ * dependent `add r, r` and `imul r, r` per iteration) give core cycles per
+ * TSC tick for the context when the two agree (measure/calib.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,13 +30,13 @@
 #include <unistd.h>
 
 #include "kmod/uapi/smapbench.h"
+#include "measure/calib.h"
 #include "measure/stats.h"
 #include "suites/kmod/catalogue.h"
 #include "suites/kmod/suite.h"
 #include "suites/suite.h"
 
 #define KMOD_MAX_BENCHMARKS 512
-#define CALIB_ADDS 1024
 
 struct kmod_arg {
 	unsigned op, variant;
@@ -47,7 +48,7 @@ static struct {
 	char why[256];
 	struct smapbench_info info;
 	const char *counter;		/* requested, or NULL */
-	double cycles_per_tick;		/* from calib, 0 until known */
+	double cycles_per_tick;		/* PMU or agreed chains, else 0 */
 	double tsc_hz;			/* to convert ticks to ns */
 } dev = { .path = SMAPBENCH_DEVICE, .fd = -1 };
 
@@ -404,9 +405,14 @@ static int compare_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Core cycles per TSC tick from the calib op's dependent add chain. */
-static int calibrate(double *per_tick, double *per_tick_pmu,
-		     struct smapbench_run *out, char *why, size_t whylen)
+/*
+ * One calibration chain in the module: the median TSC ticks of 15 samples
+ * of 256 iterations, as ns per CALIB_CHAIN_OPS operations; with the PMU's
+ * median cycles per tick where the module counts cycles.
+ */
+static int calib_chain(unsigned op, double tsc_hz, double *ns,
+		       double *per_tick_pmu, struct smapbench_run *out,
+		       char *why, size_t whylen)
 {
 	struct kmod_state s = { 0 };
 	struct smapbench_run run;
@@ -416,8 +422,8 @@ static int calibrate(double *per_tick, double *per_tick_pmu,
 
 	s.buffer = &byte;
 	s.buffer_len = 1;
-	rc = run_ioctl(&s, SMAPBENCH_OP_CALIB, SMAPBENCH_VARIANT_NONE, 0, 0,
-		       256, 15, &run, why, whylen);
+	rc = run_ioctl(&s, op, SMAPBENCH_VARIANT_NONE, 0, 0, 256, 15, &run,
+		       why, whylen);
 	if (rc == 0) {
 		for (int i = 0; i < 15; i++) {
 			tsc[i] = s.samples[i].tsc;
@@ -425,8 +431,8 @@ static int calibrate(double *per_tick, double *per_tick_pmu,
 		}
 		qsort(tsc, 15, sizeof(tsc[0]), compare_u64);
 		qsort(cycles, 15, sizeof(cycles[0]), compare_u64);
-		*per_tick = tsc[7] ? (double)CALIB_ADDS * run.iterations_done /
-				     (double)tsc[7] : 0;
+		*ns = tsc[7] && run.iterations_done && tsc_hz > 0 ?
+		      (double)tsc[7] / tsc_hz * 1e9 / run.iterations_done : 0;
 		*per_tick_pmu = (run.result_flags & SMAPBENCH_RUN_CYCLES) &&
 				tsc[7] ? (double)cycles[7] / (double)tsc[7] : 0;
 		*out = run;
@@ -435,12 +441,60 @@ static int calibrate(double *per_tick, double *per_tick_pmu,
 	return rc;
 }
 
+/*
+ * Core cycles per TSC tick: the PMU's where the module counts cycles, the
+ * chains' cross-checking it; else the agreed frequency of the two chains;
+ * else 0, and time only (measure/calib.h).
+ */
+static void kmod_calibrate(struct context *c)
+{
+	double add_ns = 0, imul_ns = 0, pmu = 0, pmu_imul = 0;
+	struct smapbench_run run, run_imul;
+	struct calib_verdict v;
+	char why[256];
+
+	if (calib_chain(SMAPBENCH_OP_CALIB, dev.tsc_hz, &add_ns, &pmu, &run,
+			why, sizeof(why)) ||
+	    calib_chain(SMAPBENCH_OP_CALIB_IMUL, dev.tsc_hz, &imul_ns,
+			&pmu_imul, &run_imul, why, sizeof(why))) {
+		context_set(c, "kmod_cycles_per_tick", "%s", "");
+		context_set(c, "kmod_calib_consistent", "%s", "");
+		context_warn(c, "kmod calib failed: %s", why);
+		return;
+	}
+	context_set(c, "kmod_timer_overhead_tsc", "%llu",
+		    (unsigned long long)run.timer_overhead_tsc);
+	context_set(c, "kmod_timer_overhead_cycles", "%llu",
+		    (unsigned long long)run.timer_overhead_cycles);
+	calib_judge(add_ns, imul_ns, &v);
+	context_set(c, "kmod_calib_add_ns", "%.6g", add_ns);
+	context_set(c, "kmod_calib_imul_ns", "%.6g", imul_ns);
+	context_set(c, "kmod_calib_add_ghz", "%.6g", v.add_ghz);
+	context_set(c, "kmod_calib_imul_ghz", "%.6g", v.imul_ghz);
+	context_set(c, "kmod_calib_disagreement", "%.4g", v.disagreement);
+	context_set(c, "kmod_calib_consistent", "%d", v.consistent);
+	if (v.consistent && dev.tsc_hz > 0)
+		context_set(c, "kmod_cycles_per_tick", "%.6g",
+			    v.ghz * 1e9 / dev.tsc_hz);
+	else
+		context_set(c, "kmod_cycles_per_tick", "%s", "");
+	if (pmu > 0) {
+		context_set(c, "kmod_cycles_per_tick_pmu", "%.6g", pmu);
+		if (v.consistent && dev.tsc_hz > 0)
+			context_set(c, "kmod_calib_pmu_ratio", "%.4g",
+				    pmu * dev.tsc_hz / (v.ghz * 1e9));
+	}
+	dev.cycles_per_tick = pmu > 0 ? pmu :
+			      v.consistent && dev.tsc_hz > 0 ?
+			      v.ghz * 1e9 / dev.tsc_hz : 0;
+	if (!v.consistent && pmu <= 0)
+		context_warn(c, "kmod calibration chains disagree (add r,r %.3f GHz, imul r,r %.3f GHz, %.1f%% apart): no cycle figures for the module",
+			     v.add_ghz, v.imul_ghz, 100 * v.disagreement);
+}
+
 static void kmod_context(struct context *c)
 {
 	const struct smapbench_info *i = &dev.info;
-	double per_tick = 0, per_tick_pmu = 0;
-	struct smapbench_run run;
-	char why[256];
 
 	if (probe()) {
 		context_set(c, "kmod_status", "%s", dev.why);
@@ -471,20 +525,7 @@ static void kmod_context(struct context *c)
 	    fabs(dev.tsc_hz - kernel_hz) > 0.01 * dev.tsc_hz)
 		context_warn(c, "the kernel's tsc_khz (%llu) differs from the measured TSC frequency (%.0f Hz) by more than 1%%: ticks are converted with the measured one",
 			     (unsigned long long)i->tsc_khz, dev.tsc_hz);
-	if (calibrate(&per_tick, &per_tick_pmu, &run, why, sizeof(why)) == 0) {
-		context_set(c, "kmod_timer_overhead_tsc", "%llu",
-			    (unsigned long long)run.timer_overhead_tsc);
-		context_set(c, "kmod_timer_overhead_cycles", "%llu",
-			    (unsigned long long)run.timer_overhead_cycles);
-		dev.cycles_per_tick = per_tick_pmu > 0 ? per_tick_pmu : per_tick;
-		context_set(c, "kmod_cycles_per_tick", "%.6g", per_tick);
-		if (per_tick_pmu > 0)
-			context_set(c, "kmod_cycles_per_tick_pmu", "%.6g",
-				    per_tick_pmu);
-	} else {
-		context_set(c, "kmod_cycles_per_tick", "%s", "");
-		context_warn(c, "kmod calib failed: %s", why);
-	}
+	kmod_calibrate(c);
 	const char *cpuinfo = context_get(c, "smap_cpuinfo");
 
 	if (cpuinfo && atoi(cpuinfo) != !!(i->flags & SMAPBENCH_INFO_SMAP_FEATURE))

@@ -52,6 +52,10 @@
 	KMOD_NO_SIZES, KMOD_NO_BATCHES,					\
 	.brackets = { .stac = 0, .clac = 0, .popf = 0 }
 
+#define KMOD_SWEEP_CALIB_IMUL						\
+	KMOD_NO_SIZES, KMOD_NO_BATCHES,					\
+	.brackets = { .stac = 0, .clac = 0, .popf = 0 }
+
 #define KMOD_SWEEP_PAIR							\
 	KMOD_NO_SIZES, KMOD_NO_BATCHES,					\
 	.headline = SMAPBENCH_VARIANT_BIT(NONE),			\
