@@ -19,11 +19,14 @@
 /* bpf_loop() refuses more than 1 << 23 iterations. */
 #define BPFBENCH_MAX_ITERATIONS	(1U << 23)
 /*
- * Register adds per iteration of the calib op: a dependent chain, one
- * core cycle per add on every x86 core, so (calib - empty) gives the
- * core's cycle time where BPF has no cycle counter.
+ * Dependent operations per iteration of the calib ops, which give the
+ * core's cycle time where BPF has no cycle counter: (calib - empty) is
+ * BPFBENCH_CALIB_OPS `add r, r` (1 cycle each), (calib_imul - empty) as
+ * many `imul r, r` (3 cycles). Both take their operand from a register:
+ * an add of an immediate is folded at rename on recent Intel cores and
+ * retires several per cycle. The two must agree (measure/calib.h).
  */
-#define BPFBENCH_CALIB_ADDS	1024
+#define BPFBENCH_CALIB_OPS	1024
 
 /*
  * What one iteration of the timed loop does. Sources are a user buffer
@@ -38,7 +41,8 @@ enum bpfbench_op {
 	BPFBENCH_OP_USER_READ_STR = 4,	/* bpf_probe_read_user_str() */
 	BPFBENCH_OP_KERNEL_READ_STR = 5, /* bpf_probe_read_kernel_str() */
 	BPFBENCH_OP_COPY_FROM_USER = 6,	/* bpf_copy_from_user(), sleepable */
-	BPFBENCH_OP_CALIB = 7,		/* BPFBENCH_CALIB_ADDS dependent adds */
+	BPFBENCH_OP_CALIB = 7,		/* BPFBENCH_CALIB_OPS dependent add r, r */
+	BPFBENCH_OP_CALIB_IMUL = 8,	/* BPFBENCH_CALIB_OPS dependent imul r, r */
 	BPFBENCH_OP_COUNT
 };
 

@@ -30,6 +30,7 @@ const char *bpfbench_op_name(enum bpfbench_op op)
 		[BPFBENCH_OP_KERNEL_READ_STR] = "kernel_read_str",
 		[BPFBENCH_OP_COPY_FROM_USER] = "copy_from_user",
 		[BPFBENCH_OP_CALIB] = "calib",
+		[BPFBENCH_OP_CALIB_IMUL] = "calib_imul",
 	};
 
 	return (unsigned)op < BPFBENCH_OP_COUNT ? names[op] : "?";

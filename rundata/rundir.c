@@ -280,7 +280,8 @@ static const char *columns_problem(const struct run_bench *b,
 /*
  * Rows whose values are differences of two loops, paired per sample, and
  * so of any sign: the bpf suite's overhead rows (user read minus kernel
- * copy) and its calib (adds minus an empty program; suites/bpf.c).
+ * copy) and its calib and calib_imul (chains minus an empty program;
+ * suites/bpf.c).
  * kmod/calib is a plain timing.
  */
 static int op_is_difference(const char *suite, const char *op, size_t len)
@@ -288,7 +289,8 @@ static int op_is_difference(const char *suite, const char *op, size_t len)
 	if (strcmp(suite, "bpf"))
 		return 0;
 	return (len >= 8 && !strncmp(op + len - 8, "overhead", 8)) ||
-	       (len == 5 && !strncmp(op, "calib", 5));
+	       (len == 5 && !strncmp(op, "calib", 5)) ||
+	       (len == 10 && !strncmp(op, "calib_imul", 10));
 }
 
 static int is_difference(const struct run_bench *b)

@@ -18,8 +18,10 @@
  *   empty            the loop alone (size 0)
  *   overhead         user_read - kernel_memmove, paired per sample
  *   copy_from_user_overhead  copy_from_user - kernel_memmove (syscall)
- *   calib            BPFBENCH_CALIB_ADDS dependent adds - empty (size 0):
- *                    ns per 1024 core cycles, to turn ns into cycles
+ *   calib            BPFBENCH_CALIB_OPS dependent add r, r - empty
+ *                    (size 0): ns per 1024 core cycles
+ *   calib_imul       BPFBENCH_CALIB_OPS dependent imul r, r - empty: ns per
+ *                    3072 core cycles; the two must agree (measure/calib.h)
  *
  * A sample is the elapsed bpf_ktime_get_ns() of its accesses, in ns.
  * A sample is cut into program runs of at most BPF_RUN_BUDGET_NS each
@@ -353,6 +355,7 @@ static void add(struct bench_family *f, enum bpf_row row,
 	if (row == BPF_ROW_DIFFERENCE)
 		op_name = op == BPFBENCH_OP_USER_READ ? "overhead" :
 			  op == BPFBENCH_OP_CALIB ? "calib" :
+			  op == BPFBENCH_OP_CALIB_IMUL ? "calib_imul" :
 			  "copy_from_user_overhead";
 	if (size)
 		snprintf(names[i], sizeof(names[i]), "bpf/%s/%s/%u", op_name,
@@ -366,7 +369,9 @@ static void add(struct bench_family *f, enum bpf_row row,
 		.arg = &args[i],
 		.summary = row != BPF_ROW_DIFFERENCE ? summaries[op] :
 			   op == BPFBENCH_OP_CALIB ?
-			   "ns per 1024 dependent adds (core cycles), loop excluded" :
+			   "ns per 1024 dependent add r, r (1 core cycle each), loop excluded" :
+			   op == BPFBENCH_OP_CALIB_IMUL ?
+			   "ns per 1024 dependent imul r, r (3 core cycles each), loop excluded" :
 			   "user-access path minus the same kernel copy, per access",
 		.valid = bpf_valid, .setup = bpf_setup,
 		.teardown = bpf_teardown, .measure = bpf_measure,
@@ -390,10 +395,13 @@ static int bpf_init(struct bench_family *f)
 		add(f, BPF_ROW_PLAIN, mode, BPFBENCH_OP_EMPTY, 0, 0);
 		add(f, BPF_ROW_DIFFERENCE, mode, BPFBENCH_OP_CALIB,
 		    BPFBENCH_OP_EMPTY, 0);
+		add(f, BPF_ROW_DIFFERENCE, mode, BPFBENCH_OP_CALIB_IMUL,
+		    BPFBENCH_OP_EMPTY, 0);
 		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 			for (int op = BPFBENCH_OP_USER_READ;
 			     op < BPFBENCH_OP_COUNT; op++) {
-				if (op == BPFBENCH_OP_CALIB)
+				if (op == BPFBENCH_OP_CALIB ||
+				    op == BPFBENCH_OP_CALIB_IMUL)
 					continue;
 				if (op == BPFBENCH_OP_COPY_FROM_USER &&
 				    mode != BPFBENCH_MODE_SYSCALL)
