@@ -25,7 +25,8 @@
 
 static const char *const context_keys[] = {
 	"cpu_model", "microcode", "kernel_release", "smap_state",
-	"smap_off_method", "cmdline", "counter", "counter_unit", "tsc_hz",
+	"smap_off_method", "cmdline", "counter", "counter_unit", "tsc_hz", "calib_method",
+	"calib_ghz", "calib_note",
 	"virt", "governor", "turbo", "smt", "cpu_pinned", "host", "date",
 	"sweep",
 	"smapbench_version", "git_revision", "warnings",

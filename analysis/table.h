@@ -93,6 +93,7 @@ struct table_row {
 	struct table_delta *deltas;	/* when smap and off */
 	size_t delta_count;
 	const struct table_census *census;	/* of kernel, or NULL */
+	char calibration[256];		/* where its cycles come from, or why none */
 };
 
 struct table {

@@ -320,35 +320,60 @@ static int better(const struct table_input *a, const struct table_input *b)
 
 /* ------------------------------------------------------------ figures */
 
-/* Core cycles per unit of b's values, or NAN when the run gives none. */
+/*
+ * Core cycles per unit of b's values, or NAN when the run gives none: 1
+ * for a cycle counter (the PMU); else ns per unit times the core frequency
+ * the run's two calibration chains agreed on (calib_ghz, measure/calib.h).
+ * A run whose chains disagreed, or one from before the check (its chain,
+ * an immediate add, is folded at rename on recent Intel cores), gives
+ * none: times only.
+ */
 static double cycles_per_unit(const struct run_dir *run,
 			      const struct run_bench *b)
 {
-	static const char *const modes[] = { "raw_tp", "syscall", "raw_tp_ipi" };
-	const char *cpt = rundir_context(run, "kmod_cycles_per_tick");
+	const char *consistent = rundir_context(run, "calib_consistent");
+	const char *ghz = rundir_context(run, "calib_ghz");
 	double ns = rundir_ns_per_unit(run, b), v;
 
 	if (!strcmp(b->unit, "cycles"))
 		return 1;
-	if (!strcmp(b->unit, "ticks") && cpt && (v = strtod(cpt, NULL)) > 0)
-		return v;
-	/* bpf/calib/<mode>: ns per 1024 core cycles, the row's own mode first */
-	for (int i = -1; i < 3 && isfinite(ns); i++) {
-		const char *mode = i < 0 ? b->variant : modes[i];
-		const struct bench_key k = { "bpf", "calib", mode, 0, 0 };
-		const struct run_bench *calib;
-		double calib_ns;
-
-		if (i < 0 && strcmp(b->suite, "bpf"))
-			continue;
-		calib = bench_match(run, &k);
-		if (!calib)
-			continue;
-		calib_ns = calib->median * rundir_ns_per_unit(run, calib);
-		if (calib_ns > 0)
-			return ns * 1024 / calib_ns;
-	}
+	if (consistent && !strcmp(consistent, "1") && ghz &&
+	    (v = strtod(ghz, NULL)) > 0 && isfinite(ns))
+		return ns * v;
 	return NAN;
+}
+
+/* What the row's cycles come from, or why it has none (table.md, .csv). */
+static void describe_calibration(struct table_row *r)
+{
+	const struct run_dir *run = &r->cells_from->run;
+	const char *consistent = rundir_context(run, "calib_consistent");
+	const char *note = rundir_context(run, "calib_note");
+	const char *add = rundir_context(run, "calib_user_add_ghz");
+	const char *imul = rundir_context(run, "calib_user_imul_ghz");
+	const char *kmod = rundir_context(run, "calib_kmod_vs_user");
+	char extra[64] = "";
+
+	if (kmod && *kmod)
+		snprintf(extra, sizeof(extra), "; module %.1f%% off",
+			 100 * fabs(strtod(kmod, NULL) - 1));
+	if (!consistent)
+		snprintf(r->calibration, sizeof(r->calibration),
+			 "ns only: the run predates the two-chain calibration");
+	else if (!strcmp(consistent, "1"))
+		snprintf(r->calibration, sizeof(r->calibration),
+			 "add r,r %.3f GHz, imul r,r %.3f GHz (%.1f%% apart%s)",
+			 strtod(add ? add : "0", NULL),
+			 strtod(imul ? imul : "0", NULL),
+			 100 * strtod(rundir_context_or(run, "calib_user_disagreement", "0"), NULL),
+			 extra);
+	else
+		snprintf(r->calibration, sizeof(r->calibration),
+			 "ns only: %s", note && *note ? note : "the calibration chains disagree");
+	if (!strcmp(rundir_context_or(run, "counter_unit", ""), "cycles"))
+		snprintf(r->calibration + strlen(r->calibration),
+			 sizeof(r->calibration) - strlen(r->calibration),
+			 "; cycle counter primary");
 }
 
 /* Express v (in b's unit) in cycles, else ns, else b's unit. */
@@ -493,6 +518,7 @@ static int fill_row(const struct table *t, struct table_row *r)
 	r->virt = ctx(in, "virt");
 	r->counter = ctx(in, "counter");
 	r->census = census_of(t, r->kernel);
+	describe_calibration(r);
 	r->cells = calloc(table_cell_count, sizeof(*r->cells));
 	if (!r->cells)
 		return -1;

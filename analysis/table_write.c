@@ -18,7 +18,7 @@ static const char *const csv_header[] = {
 	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
 	"microcode", "kernel_release", "virt", "counter", "figure",
 	"benchmark", "value", "ci_low", "ci_high", "unit", "repetitions",
-	"relative", "pairs_per_op", "run_smap", "run_off",
+	"relative", "pairs_per_op", "run_smap", "run_off", "calibration",
 };
 
 static void put_identity(struct csv_writer *w, const struct table_row *r)
@@ -47,6 +47,7 @@ static void put_runs(struct csv_writer *w, const struct table_row *r)
 {
 	csv_field(w, r->smap ? r->smap->path : "");
 	csv_field(w, r->off ? r->off->path : "");
+	csv_field(w, r->calibration);
 }
 
 int table_write_csv(const struct table *t, FILE *f)
@@ -181,12 +182,14 @@ static void md_one_boot(const struct table *t, FILE *f)
 		   "bpf `probe_read_user` overhead over a kernel copy at 8 B. Each "
 		   "figure: the difference of the means of repetition medians, with "
 		   "its 95%% hierarchical-bootstrap interval, in core cycles where the "
-		   "run gives a conversion, else in ns; — where the run has no such "
-		   "rows. From the row's SMAP boot when it has one.\n\n");
-	fputs("| machine | CPU (family/model/stepping, microcode) | kernel | virt, counter |", f);
+		   "run's two calibration chains (`add r,r`, `imul r,r`) agree within "
+		   "2%%, else in ns, the column *cycles from* saying which and why; — "
+		   "where the run has no such rows. From the row's SMAP boot when it "
+		   "has one.\n\n");
+	fputs("| machine | CPU (family/model/stepping, microcode) | kernel | virt, counter | cycles from |", f);
 	for (size_t i = 0; i < table_cell_count; i++)
 		fprintf(f, " %s |", table_cells[i].title);
-	fputs("\n| --- | --- | --- | --- |", f);
+	fputs("\n| --- | --- | --- | --- | --- |", f);
 	for (size_t i = 0; i < table_cell_count; i++)
 		fputs(" ---: |", f);
 	fputc('\n', f);
@@ -194,6 +197,9 @@ static void md_one_boot(const struct table *t, FILE *f)
 		const struct table_row *r = &t->rows[k];
 
 		md_machine(f, r);
+		fputc(' ', f);
+		md_text(f, r->calibration);
+		fputs(" |", f);
 		for (size_t i = 0; i < table_cell_count; i++) {
 			fputc(' ', f);
 			md_value(f, &r->cells[i]);
