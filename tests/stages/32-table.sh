@@ -85,6 +85,47 @@ check "no census of the fixture's kernel: no per-pair figure" \
 bpf=$(awk -F, '$1 != "fixture" && $10 == "bpf_overhead_8" { print $15 }' "$csv")
 check "the native run's bpf overhead at 8 B is in core cycles (got '$bpf')" test "$bpf" = cycles
 
+# the calibration (docs/methodology.md): a copy of the native run whose
+# chains disagreed (the figures of a folded immediate-add chain) is in ns,
+# with the reason; a copy whose chains agreed on 4 GHz has its bpf
+# overhead at the first's ns times 4
+native=$(awk -F, '$1 != "fixture" && $10 == "bpf_overhead_8" { print $19 }' "$csv")
+# with_context RUN OUT KEY=VALUE...: a copy of RUN with those context values
+with_context() {
+	local run=$1 out=$2
+	shift 2
+	cp -r "$run" "$out"
+	awk -F, -v OFS=, -v sets="$*" '
+		BEGIN { n = split(sets, s, " "); for (i = 1; i <= n; i++) {
+			k = substr(s[i], 1, index(s[i], "=") - 1)
+			v[k] = substr(s[i], index(s[i], "=") + 1); gsub(/_/, " ", v[k]) } }
+		$1 in v { print $1, v[$1]; next } { print }' \
+		"$run/context.csv" >"$out/context.csv"
+}
+if [ -z "$native" ] || [ ! -d "$native" ]; then
+	not_ok "the native run of the table ($native) is a directory"
+else
+	with_context "$native" "$tmp/folded" host=folded calib_consistent=0 \
+		calib_ghz= calib_user_add_ns=41 calib_user_imul_ns=738.7 \
+		"calib_note=the_calibration_chains_disagree_in_user_space"
+	with_context "$native" "$tmp/agreed" host=agreed calib_consistent=1 \
+		calib_ghz=4
+	"$bin" table "$tmp/folded" "$tmp/agreed" --out "$tmp/cal" >/dev/null 2>&1
+	ccsv=$tmp/cal/table.csv
+	unit=$(awk -F, '$1 == "folded" && $10 == "bpf_overhead_8" { print $15 }' "$ccsv")
+	why=$(awk -F, '$1 == "folded" && $10 == "bpf_overhead_8" { print $21 }' "$ccsv")
+	check "chains that disagree: the bpf overhead in ns (got '$unit')" test "$unit" = ns
+	check "and the reason in table.csv's calibration (got '$why')" \
+		test "$why" = "ns only: the calibration chains disagree in user space"
+	check "and in table.md's cycles from column" \
+		grep -q '| folded | .* | ns only: the calibration chains disagree in user space |' "$tmp/cal/table.md"
+	ns=$(awk -F, '$1 == "folded" && $10 == "bpf_overhead_8" { print $12 }' "$ccsv")
+	cyc=$(awk -F, '$1 == "agreed" && $10 == "bpf_overhead_8" { print $12 " " $15 }' "$ccsv")
+	check "chains that agree on 4 GHz: ns x 4 in cycles ($ns ns, $cyc)" \
+		awk -v ns="$ns" -v c="$cyc" 'BEGIN { split(c, a, " ");
+			exit !(a[2] == "cycles" && ns > 0 && (a[1] / ns - 4) ^ 2 < 1e-12) }'
+fi
+
 # every input that is not in the table, with its reason
 left=$tmp/t/left-out.csv
 reason() { awk -F, -v p="$1" '$1 == p { sub(/^[^,]*,/, ""); print }' "$left"; }
