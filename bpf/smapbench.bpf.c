@@ -131,7 +131,7 @@ static long loop_kernel_read_str(__u64 index, struct loop_state *state)
  * executes; the JIT emits `add r64, r64` and `imul r64, r64` (docs/bpf.md).
  * Each iteration's chain starts from the one before (state->sink): chains
  * that started afresh would overlap in the out-of-order window, and 1024
- * adds took 965 cycles on a Zen 3 core. The store and load that carry it
+ * adds took 965 cycles on a Zen 4 core. The store and load that carry it
  * add a few cycles per iteration, 0.5% of the add chain.
  */
 static long loop_calib(__u64 index, struct loop_state *state)
