@@ -2,6 +2,7 @@
 /* run_archive.c - the MANIFEST of a packed run, and results re-checked. */
 #include "archive/run_archive.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -329,12 +330,54 @@ const char *const run_required_context[] = {
 	"virt", "smapbench_version", NULL,
 };
 
+/*
+ * Every key a word ([A-Za-z0-9_], at most RUN_CONTEXT_MAX_KEY bytes), every
+ * value printable (no byte below 0x20, no DEL; UTF-8 passes) and at most
+ * RUN_CONTEXT_MAX_VALUE bytes: a stranger's context reaches tables, reports
+ * and terminals, and no sink of ours has a use for control bytes.
+ */
+static int run_check_context_text(const struct run_dir *run, char *err,
+				  size_t errlen)
+{
+	for (size_t i = 0; i < run->context_count; i++) {
+		const unsigned char *k = (const unsigned char *)run->keys[i];
+		const unsigned char *v = (const unsigned char *)run->values[i];
+		size_t n = 0;
+
+		for (; k[n]; n++)
+			if (!isalnum(k[n]) && k[n] != '_')
+				break;
+		if (!n || k[n] || n > RUN_CONTEXT_MAX_KEY) {
+			snprintf(err, errlen, "context.csv: key %zu is not a word of "
+				 "at most %d letters, digits and _", i + 1,
+				 RUN_CONTEXT_MAX_KEY);
+			return -1;
+		}
+		for (n = 0; v[n]; n++)
+			if (v[n] < 0x20 || v[n] == 0x7f)
+				break;
+		if (v[n]) {
+			snprintf(err, errlen, "context.csv: the value of %s holds a "
+				 "control byte (0x%02x at byte %zu)", k, v[n], n + 1);
+			return -1;
+		}
+		if (n > RUN_CONTEXT_MAX_VALUE) {
+			snprintf(err, errlen, "context.csv: the value of %s is %zu "
+				 "bytes long, more than %d", k, n, RUN_CONTEXT_MAX_VALUE);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int run_check_context(const struct run_dir *run, char *err, size_t errlen)
 {
 	const char *schema = rundir_context(run, "schema_version");
 	const char *state;
 	char name[32];
 
+	if (run_check_context_text(run, err, errlen))
+		return -1;
 	for (size_t i = 0; run_required_context[i]; i++) {
 		const char *v = rundir_context(run, run_required_context[i]);
 

@@ -46,6 +46,9 @@
 #define RUN_ARCHIVE_MAX_CONTEXT		(1ULL << 20)
 /* A run name (the archive's top directory). */
 #define RUN_ARCHIVE_MAX_NAME		200
+/* Context keys and values of a run from elsewhere (run_check_context). */
+#define RUN_CONTEXT_MAX_KEY		64
+#define RUN_CONTEXT_MAX_VALUE		4096
 
 struct run_manifest_file {
 	char *path;		/* relative to the run */
