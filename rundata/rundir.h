@@ -131,7 +131,13 @@ int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
 		   size_t errlen);
 /* Remove the temporary directory and everything in it. */
 void run_dir_abort(struct run_dir_writer *d);
-/* "<host>-<YYYYmmdd-HHMMSS>-<state>" with unsafe characters replaced. */
+/* The longest run directory name run_dir_name() makes. */
+#define RUN_DIR_MAX_NAME 100
+/*
+ * "<host>-<YYYYmmdd-HHMMSS>-<state>": of the host only [A-Za-z0-9._-]
+ * (every other byte becomes _), cut to fit RUN_DIR_MAX_NAME, never
+ * starting with - or . (docs/bad-input.md).
+ */
 void run_dir_name(char *buf, size_t len, const char *host,
 		  const char *state);
 /*

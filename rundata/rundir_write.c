@@ -6,6 +6,7 @@
  */
 #include "rundata/rundir.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,18 +45,33 @@ void run_dir_abort(struct run_dir_writer *d)
 	atomic_dir_abort(&d->dir);
 }
 
+/*
+ * HOST-STAMP-STATE, canonical: scripts, Makefiles and globs take it as it
+ * is, whatever host a stranger's run claims. Every byte of the host but
+ * [A-Za-z0-9._-] becomes _, the host is cut so that the name is at most
+ * RUN_DIR_MAX_NAME bytes, and a leading - or . becomes _ (no option, no
+ * hidden file).
+ */
 static void name_at(char *buf, size_t len, const char *host,
 		    const struct tm *tm, const char *state)
 {
-	char stamp[32];
-	size_t n;
+	char stamp[32], canon[RUN_DIR_MAX_NAME + 1];
+	size_t n = 0, room;
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", tm);
-	n = (size_t)snprintf(buf, len, "%s-%s-%s", host && *host ? host : "host",
-			     stamp, state);
-	for (size_t i = 0; i < n && i < len; i++)
-		if (buf[i] == '/' || buf[i] == ' ' || buf[i] == '\\')
-			buf[i] = '_';
+	if (!host || !*host)
+		host = "host";
+	room = RUN_DIR_MAX_NAME - strlen(stamp) - strlen(state) - 2;
+	for (; host[n] && n < room && n < sizeof(canon) - 1; n++) {
+		unsigned char c = (unsigned char)host[n];
+
+		canon[n] = isalnum(c) || c == '.' || c == '_' || c == '-' ?
+			   (char)c : '_';
+	}
+	canon[n] = '\0';
+	if (canon[0] == '-' || canon[0] == '.')
+		canon[0] = '_';
+	snprintf(buf, len, "%s-%s-%s", canon, stamp, state);
 }
 
 void run_dir_name(char *buf, size_t len, const char *host, const char *state)
