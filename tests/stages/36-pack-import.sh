@@ -268,6 +268,75 @@ run "$bin" import "$archive" huge.tar --data data2
 check "import A BAD: A imported, BAD refused, status 1" \
 	test "$rc $(cat out)" = "1 imported: data2/$canonical" -a "$(grep -c refused err)" = 1
 
+# --- what a stranger's context may put into names and tables -------------
+# set_context KEY VALUE: the value in the crafted copy's context.csv, quoted
+# for CSV
+set_context() {
+	local quoted=${2//\"/\"\"} line
+	while IFS= read -r line; do
+		if [[ $line == "$1,"* ]]; then
+			printf '%s,"%s"\n' "$1" "$quoted"
+		else
+			printf '%s\n' "$line"
+		fi
+	done <"$work/context.csv" >"$work/context.new" &&
+		mv "$work/context.new" "$work/context.csv"
+}
+markup='evil | <img src=x onerror=alert(1)> [click](javascript:alert(1)) <script>alert(2)</script> `x` *y* _z_ # !'
+fresh
+for key in host cpu_model kernel_release microcode cmdline; do
+	set_context "$key" "$markup"
+done
+fix_manifest
+repack markup.tar
+rm -rf data3
+run "$bin" import markup.tar --data data3
+made=$(ls -A data3 2>/dev/null)
+check "markup in every free context field: imported (status $rc)" test "$rc" = 0 -a -n "$made"
+check "under a name of [A-Za-z0-9._-] only: $made" \
+	eval '[[ $made =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && [ ${#made} -le 100 ]'
+run "$bin" table data3/* --out table3
+check "smapbench table of it (status $rc)" test "$rc" = 0
+check "table.md holds none of the markup raw" \
+	test -z "$(grep -E '(^|[^\\])(<img|<script|`x|\*y)|\]\(javascript' table3/table.md)"
+check "  but the text, escaped" \
+	grep -qF 'evil \| \<img src=x onerror=alert\(1\)\> \[click\]\(javascript:alert\(1\)\)' table3/table.md
+
+# Host names with every byte from 0x01 to 0xff: control bytes refused,
+# naming the key; every other byte imported under a canonical name.
+printable=$(for b in $(seq 32 126) $(seq 128 255); do printf "\\x$(printf %02x "$b")"; done)
+fresh
+set_context host "$printable"
+fix_manifest
+repack bytes.tar
+rm -rf data4
+run env LC_ALL=C "$bin" import bytes.tar --data data4
+made=$(ls -A data4 2>/dev/null)
+check "a host of bytes 0x20-0x7e and 0x80-0xff: imported (status $rc)" test "$rc" = 0 -a -n "$made"
+check "  under a canonical name of at most 100 bytes (${#made})" \
+	eval 'LC_ALL=C; [[ $made =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] && [ ${#made} -le 100 ]'
+for b in 01 09 0a 0d 1b 1f 7f; do
+	fresh
+	printf -v value "a\\x${b}b"
+	set_context host "$value"
+	fix_manifest
+	repack "control-$b.tar"
+	rm -rf data5 && mkdir data5
+	run "$bin" import "control-$b.tar" --data data5
+	check "a host with byte 0x$b: refused (status $rc), naming host, data unchanged" \
+		test "$rc" = 1 -a "$(grep -c 'value of host holds a control byte' err)" = 1 \
+		-a -z "$(ls -A data5)"
+done
+fresh
+set_context host "-.leading"
+fix_manifest
+repack leading.tar
+rm -rf data6
+run "$bin" import leading.tar --data data6
+made=$(ls -A data6 2>/dev/null)
+check "a host starting with - or . gives a name that does not ($made)" \
+	eval '[ "$rc" = 0 ] && [[ $made == _.leading-* ]]'
+
 # --- command lines -------------------------------------------------------
 usage() { # usage WORD COMMAND...: status 2 and WORD in the message
 	local word=$1
