@@ -7,6 +7,7 @@
 #   make check      every test: unit, lint, module builds, QEMU end-to-end;
 #                   ends with one line "N passed, N failed"
 #   make lint       checkpatch, sparse, W=1 module build
+#   make fuzz       every libFuzzer target for FUZZ_SECONDS (mk/fuzz.mk)
 #   make clean
 #
 # CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS are the user's, as in any GNU build

@@ -1,0 +1,33 @@
+# libFuzzer targets for every parser of outside input (tests/fuzz/).
+#
+#   make fuzz-build      build/fuzz/fuzz_<target>, with ASan and UBSan
+#   make fuzz            run each target FUZZ_SECONDS (default 300) from a
+#                        copy of its checked-in corpus; new inputs go to
+#                        build/fuzz/corpus/<target>/, crashes to
+#                        build/fuzz/crash-<target>-*
+#
+# Targets: tar (tar_next, tar_read), csv (csv_read_row), json (json_parse),
+# manifest (run_manifest_parse) and import (a whole run_import of the input
+# as an archive). make check runs each for about 10 s (stage 37-fuzz),
+# and every input of tests/fuzz/regressions/<target>/ once.
+
+FUZZ_TARGETS := tar csv json manifest import
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 300
+FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE \
+	-I. -I$(BUILD)/include
+# What the parsers use, and nothing that needs an optional library.
+FUZZ_SRCS    := $(sort $(wildcard archive/*.c rundata/*.c measure/*.c system/*.c))
+FUZZ_BINS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRCS) $(REVISION_H)
+	@mkdir -p $(@D)
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS) -lm -o $@
+
+fuzz: fuzz-build
+	@FUZZ_BUILD=$(BUILD)/fuzz tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
