@@ -44,6 +44,9 @@
 /* Read into memory: a real MANIFEST is ~100 bytes a file, context.csv ~5 kB. */
 #define RUN_ARCHIVE_MAX_MANIFEST	(1ULL << 20)
 #define RUN_ARCHIVE_MAX_CONTEXT		(1ULL << 20)
+/* results.csv and skipped.csv: a --full run's are about 100 kB; their
+ * table takes some 70 bytes per byte of a crafted file of empty fields. */
+#define RUN_ARCHIVE_MAX_RESULTS		(2ULL << 20)
 /* A run name (the archive's top directory). */
 #define RUN_ARCHIVE_MAX_NAME		200
 /* Context keys and values of a run from elsewhere (run_check_context). */

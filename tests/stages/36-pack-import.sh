@@ -337,6 +337,34 @@ made=$(ls -A data6 2>/dev/null)
 check "a host starting with - or . gives a name that does not ($made)" \
 	eval '[ "$rc" = 0 ] && [[ $made == _.leading-* ]]'
 
+# A maximal results.csv of empty fields (the limit, 2 MiB, of rows of
+# commas only) must end in a clear refusal within 512 MiB of address
+# space, not in an out-of-memory kill; one byte more is refused unread.
+# maximal_results BYTES: the crafted copy's results.csv, that long
+maximal_results() {
+	local header row
+	header=$(head -n 1 "$work/results.csv")
+	row=$(printf '%*s' $(($(awk -F, '{ print NF }' <<<"$header") - 1)) '' | tr ' ' ,)
+	{ printf '%s\n' "$header"; yes "$row"; } | head -c "$1" >"$work/results.csv.new"
+	mv "$work/results.csv.new" "$work/results.csv"
+}
+fresh
+maximal_results $((2 << 20))
+fix_manifest
+repack maximal.tar
+rm -rf data7
+run bash -c "ulimit -v $((512 << 10)) && exec \"\$0\" import maximal.tar --data data7" "$bin"
+check "a results.csv of empty fields at its 2 MiB limit: refused within 512 MiB (status $rc: $(head -c 120 err))" \
+	test "$rc" = 1 -a "$(grep -c 'results.csv' err)" -ge 1 -a ! -e data7
+fresh
+maximal_results $(((2 << 20) + 1))
+fix_manifest
+repack over.tar
+rm -rf data8
+run "$bin" import over.tar --data data8
+check "one byte more: refused before it is read (status $rc)" \
+	test "$rc" = 1 -a "$(grep -c 'results.csv is 2097153 bytes, above the limit' err)" = 1 -a ! -e data8
+
 # --- command lines -------------------------------------------------------
 usage() { # usage WORD COMMAND...: status 2 and WORD in the message
 	local word=$1
