@@ -183,6 +183,9 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 	struct csv_row row = { 0 };
 	unsigned long line = 0;
 	size_t cap = 0;
+	unsigned long *lines = NULL;
+	size_t first, again;
+	int repeat;
 	FILE *f = fmemopen((void *)text, len ? len : 1, "r");
 	int got, rc = -1;
 
@@ -201,13 +204,9 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 			snprintf(err, errlen, "context.csv:%lu: not key,value", line);
 			goto out;
 		}
-		if (rundir_context(&run, row.fields[0])) {
-			snprintf(err, errlen, "context.csv:%lu: key %.40s appears twice",
-				 line, row.fields[0]);
-			goto out;
-		}
 		if (run.context_count == cap) {
 			char **keys, **values;
+			unsigned long *more;
 
 			cap = cap ? 2 * cap : 64;
 			keys = realloc(run.keys, cap * sizeof(*keys));
@@ -216,9 +215,13 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 			values = realloc(run.values, cap * sizeof(*values));
 			if (values)
 				run.values = values;
-			if (!keys || !values)
+			more = realloc(lines, cap * sizeof(*lines));
+			if (more)
+				lines = more;
+			if (!keys || !values || !more)
 				goto oom;
 		}
+		lines[run.context_count] = line;
 		run.keys[run.context_count] = strdup(row.fields[0]);
 		run.values[run.context_count] = strdup(row.fields[1]);
 		run.context_count++;
@@ -227,6 +230,16 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 	}
 	if (got < 0) {
 		snprintf(err, errlen, "context.csv:%lu: malformed CSV", line + 1);
+		goto out;
+	}
+	repeat = rundir_find_repeat((const char *const *)run.keys,
+				    run.context_count, &first, &again);
+	if (repeat == -2)
+		goto oom;
+	if (repeat == 0) {
+		snprintf(err, errlen, "context.csv:%lu: key %.40s appears twice "
+			 "(first on line %lu)", lines[again], run.keys[again],
+			 lines[first]);
 		goto out;
 	}
 	if (run_check_context(&run, err, errlen))
@@ -248,6 +261,7 @@ out:
 		free(run.keys[i]);
 		free(run.values[i]);
 	}
+	free(lines);
 	free(run.keys);
 	free(run.values);
 	csv_row_free(&row);

@@ -336,6 +336,49 @@ static const char *timing_problem(const char *text, double v,
 
 #define TIMING_RULE "a timing is a finite number above 0; a difference row's any finite number"
 
+struct keyed_index {
+	const char *key;
+	size_t index;
+};
+
+static int compare_keyed(const void *a, const void *b)
+{
+	const struct keyed_index *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+int rundir_find_repeat(const char *const *keys, size_t n, size_t *first,
+		       size_t *again)
+{
+	struct keyed_index *s;
+	int found = -1;
+
+	if (n < 2)
+		return -1;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -2;
+	for (size_t i = 0; i < n; i++)
+		s[i] = (struct keyed_index){ keys[i], i };
+	qsort(s, n, sizeof(*s), compare_keyed);
+	/* of all repeats, the one whose second occurrence comes first */
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(s[i - 1].key, s[i].key) &&
+		    (found < 0 || s[i].index < *again)) {
+			size_t k = i;
+
+			while (k > 0 && !strcmp(s[k - 1].key, s[i].key))
+				k--;
+			*first = s[k].index;
+			*again = s[i].index;
+			found = 0;
+		}
+	free(s);
+	return found;
+}
+
 /* A name twice would make every lookup ambiguous. */
 static int check_unique(const struct run_dir *run, const char *path,
 			char *err, size_t errlen)
@@ -380,17 +423,34 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 		snprintf(err, errlen, "%s: needs columns key,value", path);
 		goto out;
 	}
+	/* a key twice could hide a mismatch from compare's check */
+	if (t.count > 1) {
+		const char **keys = malloc(t.count * sizeof(*keys));
+		size_t first, again;
+		int repeat;
+
+		if (!keys) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < t.count; i++)
+			keys[i] = t.rows[i].fields[kc];
+		repeat = rundir_find_repeat(keys, t.count, &first, &again);
+		free(keys);
+		if (repeat == 0) {
+			snprintf(err, errlen, "%s:%lu: key %s appears twice "
+				 "(first on line %lu)", path, t.rows[again].line,
+				 t.rows[again].fields[kc], t.rows[first].line);
+			goto out;
+		}
+		if (repeat == -2) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	}
 	for (size_t i = 0; i < t.count; i++) {
 		const char *key = t.rows[i].fields[kc];
 
-		/* a key twice could hide a mismatch from compare's check */
-		for (size_t k = 0; k < i; k++)
-			if (!strcmp(t.rows[k].fields[kc], key)) {
-				snprintf(err, errlen, "%s:%lu: key %s appears twice "
-					 "(first on line %lu)", path, t.rows[i].line,
-					 key, t.rows[k].line);
-				goto out;
-			}
 		if (add_context(run, &cap, key, t.rows[i].fields[vc])) {
 			snprintf(err, errlen, "out of memory");
 			goto out;

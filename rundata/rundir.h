@@ -89,6 +89,14 @@ void rundir_free(struct run_dir *run);
 
 /* Context value, or NULL when the run did not record the key. */
 const char *rundir_context(const struct run_dir *run, const char *key);
+/*
+ * A key of keys[0..n) that appears twice, found by sorting (a crafted
+ * file of 100 000 keys must not take minutes): 0 with the indices of its
+ * first and second appearance (of all repeats, the one seen again
+ * earliest), -1 when every key differs, -2 out of memory.
+ */
+int rundir_find_repeat(const char *const *keys, size_t n, size_t *first,
+		       size_t *again);
 /* Context value, or fallback when missing or empty. */
 const char *rundir_context_or(const struct run_dir *run, const char *key,
 			      const char *fallback);

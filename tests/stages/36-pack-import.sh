@@ -365,6 +365,31 @@ run "$bin" import over.tar --data data8
 check "one byte more: refused before it is read (status $rc)" \
 	test "$rc" = 1 -a "$(grep -c 'results.csv is 2097153 bytes, above the limit' err)" = 1 -a ! -e data8
 
+# 100 000 context keys, found twice or not by sorting: an answer in
+# seconds (the loader once compared every key with every other: minutes)
+many_keys() {
+	local i
+	for ((i = 1; i <= 100000; i++)); do
+		printf '%s,x\n' "$1${2:+$i}"
+	done >>"$work/context.csv"
+}
+fresh
+many_keys dup
+fix_manifest
+repack dup-keys.tar
+rm -rf data9
+run timeout 60 "$bin" import dup-keys.tar --data data9
+check "100 000 keys 'dup': refused (status $rc), naming the key and both lines" \
+	test "$rc" = 1 -a "$(grep -c 'key dup appears twice (first on line' err)" = 1 -a ! -e data9
+fresh
+many_keys k distinct
+fix_manifest
+repack many-keys.tar
+rm -rf data10
+run timeout 60 "$bin" import many-keys.tar --data data10
+check "100 000 distinct keys: imported (status $rc) without comparing each with each" \
+	test "$rc" = 0
+
 # --- command lines -------------------------------------------------------
 usage() { # usage WORD COMMAND...: status 2 and WORD in the message
 	local word=$1
