@@ -258,8 +258,11 @@ static void write_run_warnings(FILE *f, const char *who,
 	for (char *w = strtok_r(copy, ";", &save); w; w = strtok_r(NULL, ";", &save)) {
 		while (*w == ' ')
 			w++;
-		if (*w)
-			fprintf(f, "- %s%s\n", who, w);
+		if (*w) {
+			fprintf(f, "- %s", who);
+			md_text(f, w);
+			fputc('\n', f);
+		}
 	}
 	free(copy);
 }
@@ -276,14 +279,18 @@ static void write_warnings(FILE *f, const struct run_dir *const *runs,
 	for (size_t r = 0; r < nruns; r++) {
 		const char *virt = rundir_context_or(runs[r], "virt", "");
 
-		if (!strcmp(virt, "tcg"))
-			fprintf(f, "> **Functional only:** %s ran under QEMU TCG "
-				"(emulation); its timings say nothing about real "
-				"hardware.\n\n", runs[r]->label);
-		if (!strcmp(rundir_context_or(runs[r], "host", ""), "fixture"))
-			fprintf(f, "> **Synthetic data:** %s is a test fixture "
-				"with made-up numbers, not a measurement.\n\n",
-				runs[r]->label);
+		if (!strcmp(virt, "tcg")) {
+			fputs("> **Functional only:** ", f);
+			md_text(f, runs[r]->label);
+			fputs(" ran under QEMU TCG (emulation); its timings say "
+			      "nothing about real hardware.\n\n", f);
+		}
+		if (!strcmp(rundir_context_or(runs[r], "host", ""), "fixture")) {
+			fputs("> **Synthetic data:** ", f);
+			md_text(f, runs[r]->label);
+			fputs(" is a test fixture with made-up numbers, not a "
+			      "measurement.\n\n", f);
+		}
 		any |= *rundir_context_or(runs[r], "warnings", "") != '\0';
 	}
 	if (!any)
@@ -318,13 +325,21 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		if (!strcmp(rundir_context_or(runs[r], "smap_state", ""), "smap"))
 			smap = runs[r];
 
-	if (nruns == 1)
-		fprintf(f, REPORT_FIRST_BYTES "report: %s\n\n", runs[0]->label);
-	else
-		fprintf(f, REPORT_FIRST_BYTES "comparison: %s vs %s\n\n"
-			"A = `%s` (%s), B = `%s` (%s). Differences are B - A: with "
+	if (nruns == 1) {
+		fputs(REPORT_FIRST_BYTES "report: ", f);
+		md_text(f, runs[0]->label);
+		fputs("\n\n", f);
+	} else {
+		fputs(REPORT_FIRST_BYTES "comparison: ", f);
+		md_text(f, runs[0]->label);
+		fputs(" vs ", f);
+		md_text(f, runs[1]->label);
+		fputs("\n\n", f);
+	}
+	if (nruns != 1)
+		fprintf(f, "A = `%s` (%s), B = `%s` (%s). Differences are B - A: with "
 			"A the SMAP-off boot, they are what SMAP costs.\n\n",
-			runs[0]->label, runs[1]->label, runs[0]->path,
+			runs[0]->path,
 			rundir_context_or(runs[0], "smap_state", "state unknown"),
 			runs[1]->path,
 			rundir_context_or(runs[1], "smap_state", "state unknown"));

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/text_table.h"
 #include "rundata/csv.h"
 
 /* ---------------------------------------------------------------- CSV */
@@ -133,28 +134,6 @@ static void md_value(FILE *f, const struct table_value *v)
 	if (isfinite(v->low) && isfinite(v->high))
 		fprintf(f, " [%.1f, %.1f]", v->low, v->high);
 	fprintf(f, " %s", v->unit);
-}
-
-/* A table cell's text may not hold '|' or a line break. */
-/*
- * A run's text in a Markdown cell: every character Markdown or HTML gives
- * a meaning (\ ` * _ [ ] ( ) < > # | ! and & ~) escaped with a backslash, so
- * that a stranger's context renders as the text it is, never as a link,
- * image, tag or another column; control bytes (import refuses them) and
- * line breaks as a space.
- */
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fputc(' ', f);
-		else if (strchr("\\`*_[]()<>#|!&~", c))
-			fprintf(f, "\\%c", c);
-		else
-			fputc(c, f);
-	}
 }
 
 static void md_machine(FILE *f, const struct table_row *r)

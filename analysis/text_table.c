@@ -40,6 +40,23 @@ static char column_align(const struct text_table *t, unsigned c)
 	return c == 0 ? 'l' : 'r';
 }
 
+/* What Markdown or HTML gives a meaning, escaped by md_text(). */
+static const char md_special[] = "\\`*_[]()<>#|!&~";
+
+void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (strchr(md_special, c))
+			fprintf(f, "\\%c", c);
+		else
+			fputc(c, f);
+	}
+}
+
 /* Display width: UTF-8 continuation bytes take no column. */
 static size_t text_width(const char *s, int markdown)
 {
@@ -47,22 +64,18 @@ static size_t text_width(const char *s, int markdown)
 
 	for (; *s; s++)
 		if (((unsigned char)*s & 0xc0) != 0x80)
-			w += 1 + (markdown && *s == '|');
+			w += 1 + (markdown && (unsigned char)*s >= 0x20 &&
+				  strchr(md_special, *s));
 	return w;
 }
 
-/* A Markdown cell: '|' escaped, line breaks as spaces, or a row breaks. */
+/* A Markdown cell: as md_text(), or a row breaks. */
 static void put_cell(FILE *f, const char *cell, int markdown)
 {
-	if (!markdown) {
+	if (markdown)
+		md_text(f, cell);
+	else
 		fputs(cell, f);
-		return;
-	}
-	for (; *cell; cell++) {
-		if (*cell == '|')
-			fputc('\\', f);
-		fputc(*cell == '\n' || *cell == '\r' ? ' ' : *cell, f);
-	}
 }
 
 void text_table_print(FILE *f, const struct text_table *t, int markdown)

@@ -22,6 +22,13 @@ void text_table_init(struct text_table *t, unsigned columns, const char *align);
 int text_table_add(struct text_table *t, const char *const *cells);
 /* Markdown: '|' in a cell escaped, a line break made a space. */
 void text_table_print(FILE *f, const struct text_table *t, int markdown);
+/*
+ * A run's text in Markdown: every character Markdown or HTML gives a
+ * meaning (\ ` * _ [ ] ( ) < > # | ! & ~) escaped with a backslash, so that
+ * a stranger's context renders as the text it is, never as a link, image,
+ * tag or another column; control bytes and line breaks as a space.
+ */
+void md_text(FILE *f, const char *s);
 void text_table_free(struct text_table *t);
 
 /* "%.4g" style with sensible digits; "-" for NAN. */

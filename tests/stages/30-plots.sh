@@ -211,7 +211,7 @@ fi
 # in ns, and the sigframe row at the batch size the suite runs.
 if out=$("$smapbench" report --headline "$tmp/run-smap" 2>&1); then
 	table=$(sed -n '/^## Headline/,/^## /s/^| \(kmod\|syscall\|bpf\)\([^ ]*\) .*/\1\2/p' \
-		"$tmp/run-smap/report.md")
+		"$tmp/run-smap/report.md" | sed 's/\\\(.\)/\1/g')
 	bad=$(grep -cvE '^  [a-z_/0-9]+ +[0-9.]+ ns  \[[0-9.]+ \.\. [0-9.]+\]  ' <<<"$out")
 	if [ "$bad" -eq 0 ] && [ "$(awk '{ print $1 }' <<<"$out")" = "$table" ] &&
 		grep -q '^  kmod/sigframe/batched/1 ' <<<"$out"; then

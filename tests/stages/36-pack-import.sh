@@ -301,6 +301,11 @@ check "table.md holds none of the markup raw" \
 	test -z "$(grep -E '(^|[^\\])(<img|<script|`x|\*y)|\]\(javascript' table3/table.md)"
 check "  but the text, escaped" \
 	grep -qF 'evil \| \<img src=x onerror=alert\(1\)\> \[click\]\(javascript:alert\(1\)\)' table3/table.md
+run "$bin" report "data3/$made"
+check "smapbench report of it (status $rc): report.md holds none of the markup raw" \
+	test "$rc" = 0 -a -z "$(grep -E '(^|[^\\])(<img|<script|`x|\*y)|\]\(javascript' "data3/$made/report.md")"
+check "  but the text, escaped, in its context table" \
+	grep -qF 'evil \| \<img src=x onerror=alert\(1\)\>' "data3/$made/report.md"
 
 # Host names with every byte from 0x01 to 0xff: control bytes refused,
 # naming the key; every other byte imported under a canonical name.
