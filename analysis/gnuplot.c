@@ -20,6 +20,24 @@ extern char **environ;
 /* A file every scripts directory has: how it is recognised. */
 #define SCRIPTS_MARK "lib/common.gp"
 
+/* A run's text inside a double-quoted string of a data file (gnuplot.h). */
+void gnuplot_data_text(FILE *f, const char *s, size_t max)
+{
+	for (size_t n = 0; s && s[n] && n < max; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		fputc(c < 0x20 || c == 0x7f ? ' ' : c == '"' ? '\'' :
+		      c == '\\' ? '/' : c, f);
+	}
+}
+
+void gnuplot_data_string(FILE *f, const char *s, size_t max)
+{
+	fputc('"', f);
+	gnuplot_data_text(f, s, max);
+	fputc('"', f);
+}
+
 void gnuplot_set_string(char *settings, size_t len, const char *var,
 			const char *value)
 {

@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct gnuplot {
 	char program[PATH_MAX];	/* $SMAPBENCH_GNUPLOT, or gnuplot in PATH */
@@ -38,6 +39,15 @@ int gnuplot_draw(const struct gnuplot *gp, const char *who,
 /* Append the assignment var='value'; (quotes doubled) to settings. */
 void gnuplot_set_string(char *settings, size_t len, const char *var,
 			const char *value);
+/*
+ * A run's text (a host, a CPU model, a benchmark name) as a double-quoted
+ * string in a data file, at most max bytes of it: a double quote becomes
+ * ', a backslash /, a control byte a space, so that no text of a run can
+ * end the string or the line.
+ */
+void gnuplot_data_string(FILE *f, const char *s, size_t max);
+/* The same without the quotes, for a string made of several texts. */
+void gnuplot_data_text(FILE *f, const char *s, size_t max);
 /* Append var=value; ("%.10g"). */
 void gnuplot_set_number(char *settings, size_t len, const char *var,
 			double value);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/compare.h"
+#include "analysis/gnuplot.h"
 #include "analysis/run_select.h"
 #include "measure/stats.h"
 #include "suites/kmod/catalogue.h"
@@ -80,11 +81,14 @@ static int bars_write(struct plot_job *job, const struct bar_cluster *c,
 	if (!f)
 		return -1;
 	fputs("label", f);
-	for (size_t u = 0; u < nused; u++)
-		fprintf(f, " \"%s\" low high", titles[used[u]]);
+	for (size_t u = 0; u < nused; u++) {
+		fputc(' ', f);
+		gnuplot_data_string(f, titles[used[u]], 64);
+		fputs(" low high", f);
+	}
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "\"%s\"", c[i].label);
+		gnuplot_data_string(f, c[i].label, sizeof(c[i].label));
 		for (size_t u = 0; u < nused; u++) {
 			size_t s = used[u];
 			const struct run_bench *b = c[i].bench[s];

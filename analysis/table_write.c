@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/gnuplot.h"
 #include "analysis/text_table.h"
 #include "rundata/csv.h"
 
@@ -347,12 +348,11 @@ int table_write_plot_data(const struct table *t, FILE *f, size_t *rows)
 		if (!any)
 			continue;
 		fputc('"', f);
-		md_text(f, r->host);
+		gnuplot_data_text(f, r->host, 60);
 		fputs("\\n", f);
-		for (const char *s = r->cpu_model; *s && s - r->cpu_model < 40; s++)
-			fputc(*s == '"' ? '\'' : *s, f);
+		gnuplot_data_text(f, r->cpu_model, 40);
 		fputs("\\n", f);
-		md_text(f, r->kernel);
+		gnuplot_data_text(f, r->kernel, 60);
 		fputc('"', f);
 		for (size_t i = 0; i < table_cell_count; i++) {
 			const struct table_value *v = &r->cells[i];
