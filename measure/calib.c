@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "measure/context.h"
+#include "measure/counter.h"
 
 void calib_judge(double add_ns, double imul_ns, struct calib_verdict *v)
 {
@@ -28,75 +28,34 @@ void calib_judge(double add_ns, double imul_ns, struct calib_verdict *v)
 		v->ghz = (v->add_ghz + v->imul_ghz) / 2;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /*
- * One chain, `reps` times CALIB_CHAIN_OPS (1 or 2) operations per
- * iteration, n iterations. The operand of add and imul is a register
- * whose value the core learns only at execution; the chain runs through
- * acc. 64-bit imul, as the bpf JIT emits for "r *= r".
+ * One chain function: n iterations of `ops` (1024 or 2048) dependent
+ * operations. The operand of add and imul is a register whose value the
+ * core learns only at execution; the chain runs through acc. 64-bit imul,
+ * as the bpf JIT emits for "r *= r".
  */
-#define CHAIN_LOOP(body, acc, other, n)					\
-	__asm__ __volatile__("1:\n\t"						\
-		     ".rept " CHAIN_REPT "\n\t"				\
-		     body "\n\t"					\
-		     ".endr\n\t"					\
-		     "dec %[n]\n\t"					\
-		     "jnz 1b\n"						\
-		     : [acc] "+r" (acc), [n] "+r" (n)			\
-		     : [other] "r" (other)				\
-		     : "cc")
-
-#define CHAIN_REPT "1024"
-static void add_1x(uint64_t n)
-{
-	uint64_t acc = n, other = n | 1;
-
-	CHAIN_LOOP("add %[other], %[acc]", acc, other, n);
+#define DEFINE_CHAIN(name, ops, body, acc_start, operand)		\
+static void name(uint64_t n)						\
+{									\
+	uint64_t acc = (acc_start), other = (operand);			\
+									\
+	__asm__ __volatile__("1:\n\t"					\
+			     ".rept " #ops "\n\t"			\
+			     body "\n\t"				\
+			     ".endr\n\t"				\
+			     "dec %[n]\n\t"				\
+			     "jnz 1b\n"					\
+			     : [acc] "+r" (acc), [n] "+r" (n)		\
+			     : [other] "r" (other)			\
+			     : "cc");					\
 }
 
-static void imul_1x(uint64_t n)
-{
-	uint64_t acc = n | 1, other = 3;
-
-	CHAIN_LOOP("imul %[other], %[acc]", acc, other, n);
-}
-
-static void add_immediate_1x(uint64_t n)
-{
-	uint64_t acc = n, other = 0;
-
-	CHAIN_LOOP("add $1, %[acc]", acc, other, n);
-}
-#undef CHAIN_REPT
-#define CHAIN_REPT "2048"
-static void add_2x(uint64_t n)
-{
-	uint64_t acc = n, other = n | 1;
-
-	CHAIN_LOOP("add %[other], %[acc]", acc, other, n);
-}
-
-static void imul_2x(uint64_t n)
-{
-	uint64_t acc = n | 1, other = 3;
-
-	CHAIN_LOOP("imul %[other], %[acc]", acc, other, n);
-}
-
-static void add_immediate_2x(uint64_t n)
-{
-	uint64_t acc = n, other = 0;
-
-	CHAIN_LOOP("add $1, %[acc]", acc, other, n);
-}
-#undef CHAIN_REPT
+DEFINE_CHAIN(add_1x, 1024, "add %[other], %[acc]", n, n | 1)
+DEFINE_CHAIN(add_2x, 2048, "add %[other], %[acc]", n, n | 1)
+DEFINE_CHAIN(imul_1x, 1024, "imul %[other], %[acc]", n | 1, 3)
+DEFINE_CHAIN(imul_2x, 2048, "imul %[other], %[acc]", n | 1, 3)
+DEFINE_CHAIN(add_immediate_1x, 1024, "add $1, %[acc]", n, 0)
+DEFINE_CHAIN(add_immediate_2x, 2048, "add $1, %[acc]", n, 0)
 
 /* Iterations per timed run: about 0.1 ms of the slower (imul) chain. */
 #define CALIB_ITERATIONS 32
@@ -111,18 +70,18 @@ static int least_difference(void (*one)(uint64_t), void (*two)(uint64_t),
 	one(CALIB_ITERATIONS);		/* warm: code in the caches */
 	two(CALIB_ITERATIONS);
 	for (unsigned b = 0; b < blocks; b++) {
-		uint64_t t0 = now_ns();
+		double t0 = counter_raw_ns();
 
 		one(CALIB_ITERATIONS);
-		uint64_t t1 = now_ns();
+		double t1 = counter_raw_ns();
 
 		two(CALIB_ITERATIONS);
-		uint64_t t2 = now_ns();
+		double t2 = counter_raw_ns();
 		/* Interference only adds: the least of each run is its own. */
-		if ((double)(t1 - t0) < best1)
-			best1 = (double)(t1 - t0);
-		if ((double)(t2 - t1) < best2)
-			best2 = (double)(t2 - t1);
+		if (t1 - t0 < best1)
+			best1 = t1 - t0;
+		if (t2 - t1 < best2)
+			best2 = t2 - t1;
 	}
 	if (!(best2 > best1))
 		return -1;
@@ -143,6 +102,31 @@ int calib_measure_user_add_immediate(unsigned blocks, double *ns)
 	return least_difference(add_immediate_1x, add_immediate_2x, blocks, ns);
 }
 
+void calib_context_record(struct context *c, const char *prefix,
+			  double add_ns, double imul_ns, struct calib_verdict *v)
+{
+	char key[64];
+
+	/* judged first: the keys hold the verdict's figures */
+	calib_judge(add_ns, imul_ns, v);
+
+	const struct {
+		const char *name;
+		int digits;
+		double value;
+	} keys[] = {
+		{ "add_ns", 6, add_ns }, { "imul_ns", 6, imul_ns },
+		{ "add_ghz", 6, v->add_ghz }, { "imul_ghz", 6, v->imul_ghz },
+		{ "disagreement", 4, v->disagreement },
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(key, sizeof(key), "%s%s", prefix, keys[i].name);
+		context_set(c, key, "%.*g", keys[i].digits, keys[i].value);
+	}
+	snprintf(key, sizeof(key), "%sconsistent", prefix);
+	context_set(c, key, "%d", v->consistent);
+}
+
 /* Blocks per chain in a run's calibration: about 20 ms in all. */
 #define CALIB_CONTEXT_BLOCKS 200
 
@@ -153,13 +137,7 @@ void calib_context_user(struct context *c)
 
 	if (calib_measure_user(CALIB_CONTEXT_BLOCKS, &add_ns, &imul_ns))
 		add_ns = imul_ns = 0;
-	calib_judge(add_ns, imul_ns, &v);
-	context_set(c, "calib_user_add_ns", "%.6g", add_ns);
-	context_set(c, "calib_user_imul_ns", "%.6g", imul_ns);
-	context_set(c, "calib_user_add_ghz", "%.6g", v.add_ghz);
-	context_set(c, "calib_user_imul_ghz", "%.6g", v.imul_ghz);
-	context_set(c, "calib_user_disagreement", "%.4g", v.disagreement);
-	context_set(c, "calib_user_consistent", "%d", v.consistent);
+	calib_context_record(c, "calib_user_", add_ns, imul_ns, &v);
 }
 
 static double key_number(const struct context *c, const char *key)

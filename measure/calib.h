@@ -66,6 +66,14 @@ struct context;
 void calib_context_user(struct context *c);
 
 /*
+ * Judge two chains (calib_judge, into *v) and record them under prefix:
+ * <prefix>{add,imul}_{ns,ghz}, <prefix>disagreement, <prefix>consistent.
+ * The user-space chains use "calib_user_", the module's "kmod_calib_".
+ */
+void calib_context_record(struct context *c, const char *prefix,
+			  double add_ns, double imul_ns, struct calib_verdict *v);
+
+/*
  * The run's verdict from the chains recorded so far (user space, and the
  * module's kmod_calib_* where it ran): calib_ghz (the agreed core
  * frequency, empty when none), calib_consistent, calib_method,

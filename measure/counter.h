@@ -71,6 +71,8 @@ double counter_tsc_hz_hint(const char **source);
 /* Measure any backend's rate against CLOCK_MONOTONIC_RAW. */
 double counter_measure_hz(struct counter *c, unsigned ms);
 
+/* CLOCK_MONOTONIC_RAW in ns: what rates and calibrations are timed against. */
+double counter_raw_ns(void);
 /* Serialised TSC reads shared by the TSC backends (counter_clock.c). */
 uint64_t counter_tsc_begin(void);
 uint64_t counter_tsc_end(void);

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
-static double raw_ns(void)
+double counter_raw_ns(void)
 {
 	struct timespec ts;
 
@@ -51,14 +51,14 @@ double counter_measure_hz(struct counter *c, unsigned ms)
 	uint64_t v0, v1;
 
 	/* Bracket the counter read tightly between two clock reads. */
-	t0 = raw_ns();
+	t0 = counter_raw_ns();
 	v0 = c->begin();
 	goal = t0 + ms * 1e6;
 	do
-		t1 = raw_ns();
+		t1 = counter_raw_ns();
 	while (t1 < goal);
 	v1 = c->end();
-	t1 = raw_ns();
+	t1 = counter_raw_ns();
 	if (t1 <= t0 || v1 <= v0)
 		return 0;
 	return (double)(v1 - v0) * 1e9 / (t1 - t0);
@@ -73,16 +73,16 @@ double counter_measure_tsc_hz(unsigned ms)
 	if (!counter_cpu_has_tsc(why, sizeof(why)))
 		return 0;
 	/* Take the clock on both sides of each TSC read and use the midpoint. */
-	a = raw_ns();
+	a = counter_raw_ns();
 	v0 = counter_tsc_begin();
-	b = raw_ns();
+	b = counter_raw_ns();
 	t0 = (a + b) / 2;
 	goal = a + ms * 1e6;
-	while (raw_ns() < goal)
+	while (counter_raw_ns() < goal)
 		;
-	a = raw_ns();
+	a = counter_raw_ns();
 	v1 = counter_tsc_end();
-	b = raw_ns();
+	b = counter_raw_ns();
 	t1 = (a + b) / 2;
 	if (t1 <= t0 || v1 <= v0)
 		return 0;

@@ -363,18 +363,20 @@ int rundir_find_repeat(const char *const *keys, size_t n, size_t *first,
 	for (size_t i = 0; i < n; i++)
 		s[i] = (struct keyed_index){ keys[i], i };
 	qsort(s, n, sizeof(*s), compare_keyed);
-	/* of all repeats, the one whose second occurrence comes first */
-	for (size_t i = 1; i < n; i++)
-		if (!strcmp(s[i - 1].key, s[i].key) &&
-		    (found < 0 || s[i].index < *again)) {
-			size_t k = i;
-
-			while (k > 0 && !strcmp(s[k - 1].key, s[i].key))
-				k--;
-			*first = s[k].index;
+	/*
+	 * Sorted by key, then index: a key's first two appearances open its
+	 * run. Of all repeated keys, the one seen again earliest.
+	 */
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(s[i - 1].key, s[i].key) ||
+		    (i >= 2 && !strcmp(s[i - 2].key, s[i].key)))
+			continue;
+		if (found < 0 || s[i].index < *again) {
+			*first = s[i - 1].index;
 			*again = s[i].index;
 			found = 0;
 		}
+	}
 	free(s);
 	return found;
 }

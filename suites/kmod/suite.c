@@ -448,7 +448,7 @@ static int calib_chain(unsigned op, double tsc_hz, double *ns,
  */
 static void kmod_calibrate(struct context *c)
 {
-	double add_ns = 0, imul_ns = 0, pmu = 0, pmu_imul = 0;
+	double add_ns = 0, imul_ns = 0, pmu = 0, pmu_imul = 0, chains;
 	struct smapbench_run run, run_imul;
 	struct calib_verdict v;
 	char why[256];
@@ -466,27 +466,19 @@ static void kmod_calibrate(struct context *c)
 		    (unsigned long long)run.timer_overhead_tsc);
 	context_set(c, "kmod_timer_overhead_cycles", "%llu",
 		    (unsigned long long)run.timer_overhead_cycles);
-	calib_judge(add_ns, imul_ns, &v);
-	context_set(c, "kmod_calib_add_ns", "%.6g", add_ns);
-	context_set(c, "kmod_calib_imul_ns", "%.6g", imul_ns);
-	context_set(c, "kmod_calib_add_ghz", "%.6g", v.add_ghz);
-	context_set(c, "kmod_calib_imul_ghz", "%.6g", v.imul_ghz);
-	context_set(c, "kmod_calib_disagreement", "%.4g", v.disagreement);
-	context_set(c, "kmod_calib_consistent", "%d", v.consistent);
-	if (v.consistent && dev.tsc_hz > 0)
-		context_set(c, "kmod_cycles_per_tick", "%.6g",
-			    v.ghz * 1e9 / dev.tsc_hz);
+	calib_context_record(c, "kmod_calib_", add_ns, imul_ns, &v);
+	chains = v.consistent && dev.tsc_hz > 0 ? v.ghz * 1e9 / dev.tsc_hz : 0;
+	if (chains > 0)
+		context_set(c, "kmod_cycles_per_tick", "%.6g", chains);
 	else
 		context_set(c, "kmod_cycles_per_tick", "%s", "");
 	if (pmu > 0) {
 		context_set(c, "kmod_cycles_per_tick_pmu", "%.6g", pmu);
-		if (v.consistent && dev.tsc_hz > 0)
+		if (chains > 0)
 			context_set(c, "kmod_calib_pmu_ratio", "%.4g",
-				    pmu * dev.tsc_hz / (v.ghz * 1e9));
+				    pmu / chains);
 	}
-	dev.cycles_per_tick = pmu > 0 ? pmu :
-			      v.consistent && dev.tsc_hz > 0 ?
-			      v.ghz * 1e9 / dev.tsc_hz : 0;
+	dev.cycles_per_tick = pmu > 0 ? pmu : chains;
 	if (!v.consistent && pmu <= 0)
 		context_warn(c, "kmod calibration chains disagree (add r,r %.3f GHz, imul r,r %.3f GHz, %.1f%% apart): no cycle figures for the module",
 			     v.add_ghz, v.imul_ghz, 100 * v.disagreement);
