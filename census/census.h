@@ -2,7 +2,7 @@
 /*
  * census.h - the instruction census (docs/census.md): how many STAC,
  * CLAC and POPF each benchmark's operation executes in the kernel, as
- * counted by the QEMU plugin of vm/census/ in a guest.
+ * counted by the QEMU plugin of census/plugin/ in a guest.
  *
  *   measure  (guest) run the benchmarks between the plugin's markers
  *   load     (host) the plugin's output of one boot, as rows

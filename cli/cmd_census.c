@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"       smapbench census table CENSUS\n"
 		"\n"
 		"The instruction census: how many STAC, CLAC and POPF the kernel executes\n"
-		"per operation of each benchmark, counted by the QEMU plugin of vm/census/.\n"
+		"per operation of each benchmark, counted by the QEMU plugin of census/plugin/.\n"
 		"vm/census.sh runs all of it; docs/census.md explains the counts.\n"
 		"\n"
 		"measure   (in a guest under the plugin) run each benchmark once between\n"

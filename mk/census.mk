@@ -1,8 +1,10 @@
 # The instruction census (docs/census.md): a QEMU TCG plugin counts the
 # STAC, CLAC and POPF the guest kernel executes per benchmark operation.
 #
-#   make census-plugin   build/vm/census/libcensus.so (part of `make` where
-#                        mk/config.mk found QEMU)
+#   make census-plugin   build/vm/census/libcensus.so from census/plugin/
+#                        (part of `make` where mk/config.mk found QEMU and
+#                        QEMU 7.2's qemu-plugin.h: scripts/deps.sh install
+#                        test or scripts/fetch-qemu-plugin-header.sh)
 #   make census          boot Debian's 6.1 and 6.12 kernels in each SMAP
 #                        state under the plugin (vm/census.sh) and write
 #                        a census run directory under data/
@@ -11,33 +13,40 @@
 #       CENSUS_ARGS=...  more vm/census.sh options, e.g. --states smap
 #
 # The plugin is a shared object QEMU dlopen()s: position-independent, and
-# nothing but its two entry points visible.
+# nothing but its two entry points visible. QEMU's header is included as
+# a system header (-isystem): its warnings are QEMU's, not the project's.
 
 CENSUS_PLUGIN := $(BUILD)/vm/census/libcensus.so
-CENSUS_PLUGIN_SRCS := vm/census/census_plugin.c census/census_protocol.h \
-	vm/census/qemu_plugin_api.h
+CENSUS_PLUGIN_SRCS := census/plugin/census_plugin.c census/census_protocol.h
 
 .PHONY: census-plugin census census-check census-lint
-ifeq ($(HAVE_QEMU),1)
+ifeq ($(HAVE_QEMU)$(HAVE_QEMU_PLUGIN_H),11)
 all: census-plugin
 endif
 lint: census-lint
 
+ifeq ($(HAVE_QEMU_PLUGIN_H),1)
 census-plugin: $(CENSUS_PLUGIN)
-$(CENSUS_PLUGIN): $(CENSUS_PLUGIN_SRCS) $(BUILD_FLAGS)
+$(CENSUS_PLUGIN): $(CENSUS_PLUGIN_SRCS) $(QEMU_PLUGIN_H) $(BUILD_FLAGS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (QEMU plugin)"
-	@$(CC) $(USER_CFLAGS) -fPIC -fvisibility=hidden -shared $(LDFLAGS) \
-		-o $@ $< $(LDLIBS)
+	@$(CC) $(USER_CFLAGS) -isystem $(QEMU_PLUGIN_INCLUDE) \
+		-fPIC -fvisibility=hidden -shared $(LDFLAGS) -o $@ $< $(LDLIBS)
+else
+# Not a rule for the plugin's file: one left from before must not pass.
+census-plugin:
+	@echo "census-plugin: no $(QEMU_PLUGIN_H) (QEMU 7.2's plugin API): run scripts/fetch-qemu-plugin-header.sh" >&2
+	@false
+endif
 
-census: $(CENSUS_PLUGIN) smapbench smapbench-static
+census: census-plugin smapbench smapbench-static
 	@BUILD=$(BUILD) vm/census.sh --out data $(CENSUS_ARGS)
 
-census-check: $(CENSUS_PLUGIN) smapbench smapbench-static
+census-check: census-plugin smapbench smapbench-static
 	@BUILD=$(BUILD) vm/census.sh --out $(BUILD)/census --check $(CENSUS_ARGS)
 
 census-lint:
-	shellcheck -S warning vm/census.sh
+	shellcheck -S warning vm/census.sh scripts/fetch-qemu-plugin-header.sh
 	shellcheck -S warning -s sh vm/census/init
 
 # The host side without QEMU (reading the plugin's output, census.csv,

@@ -82,10 +82,19 @@ $(if $(KMOD_KDIR),,$(call left_out,smapbench.ko (the kmod suite),\
 
 # ---------------------------------------------------------------- census
 # The instruction census (docs/census.md) runs guests under a QEMU TCG
-# plugin; the plugin needs only a C compiler, but is built only where
-# QEMU is, which loads it.
+# plugin; the plugin needs only a C compiler and QEMU 7.2's qemu-plugin.h,
+# but is built only where QEMU is, which loads it. No Debian package has
+# the header: scripts/fetch-qemu-plugin-header.sh puts it, verified, in
+# this cache, outside build/ so that make clean keeps it.
 HAVE_QEMU := $(if $(call have_command,qemu-system-x86_64),1)
-$(if $(HAVE_QEMU),,$(call left_out,the census plugin (vm/census/; make census),\
+SMAPBENCH_CACHE     := $(or $(SMAPBENCH_CACHE),/var/cache/smapbench)
+QEMU_PLUGIN_INCLUDE := $(SMAPBENCH_CACHE)/qemu-7.2/include
+QEMU_PLUGIN_H       := $(QEMU_PLUGIN_INCLUDE)/qemu-plugin.h
+HAVE_QEMU_PLUGIN_H  := $(if $(wildcard $(QEMU_PLUGIN_H)),1)
+$(if $(HAVE_QEMU),$(if $(HAVE_QEMU_PLUGIN_H),,$(call left_out,\
+	the census plugin (census/plugin/; make census),\
+	no $(QEMU_PLUGIN_H); run scripts/fetch-qemu-plugin-header.sh)),\
+	$(call left_out,the census plugin (census/plugin/; make census),\
 	no qemu-system-x86_64; apt-get install --no-install-recommends qemu-system-x86))
 
 # ---------------------------------------------------------------- run time

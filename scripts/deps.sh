@@ -3,12 +3,17 @@
 #
 #   scripts/deps.sh list run|test     print the package names
 #   scripts/deps.sh install run|test  apt-get install the missing ones
+#   scripts/deps.sh ensure run|test   install them as root, else name them
 #
 # "run" is what run-bench.sh needs on a user's machine; "test" is what
 # make check needs (module builds for both Debian kernels, QEMU guests,
 # lint tools, a fresh Debian root). Package names are Debian 12's; Ubuntu
-# has the same ones.
+# has the same ones. "test" also needs QEMU 7.2's qemu-plugin.h for the
+# census plugin, which no package ships: install fetches it with
+# scripts/fetch-qemu-plugin-header.sh; ensure does too (no root needed
+# for a writable SMAPBENCH_CACHE) unless it has packages to name.
 set -eu
+fetch_header=$(dirname "$0")/fetch-qemu-plugin-header.sh
 
 run_packages() {
 	echo build-essential pkg-config make gcc
@@ -32,6 +37,8 @@ test_packages() {
 	echo linux-headers-amd64 linux-image-amd64
 	echo linux-headers-6.12-amd64 linux-image-6.12-amd64
 	echo qemu-system-x86 busybox-static cpio
+	# scripts/fetch-qemu-plugin-header.sh: Debian's QEMU source tarball.
+	echo curl xz-utils
 	echo sparse flex bison bc shellcheck
 	# tests/stages/50-fresh-machine.sh: a minimal Debian root to run the
 	# README's commands in, and the clones the build stages test.
@@ -55,9 +62,20 @@ list:test) test_packages | tr ' ' '\n' | sort -u ;;
 ensure:run | ensure:test)
 	# shellcheck disable=SC2046
 	todo=$(missing $("$0" list "$what"))
-	[ -z "$todo" ] && exit 0
+	header=""
+	if [ "$what" = test ] && ! "$fetch_header" --check; then
+		header="QEMU 7.2's qemu-plugin.h"
+	fi
+	[ -z "$todo$header" ] && exit 0
+	if [ -z "$todo" ]; then
+		# Root or not: SMAPBENCH_CACHE may name a writable directory.
+		exec "$fetch_header"
+	fi
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "deps: missing packages:" $todo >&2
+		if [ -n "$header" ]; then
+			echo "deps: missing $header (scripts/fetch-qemu-plugin-header.sh)" >&2
+		fi
 		echo "deps: install them with: sudo $0 install $what" >&2
 		exit 1
 	fi
@@ -76,12 +94,16 @@ install:run | install:test)
 	todo=$(missing $("$0" list "$what"))
 	if [ -z "$todo" ]; then
 		echo "deps: all $what packages present"
-		exit 0
+	else
+		echo "deps: installing:" $todo
+		[ -n "${updated:-}" ] || apt-get update -qq
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $todo
 	fi
-	echo "deps: installing:" $todo
-	[ -n "${updated:-}" ] || apt-get update -qq
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $todo
+	# No package ships the header the census plugin is built against.
+	if [ "$what" = test ]; then
+		exec "$fetch_header"
+	fi
 	;;
 *)
 	echo "usage: $0 list|ensure|install run|test" >&2

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/lib/tap.sh
 . tests/lib/tap.sh
 
-scripts=(run-bench.sh scripts/deps.sh scripts/redraw-data.sh tests/check.sh .ci/run tests/lib/*.sh tests/stages/*.sh)
+scripts=(run-bench.sh scripts/deps.sh scripts/redraw-data.sh scripts/fetch-qemu-plugin-header.sh tests/check.sh .ci/run tests/lib/*.sh tests/stages/*.sh)
 for f in vm/*.sh; do [ -f "$f" ] && scripts+=("$f"); done
 if command -v shellcheck >/dev/null; then
 	if out=$(shellcheck -S warning "${scripts[@]}" 2>&1); then

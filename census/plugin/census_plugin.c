@@ -21,8 +21,10 @@
  * by place, named from the kernel symbols the guest declared.
  *
  * One vCPU: counters are plain, not atomic (-smp 1; a callback from
- * another vCPU is reported as an error). Written against plugin API
- * version 1 (QEMU 7.2).
+ * another vCPU is reported as an error). Built against the qemu-plugin.h
+ * of QEMU 7.2 (plugin API version 1), the QEMU Debian 12 ships: Debian
+ * packages no such header, so scripts/fetch-qemu-plugin-header.sh takes
+ * it from Debian's source of that QEMU, verified, into a cache.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -30,10 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "census/census_protocol.h"
-#include "qemu_plugin_api.h"
+#include <qemu-plugin.h>
 
-CENSUS_PLUGIN_EXPORT int qemu_plugin_version = CENSUS_QEMU_PLUGIN_API_VERSION;
+#include "census/census_protocol.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define MAX_FUNCS	2048
 #define MAX_POINTS	1024
@@ -582,9 +585,9 @@ static void at_qemu_exit(qemu_plugin_id_t id, void *unused)
 	fclose(out);
 }
 
-CENSUS_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
-					     const qemu_info_t *info,
-					     int argc, char **argv)
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
 {
 	const char *path = NULL;
 
