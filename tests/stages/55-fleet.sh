@@ -78,6 +78,8 @@ check "the import is recorded next to the archive ($(cat "$archive.imported" 2>/
 	test "$(sed -n 's/^imported: //p' "$archive.imported" 2>/dev/null)" -ef "$run"
 
 kv() { sed -n "s/^$1,//p" "$run/context.csv" 2>/dev/null | head -n 1; }
+# As table.md shows text: what Markdown acts on backslashed (md_text()).
+md() { sed 's/[][\\`*_()<>#|!&~]/\\&/g' <<<"$1"; }
 host=$(kv host) kernel=$(kv kernel_release) cpu=$(kv cpu_model)
 table=$controller/table
 # table.csv has a line per figure: a single boot's syscall run has none
@@ -87,9 +89,10 @@ check "the table has table.csv, with its header" \
 	grep -q '^host,cpu_model,.*,kernel_release,' "$table/table.csv"
 check "the table has table.md" test -s "$table/table.md"
 check "table.md has this machine's row ($host, $cpu, $kernel)" \
-	eval 'grep -F -- "| $host | $cpu (" "$table/table.md" | grep -qF -- "| $kernel |"'
+	eval 'grep -F -- "| $(md "$host") | $(md "$cpu") \\(" "$table/table.md" |
+		grep -qF -- "| $(md "$kernel") |"'
 check "table.md lists the imported run under that row" \
-	grep -qF -- "| $run | $(kv smap_state) | $(kv date) | $host, $kernel |" "$table/table.md"
+	grep -qF -- "| $(md "$run") | $(kv smap_state) | $(md "$(kv date)") | $(md "$host"), $(md "$kernel") |" "$table/table.md"
 check "left-out.csv does not name the run" \
 	eval 'test -f "$table/left-out.csv" && ! grep -qF -- "$run" "$table/left-out.csv"'
 check "the checkout's data/ is untouched" test "$(ls -A data)" = "$data_before"
