@@ -6,22 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct run_options {
-	const char *suite;	/* syscall, kmod, all */
-	const char *filter;	/* POSIX extended regex, or NULL */
-	double min_time;	/* seconds per sample */
-	unsigned repetitions;
-	unsigned samples;
-	const char *counter;	/* NULL: best available */
-	int cpu;		/* -1: choose */
-	const char *out;	/* parent of the run directory */
-	const char *run_dir_file;	/* gets the run directory's path, or NULL */
-	int list;
-	int quick;	/* shorter samples, fewer repetitions and sizes */
-	int full;	/* every size: the benchmarks marked full_only too */
-	int help;
-	uint64_t seed;
-};
+#include "run/run.h"
 
 /*
  * Parse argv (argv[0] is "run"). Returns 0, or 2 (EXIT_USAGE) with a

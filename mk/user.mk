@@ -1,5 +1,5 @@
 # User space: the smapbench program, built from the rooms of README.md's
-# Layout (measure/, rundata/, analysis/, archive/, suites/, census/,
+# Layout (measure/, rundata/, analysis/, archive/, suites/, census/, run/,
 # system/, cli/), and the unit tests (tests/unit/).
 #
 #   make smapbench          build/smapbench, dynamically linked, every
@@ -43,7 +43,7 @@ endif
 
 # Every room of README.md's Layout; a new .c file in one needs no make line.
 # Not census/plugin/: QEMU loads that, not smapbench (mk/census.mk).
-USER_ROOMS   := measure rundata analysis archive suites census system cli
+USER_ROOMS   := measure rundata analysis archive suites census system run cli
 USER_SRCS    := $(filter-out census/plugin/% $(if $(BPF_SUITE),,suites/bpf.c),\
 	$(sort $(foreach room,$(USER_ROOMS),$(wildcard $(room)/*.c $(room)/*/*.c))))
 # Every cmocka test: a new tests/unit/test_<name>.c needs no make line.

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - one run: select, pin, pick a counter, record the context, run
+ * the benchmarks and write the run directory atomically (run.h).
+ *
+ * A stop request (a signal the caller caught) ends the run at the next
+ * sample boundary; the temporary directory is then removed and nothing
+ * is kept.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure/calib.h"
+#include "measure/context.h"
+#include "measure/counter.h"
+#include "measure/pin.h"
+#include "measure/registry.h"
+#include "measure/runner.h"
+#include "measure/stats.h"
+#include "rundata/report.h"
+#include "rundata/rundir.h"
+#include "run/run.h"
+#include "suites/kmod/suite.h"
+#include "suites/suite.h"
+#include "system/run_context.h"
+#include "system/version.h"
+
+/* Options that select nothing, a --cpu that cannot be had. */
+#define RUN_EXIT_USAGE 2
+
+static int write_file(struct run_dir_writer *d, const char *name,
+		      int (*fn)(FILE *, const struct report *),
+		      const struct report *rep, char *err, size_t errlen)
+{
+	FILE *f = run_dir_open(d, name, err, errlen);
+
+	if (!f)
+		return -1;
+	if (fn(f, rep)) {
+		fclose(f);
+		snprintf(err, errlen, "writing %s failed", name);
+		return -1;
+	}
+	return run_dir_close(f, name, err, errlen);
+}
+
+/* The context's ";"-separated warnings, one per line. */
+static void print_warnings(FILE *f, const char *warnings)
+{
+	const char *w = warnings;
+
+	if (!*w)
+		return;
+	fprintf(f, "warnings:\n");
+	while (*w) {
+		size_t len = strcspn(w, ";");
+
+		fprintf(f, "  - %.*s\n", (int)len, w);
+		w += len + (w[len] == ';');
+	}
+}
+
+static int interrupted(struct run_dir_writer *d, int sig)
+{
+	run_dir_abort(d);
+	fprintf(stderr, "\nsmapbench run: interrupted by %s, nothing written\n",
+		sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
+	return 128 + sig;
+}
+
+int run_select(struct registry *reg, const struct run_options *opt)
+{
+	char err[512];
+
+	if (suite_register_all(reg)) {
+		fprintf(stderr, "smapbench run: out of memory\n");
+		return 1;
+	}
+	registry_keep_suite(reg, opt->suite);
+	if (opt->quick)
+		registry_drop_extended(reg);
+	if (!opt->full)
+		registry_drop_full_only(reg);
+	if (opt->filter &&
+	    registry_keep_matching(reg, opt->filter, err, sizeof(err))) {
+		fprintf(stderr, "smapbench run: %s\n", err);
+		registry_free(reg);
+		return RUN_EXIT_USAGE;
+	}
+	if (reg->count == 0) {
+		fprintf(stderr, "smapbench run: no benchmark matches --suite %s%s%s\n",
+			opt->suite, opt->filter ? " --filter " : "",
+			opt->filter ? opt->filter : "");
+		registry_free(reg);
+		return RUN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* A warning for each SMT sibling of the pinned CPU that is busy. */
+static void warn_busy_siblings(struct context *ctx, const struct pin_result *pin)
+{
+	unsigned long mask[1024 / (8 * sizeof(unsigned long))];
+
+	if (pin_parse_cpu_list(pin->siblings, mask,
+			       sizeof(mask) / sizeof(mask[0])))
+		return;
+	for (int cpu = 0; cpu < 1024; cpu++) {
+		if (cpu == pin->cpu ||
+		    !((mask[cpu / (8 * sizeof(long))] >>
+		       (cpu % (8 * sizeof(long)))) & 1))
+			continue;
+		double busy = pin_cpu_busy(cpu, 100);
+
+		if (busy > 0.1)
+			context_warn(ctx, "SMT sibling CPU %d of CPU %d is %.0f%% busy",
+				     cpu, pin->cpu, busy * 100);
+	}
+}
+
+/*
+ * The context of this run (docs/schema.md): the system's, the counter,
+ * the pinning and the options; flags gets the run's flags (unpinned,
+ * tcg).
+ */
+static void record_context(struct context *ctx, const struct run_options *opt,
+			   const struct counter *counter, const char *fallback,
+			   const struct pin_result *pin, char *flags,
+			   size_t flagslen)
+{
+	run_context_collect(ctx);
+	/* what the files of this run mean: docs/schema.md */
+	context_set(ctx, "schema_version", "%d", RUN_SCHEMA_VERSION);
+	context_set(ctx, "counter", "%s", counter->name);
+	context_set(ctx, "counter_unit", "%s", counter->unit);
+	context_set(ctx, "counter_hz", "%.0f", counter->hz);
+	context_set(ctx, "counter_note", "%s", counter->note);
+	context_set(ctx, "counter_fallback", "%s", fallback);
+	if (fallback[0])
+		fprintf(stderr, "smapbench run: using counter %s (%s)\n",
+			counter->name, fallback);
+	context_set(ctx, "pinning", "%s",
+		    pin->cpu >= 0 ? pin->method : "none");
+	context_set(ctx, "topology", "%s", pin_topology_source());
+	if (pin->cpu >= 0) {
+		context_set(ctx, "cpu_pinned", "%d", pin->cpu);
+		context_set(ctx, "cpu_siblings", "%s", pin->siblings);
+		warn_busy_siblings(ctx, pin);
+	} else {
+		context_set(ctx, "cpu_pinned", "none");
+		context_warn(ctx, "not pinned: %s", pin->why);
+		snprintf(flags, flagslen, "unpinned");
+	}
+	if (!strcmp(context_get(ctx, "virt"), "tcg"))
+		snprintf(flags + strlen(flags), flagslen - strlen(flags),
+			 "%stcg", flags[0] ? ";" : "");
+	context_set(ctx, "suite", "%s", opt->suite);
+	context_set(ctx, "filter", "%s", opt->filter ? opt->filter : "");
+	context_set(ctx, "min_time", "%g", opt->min_time);
+	context_set(ctx, "repetitions", "%u", opt->repetitions);
+	context_set(ctx, "samples_per_repetition", "%u", opt->samples);
+	context_set(ctx, "seed", "%llu", (unsigned long long)opt->seed);
+	context_set(ctx, "quick", "%d", opt->quick);
+	context_set(ctx, "sweep", "%s",
+		    opt->quick ? "quick" : opt->full ? "full" : "default");
+	context_set(ctx, "bootstrap_resamples", "%d", STATS_BOOTSTRAP_RESAMPLES);
+	calib_context_user(ctx);
+	suite_context(ctx, opt->suite);
+	calib_context_judge(ctx);
+	if (!context_get(ctx, "warnings"))
+		context_set(ctx, "warnings", "%s", "");
+}
+
+/* Run the benchmarks: runner_run()'s status. */
+static int run_benchmarks(const struct registry *reg,
+			  const struct run_options *opt,
+			  const struct run_hooks *hooks,
+			  struct counter *counter, struct run_results *results)
+{
+	struct runner_options ro;
+
+	runner_defaults(&ro);
+	ro.min_time = opt->min_time;
+	ro.repetitions = opt->repetitions;
+	ro.samples = opt->samples;
+	ro.seed = opt->seed;
+	ro.counter = counter;
+	ro.stop = hooks->stop;
+	ro.progress = hooks->progress;
+	ro.progress_arg = hooks->progress_arg;
+	return runner_run(reg, &ro, results);
+}
+
+/* The files of the run directory: 0, or -1 with the reason in err. */
+static int write_run_files(struct run_dir_writer *dir, const struct report *rep,
+			   char *err, size_t errlen)
+{
+	return write_file(dir, "results.csv", report_results_csv, rep, err, errlen) ||
+	       write_file(dir, "samples.csv", report_samples_csv, rep, err, errlen) ||
+	       write_file(dir, "context.csv", report_context_csv, rep, err, errlen) ||
+	       write_file(dir, "skipped.csv", report_skipped_csv, rep, err, errlen) ||
+	       write_file(dir, "results.json", report_json, rep, err, errlen) ? -1 : 0;
+}
+
+/* The path of this program, which results.json names. */
+static void executable_path(char *path, size_t len)
+{
+	ssize_t got = readlink("/proc/self/exe", path, len - 1);
+
+	path[got > 0 ? got : 0] = '\0';
+	if (got <= 0)
+		snprintf(path, len, "smapbench");
+}
+
+/*
+ * Write the run's files, name the directory and put it in place: 0, or
+ * the exit status with nothing left on disk.
+ */
+static int keep_run(struct run_dir_writer *dir, struct run_kept *kept,
+		    volatile sig_atomic_t *stop)
+{
+	char executable[4096], err[512], name[512];
+	const struct context *ctx = &kept->context;
+
+	executable_path(executable, sizeof(executable));
+	struct report rep = {
+		.results = &kept->results, .context = ctx,
+		.run_flags = kept->flags, .executable = executable,
+		.repetitions = kept->repetitions,
+	};
+
+	if (write_run_files(dir, &rep, err, sizeof(err))) {
+		fprintf(stderr, "smapbench run: %s; nothing kept\n", err);
+		run_dir_abort(dir);
+		return 1;
+	}
+	if (*stop)
+		return interrupted(dir, *stop);
+	/* named by its start, as context.csv dates it: import names it the same */
+	if (run_dir_name_dated(name, sizeof(name), context_get(ctx, "host"),
+			       context_get(ctx, "date"),
+			       context_get(ctx, "smap_state")))
+		run_dir_name(name, sizeof(name), context_get(ctx, "host"),
+			     context_get(ctx, "smap_state"));
+	if (run_dir_commit(dir, name, err, sizeof(err))) {
+		fprintf(stderr, "smapbench run: %s\n", err);
+		run_dir_abort(dir);
+		return 1;
+	}
+	snprintf(kept->dir, sizeof(kept->dir), "%s", dir->final);
+	return 0;
+}
+
+int run_execute(const struct registry *reg, const struct run_options *opt,
+		const struct run_hooks *hooks, struct run_kept *kept)
+{
+	struct run_dir_writer dir = { 0 };
+	struct counter *counter = NULL;
+	struct pin_result pin;
+	char err[512], fallback[1024];
+	const char *counter_name;
+	int rc, status = 1;
+
+	memset(kept, 0, sizeof(*kept));
+	kept->repetitions = opt->repetitions;
+	if (pin_to_core(opt->cpu, &pin) == -2) {
+		fprintf(stderr, "smapbench run: --cpu %d: %s\n", opt->cpu, pin.why);
+		return RUN_EXIT_USAGE;
+	}
+
+	/* kmod-* names choose the module's counter, not ours. */
+	counter_name = opt->counter && strncmp(opt->counter, "kmod-", 5) ?
+		       opt->counter : NULL;
+	kmod_suite_counter(opt->counter && !counter_name ? opt->counter : NULL);
+	counter = counter_select(counter_name, fallback, sizeof(fallback));
+	if (!counter) {
+		fprintf(stderr, "smapbench run: counter %s cannot be used here: %s\n",
+			counter_name ? counter_name : "(any)", fallback);
+		return 1;
+	}
+
+	/* Create the directory before the long part: fail early. */
+	if (run_dir_create(&dir, opt->out, err, sizeof(err))) {
+		fprintf(stderr, "smapbench run: %s\n", err);
+		goto out;
+	}
+
+	record_context(&kept->context, opt, counter, fallback, &pin,
+		       kept->flags, sizeof(kept->flags));
+	if (*hooks->stop) {
+		status = interrupted(&dir, *hooks->stop);
+		goto out;
+	}
+
+	rc = run_benchmarks(reg, opt, hooks, counter, &kept->results);
+	if (hooks->progress)
+		hooks->progress(hooks->progress_arg, 0, 0, NULL, 0);
+	if (rc < 0) {
+		fprintf(stderr, "smapbench run: out of memory\n");
+		run_dir_abort(&dir);
+		goto out;
+	}
+	if (rc > 0 || *hooks->stop) {
+		status = interrupted(&dir, *hooks->stop ? *hooks->stop : SIGINT);
+		goto out;
+	}
+	status = keep_run(&dir, kept, hooks->stop);
+out:
+	counter->close(counter);
+	if (status)
+		run_kept_free(kept);
+	return status;
+}
+
+void run_kept_print(FILE *f, const struct run_kept *kept)
+{
+	struct report rep = {
+		.results = &kept->results, .context = &kept->context,
+		.run_flags = kept->flags, .repetitions = kept->repetitions,
+	};
+
+	report_console(f, &rep);
+	print_warnings(f, context_get(&kept->context, "warnings"));
+	fprintf(f, "run directory: %s\n", kept->dir);
+	fflush(f);
+}
+
+void run_kept_free(struct run_kept *kept)
+{
+	run_results_free(&kept->results);
+	context_free(&kept->context);
+}
