@@ -90,7 +90,7 @@ static int census_row(const struct csv_table *csv, size_t i,
 	*value = strtod(text, &end);
 	if (errno || end == text || *end || !(*value >= 0)) {
 		snprintf(why, len, "%.900s:%lu: stac_per_op '%.40s' is no count",
-			 path, csv->rows[i].line, text);
+			 path, csv_table_line(csv, i), text);
 		return -1;
 	}
 	return 1;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void csv_writer_init(struct csv_writer *w, FILE *file)
 {
@@ -234,13 +235,147 @@ void csv_row_free(struct csv_row *row)
 	memset(row, 0, sizeof(*row));
 }
 
+/*
+ * One record of text[*at .. len), unquoted in place: its fields are
+ * written from *out on, each ended by a NUL (never past what was read,
+ * but for the last NUL of a file without a final newline: text holds
+ * len + 1 bytes). Returns the number of fields, 0 at the end of the text,
+ * -1 for a malformed record (a stray quote, a NUL byte, a lone CR), -2
+ * for an empty line.
+ */
+static long table_record(char *text, size_t len, size_t *at, size_t *out,
+			 size_t *quoted_newlines)
+{
+	size_t i = *at, w = *out, field = w;
+	long fields = 1;
+	int quoted = 0, in_quotes = 0;
+
+	if (i == len)
+		return 0;
+	for (;;) {
+		char c;
+
+		if (i == len) {
+			if (in_quotes)
+				return -1;
+			break;
+		}
+		c = text[i++];
+		if (!c)
+			return -1;	/* a NUL byte: not text */
+		if (in_quotes) {
+			if (c != '"') {
+				*quoted_newlines += c == '\n';
+				text[w++] = c;
+			} else if (i < len && text[i] == '"') {
+				text[w++] = '"';
+				i++;
+			} else {
+				in_quotes = 0;
+			}
+			continue;
+		}
+		if (c == '"') {
+			/* A quote may only open a field. */
+			if (quoted || w > field)
+				return -1;
+			quoted = in_quotes = 1;
+			continue;
+		}
+		if (c == ',') {
+			text[w++] = '\0';
+			field = w;
+			fields++;
+			quoted = 0;
+			continue;
+		}
+		if (c == '\r') {
+			if (i == len || text[i] != '\n')
+				return -1;
+			i++;
+			c = '\n';
+		}
+		if (c == '\n')
+			break;
+		if (quoted)
+			return -1;	/* text after a closing quote */
+		text[w++] = c;
+	}
+	if (fields == 1 && w == *out && !quoted)
+		return -2;
+	text[w++] = '\0';
+	*at = i;
+	*out = w;
+	return fields;
+}
+
+/* The whole of a regular file into a buffer of its size + 1. */
+static char *table_read(FILE *f, const char *path, size_t *len,
+			char *err, size_t errlen)
+{
+	struct stat st;
+	char *text;
+
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return NULL;
+	}
+	if ((unsigned long long)st.st_size > CSV_TABLE_MAX_BYTES) {
+		snprintf(err, errlen, "%s: %lld bytes, more than a table may hold (%u)",
+			 path, (long long)st.st_size, CSV_TABLE_MAX_BYTES);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	text = malloc(*len + 1);
+	if (!text) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	if (fread(text, 1, *len, f) != *len || getc(f) != EOF) {
+		snprintf(err, errlen, "%s: %s", path, ferror(f) ?
+			 strerror(errno) : "changed while it was read");
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+struct csv_line_cursor {
+	size_t row;		/* the record it is at */
+	size_t at;		/* its offset in text */
+	unsigned long line;	/* the line it starts on */
+};
+
+/*
+ * The line of record row, at offset to: the cursor moves there, counting
+ * the line ends inside fields on the way.
+ */
+static unsigned long table_line_of(const struct csv_table *t, size_t to,
+				   size_t row)
+{
+	struct csv_line_cursor *c = t->cursor;
+
+	if (!t->quoted_newlines)
+		return 2 + row;
+	if (row < c->row) {
+		c->row = 0;
+		c->at = 0;
+		c->line = 2;	/* record 0, when the header holds none */
+	}
+	for (size_t i = c->at; i < to; i++)
+		c->line += t->text[i] == '\n';
+	c->line += row - c->row;
+	c->row = row;
+	c->at = to;
+	return c->line;
+}
+
 int csv_table_load(const char *path, struct csv_table *table,
 		   char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	unsigned long line = 0, start;
-	size_t cap = 0;
-	int rc;
+	FILE *f = fopen(path, "rb");
+	size_t len = 0, at = 0, out = 0, max_records, start;
+	long fields;
 
 	memset(table, 0, sizeof(*table));
 	if (!f) {
@@ -248,59 +383,88 @@ int csv_table_load(const char *path, struct csv_table *table,
 			 strerror(errno));
 		return -1;
 	}
-	rc = csv_read_row(f, &table->header, &line);
-	if (rc <= 0) {
+	table->text = table_read(f, path, &len, err, errlen);
+	fclose(f);
+	if (!table->text)
+		return -1;
+	table->cursor = calloc(1, sizeof(*table->cursor));
+	if (!table->cursor) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	table->cursor->line = 2;
+	fields = table_record(table->text, len, &at, &out,
+			      &table->quoted_newlines);
+	if (fields <= 0) {
 		snprintf(err, errlen, "%s: %s", path,
-			 rc ? "malformed header row" : "empty file, no header");
+			 fields ? "malformed header row" : "empty file, no header");
+		goto fail;
+	}
+	table->columns = (unsigned)fields;
+	/* Every record takes 2 bytes at least: a field and its end. */
+	max_records = (len - at) / 2 + 1;
+	table->record_at = malloc(max_records * sizeof(*table->record_at));
+	if (!table->record_at) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
 	for (;;) {
-		struct csv_row row = { 0 };
-
-		start = line + 1;
-		rc = csv_read_row(f, &row, &line);
-		if (rc == 0) {
-			csv_row_free(&row);
+		start = out;
+		fields = table_record(table->text, len, &at, &out,
+			      &table->quoted_newlines);
+		if (fields == 0)
 			break;
-		}
-		if (rc < 0 || row.count != table->header.count) {
-			snprintf(err, errlen,
-				 rc < 0 ? "%s:%lu: malformed record"
-					: "%s:%lu: wrong number of fields",
-				 path, start);
-			csv_row_free(&row);
+		if (fields != (long)table->columns) {
+			snprintf(err, errlen, "%s:%lu: %s", path,
+				 table_line_of(table, start, table->count),
+				 fields == -2 ? "empty line" : fields < 0 ?
+				 "malformed record" : "wrong number of fields");
 			goto fail;
 		}
-		if (table->count == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct csv_row *r = realloc(table->rows,
-						    ncap * sizeof(*r));
-
-			if (!r) {
-				csv_row_free(&row);
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto fail;
-			}
-			table->rows = r;
-			cap = ncap;
+		if (table->count == max_records) {	/* cannot be: 2 bytes each */
+			snprintf(err, errlen, "%s: more records than bytes", path);
+			goto fail;
 		}
-		row.line = start;
-		table->rows[table->count++] = row;
+		table->record_at[table->count++] = (uint32_t)start;
 	}
-	fclose(f);
 	return 0;
 fail:
-	fclose(f);
 	csv_table_free(table);
 	return -1;
 }
 
+const char *csv_table_name(const struct csv_table *table, unsigned col)
+{
+	const char *p = table->text;
+
+	if (col >= table->columns)
+		return NULL;
+	while (col--)
+		p += strlen(p) + 1;
+	return p;
+}
+
 int csv_table_column(const struct csv_table *table, const char *name)
 {
-	for (unsigned i = 0; i < table->header.count; i++)
-		if (!strcmp(table->header.fields[i], name))
+	const char *p = table->text;
+
+	for (unsigned i = 0; i < table->columns; i++, p += strlen(p) + 1)
+		if (!strcmp(p, name))
 			return (int)i;
 	return -1;
+}
+
+const char *csv_table_cell(const struct csv_table *table, size_t row,
+			   unsigned col)
+{
+	const char *p;
+
+	if (row >= table->count || col >= table->columns)
+		return NULL;
+	p = table->text + table->record_at[row];
+	while (col--)
+		p += strlen(p) + 1;
+	return p;
 }
 
 const char *csv_table_get(const struct csv_table *table, size_t row,
@@ -308,16 +472,19 @@ const char *csv_table_get(const struct csv_table *table, size_t row,
 {
 	int c = csv_table_column(table, column);
 
-	if (c < 0 || row >= table->count)
-		return NULL;
-	return table->rows[row].fields[c];
+	return c < 0 ? NULL : csv_table_cell(table, row, (unsigned)c);
+}
+
+unsigned long csv_table_line(const struct csv_table *table, size_t row)
+{
+	return row < table->count ?
+	       table_line_of(table, table->record_at[row], row) : 0;
 }
 
 void csv_table_free(struct csv_table *table)
 {
-	csv_row_free(&table->header);
-	for (size_t i = 0; i < table->count; i++)
-		csv_row_free(&table->rows[i]);
-	free(table->rows);
+	free(table->text);
+	free(table->record_at);
+	free(table->cursor);
 	memset(table, 0, sizeof(*table));
 }

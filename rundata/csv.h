@@ -38,7 +38,6 @@ int csv_writer_error(const struct csv_writer *w);
 struct csv_row {
 	char **fields;
 	unsigned count;
-	unsigned long line;	/* where it started (csv_table_load) */
 	unsigned capacity;	/* slots in fields and sizes */
 	unsigned allocated;	/* fields[0 .. allocated) own a buffer */
 	size_t *sizes;		/* bytes of each buffer */
@@ -53,23 +52,48 @@ struct csv_row {
 int csv_read_row(FILE *file, struct csv_row *row, unsigned long *line);
 void csv_row_free(struct csv_row *row);
 
+/*
+ * A whole file in one buffer: the file's bytes, each field unquoted in
+ * place and ended by a NUL where its separator was, the header first.
+ * Besides the text, a table keeps 4 bytes per record, so it holds at
+ * most 3 bytes per byte of input (a record takes at least 2), whatever
+ * the input: what a contributed run can make it allocate is bounded.
+ */
 struct csv_table {
-	struct csv_row header;
-	struct csv_row *rows;
-	size_t count;
+	char *text;		/* the header's fields, then every record's */
+	uint32_t *record_at;	/* offset in text of each record's first field */
+	size_t count;		/* records, the header not counted */
+	unsigned columns;	/* fields in the header and in every record */
+	size_t quoted_newlines;	/* line ends inside fields, kept in text */
+	struct csv_line_cursor *cursor;	/* where csv_table_line() last was */
 };
 
+/* Largest file csv_table_load() takes: offsets are 32-bit. */
+#define CSV_TABLE_MAX_BYTES	(UINT32_MAX / 2)
+
 /*
- * Load a file with a header row. Every record must have as many fields
- * as the header. Returns 0, or -1 with a message in err.
+ * Load a regular file with a header row. Every record must have as many
+ * fields as the header; an empty line is refused. Returns 0, or -1 with
+ * "FILE:LINE: what" (or "cannot open FILE: why") in err.
  */
 int csv_table_load(const char *path, struct csv_table *table,
 		   char *err, size_t errlen);
+/* Name of column col, or NULL past the last. */
+const char *csv_table_name(const struct csv_table *table, unsigned col);
 /* Index of the named column, or -1. */
 int csv_table_column(const struct csv_table *table, const char *name);
+/* Field col of a record, or NULL when out of range. */
+const char *csv_table_cell(const struct csv_table *table, size_t row,
+			   unsigned col);
 /* Field of a row by column name, or NULL when there is no such column. */
 const char *csv_table_get(const struct csv_table *table, size_t row,
 			  const char *column);
+/*
+ * The 1-based line a record starts on, for messages: at once when no
+ * field holds a line end, else counted on from the last record asked
+ * for, so asking for every record in order costs one pass.
+ */
+unsigned long csv_table_line(const struct csv_table *table, size_t row);
 void csv_table_free(struct csv_table *table);
 
 #endif /* SMAPBENCH_CSV_H */

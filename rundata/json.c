@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void json_writer_init(struct json_writer *w, FILE *file)
 {
@@ -226,9 +227,17 @@ struct json_reader {
 	int depth;
 	char *err;
 	size_t errlen;
+	size_t held, budget;	/* bytes the tree holds, and may hold */
+	int discard;		/* keep nothing: only check */
+	const char *each_key;	/* json_parse_each(): the streamed member */
+	json_each_fn each;
+	void *each_arg;
+	size_t each_count;
+	int each_status;	/* what each() returned, when not 0 */
 };
 
-static int read_fail(struct json_reader *r, const char *what)
+static int read_fail_as(struct json_reader *r, const char *kind,
+			const char *what)
 {
 	unsigned long line = 1, column = 1;
 
@@ -237,10 +246,25 @@ static int read_fail(struct json_reader *r, const char *what)
 		line += *p == '\n';
 	}
 	if (r->err && r->errlen)
-		snprintf(r->err, r->errlen, "%lu:%lu: invalid JSON: %s", line,
-			 column, what);
+		snprintf(r->err, r->errlen, "%lu:%lu: %s: %s", line, column,
+			 kind, what);
 	return -1;
 }
+
+static int read_fail(struct json_reader *r, const char *what)
+{
+	return read_fail_as(r, "invalid JSON", what);
+}
+
+/* Counts what the tree will hold: over the budget, the input is refused. */
+static int hold(struct json_reader *r, size_t bytes)
+{
+	r->held += bytes;
+	return r->held > r->budget ?
+	       read_fail_as(r, "too much to hold",
+				    "more values than are kept for a text of this size") : 0;
+}
+
 
 static int at_end(const struct json_reader *r)
 {
@@ -333,6 +357,8 @@ static int read_string(struct json_reader *r, char **out)
 		r->p--;		/* point at where it starts */
 		return read_fail(r, "unterminated string");
 	}
+	if (hold(r, (size_t)(s - r->p) + 1))
+		return -1;
 	buf = malloc((size_t)(s - r->p) + 1);
 	if (!buf)
 		return read_fail(r, "out of memory");
@@ -405,6 +431,10 @@ static int push_item(struct json_reader *r, struct json_value *v, size_t *cap,
 {
 	if (v->count == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 8;
+
+		if (hold(r, (ncap - *cap) * (sizeof(*v->items) +
+			    (v->type == JSON_OBJECT ? sizeof(*v->keys) : 0))))
+			return -1;
 		struct json_value *ni = realloc(v->items, ncap * sizeof(*ni));
 
 		if (!ni)
@@ -426,6 +456,52 @@ static int push_item(struct json_reader *r, struct json_value *v, size_t *cap,
 	return 0;
 }
 
+/*
+ * The elements of the streamed array one at a time: each is read, handed
+ * to each() and freed, so the tree holds one of them at a time.
+ */
+static int read_streamed_array(struct json_reader *r, struct json_value *v)
+{
+	if (++r->depth > JSON_MAX_READ_DEPTH)
+		return read_fail(r, "nested too deeply");
+	v->type = JSON_ARRAY;
+	r->p++;
+	skip_space(r);
+	if (!at_end(r) && *r->p == ']') {
+		r->p++;
+		r->depth--;
+		return 0;
+	}
+	for (;;) {
+		struct json_value item;
+		size_t mark = r->held;
+		int rc;
+
+		if (read_value(r, &item)) {
+			json_free(&item);
+			return -1;
+		}
+		rc = r->each(&item, r->each_count++, r->each_arg);
+		json_free(&item);
+		r->held = mark;
+		if (rc) {
+			r->each_status = rc;
+			return -1;
+		}
+		skip_space(r);
+		if (!at_end(r) && *r->p == ',') {
+			r->p++;
+			skip_space(r);
+			continue;
+		}
+		if (at_end(r) || *r->p != ']')
+			return read_fail(r, "expected ',' or ']'");
+		r->p++;
+		r->depth--;
+		return 0;
+	}
+}
+
 static int read_container(struct json_reader *r, struct json_value *v,
 			  int object)
 {
@@ -444,7 +520,9 @@ static int read_container(struct json_reader *r, struct json_value *v,
 	}
 	for (;;) {
 		struct json_value item = { 0 };
+		size_t mark = r->held;
 		char *key = NULL;
+		int rc;
 
 		skip_space(r);
 		if (object) {
@@ -458,8 +536,19 @@ static int read_container(struct json_reader *r, struct json_value *v,
 				return read_fail(r, "expected ':'");
 			}
 			r->p++;
+			skip_space(r);
 		}
-		if (read_value(r, &item) || push_item(r, v, &cap, &item, key)) {
+		if (object && r->depth == 1 && r->each &&
+		    !strcmp(key, r->each_key) && !at_end(r) && *r->p == '[')
+			rc = read_streamed_array(r, &item);
+		else
+			rc = read_value(r, &item);
+		if (!rc && r->discard) {
+			/* checked, not kept */
+			free(key);
+			json_free(&item);
+			r->held = mark;
+		} else if (rc || push_item(r, v, &cap, &item, key)) {
 			free(key);
 			json_free(&item);
 			return -1;
@@ -583,6 +672,24 @@ static int read_value(struct json_reader *r, struct json_value *v)
 	}
 }
 
+/* What a tree may hold besides the text: 3 bytes per byte, and this. */
+#define JSON_TREE_FIXED	(1u << 20)
+
+static int parse_with(struct json_reader *r, struct json_value *root)
+{
+	r->budget = 3 * (size_t)(r->end - r->text) + JSON_TREE_FIXED;
+	if (read_value(r, root)) {
+		json_free(root);
+		return -1;
+	}
+	skip_space(r);
+	if (!at_end(r)) {
+		json_free(root);
+		return read_fail(r, "text after the end");
+	}
+	return 0;
+}
+
 int json_parse(const char *text, size_t len, unsigned flags,
 	       struct json_value *root, char *err, size_t errlen)
 {
@@ -591,54 +698,103 @@ int json_parse(const char *text, size_t len, unsigned flags,
 		.err = err, .errlen = errlen,
 	};
 
-	if (read_value(&r, root)) {
-		json_free(root);
+	return parse_with(&r, root);
+}
+
+int json_parse_each(const char *text, size_t len, unsigned flags,
+		    const char *key, json_each_fn each, void *arg,
+		    struct json_value *root, size_t *elements,
+		    char *err, size_t errlen)
+{
+	struct json_reader r = {
+		.text = text, .p = text, .end = text + len, .flags = flags,
+		.err = err, .errlen = errlen, .each_key = key, .each = each,
+		.each_arg = arg,
+	};
+	int rc = parse_with(&r, root);
+
+	if (elements)
+		*elements = r.each_count;
+	return r.each_status ? r.each_status : rc;
+}
+
+int json_read_file(const char *path, char **text, size_t *len,
+		   char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+
+	*text = NULL;
+	*len = 0;
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	skip_space(&r);
-	if (!at_end(&r)) {
-		json_free(root);
-		return read_fail(&r, "text after the end");
+	/* Its size, known before: the buffer is allocated once, exactly. */
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto fail;
 	}
+	*len = (size_t)st.st_size;
+	*text = malloc(*len ? *len : 1);
+	if (!*text) {
+		snprintf(err, errlen, "out of memory reading %s", path);
+		goto fail;
+	}
+	if (fread(*text, 1, *len, f) != *len || getc(f) != EOF) {
+		snprintf(err, errlen, "cannot read %s: %s", path, ferror(f) ?
+			 strerror(errno) : "it changed while it was read");
+		goto fail;
+	}
+	fclose(f);
 	return 0;
+fail:
+	free(*text);
+	*text = NULL;
+	fclose(f);
+	return -1;
+}
+
+/* "LINE:COLUMN: what" from the parser, with the file in front. */
+static void name_file(const char *path, const char *where, char *err,
+		      size_t errlen)
+{
+	snprintf(err, errlen, "%s:%s", path, where);
 }
 
 int json_parse_file(const char *path, unsigned flags, struct json_value *root,
 		    char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL, where[256];
-	size_t len = 0, cap = 0, got;
-	int rc = -1;
+	char *text, where[256];
+	size_t len;
+	int rc;
 
 	memset(root, 0, sizeof(*root));
-	if (!f) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	if (json_read_file(path, &text, &len, err, errlen))
 		return -1;
-	}
-	do {
-		if (cap - len < 4096) {
-			char *more = realloc(text, cap = cap ? cap * 2 : 65536);
-
-			if (!more) {
-				snprintf(err, errlen, "out of memory reading %s", path);
-				goto out;
-			}
-			text = more;
-		}
-		got = fread(text + len, 1, cap - len, f);
-		len += got;
-	} while (got);
-	if (ferror(f)) {
-		snprintf(err, errlen, "cannot read %s", path);
-		goto out;
-	}
 	rc = json_parse(text, len, flags, root, where, sizeof(where));
-	if (rc)		/* where is LINE:COLUMN: what; add the file */
-		snprintf(err, errlen, "%s:%s", path, where);
-out:
+	if (rc)
+		name_file(path, where, err, errlen);
 	free(text);
-	fclose(f);
+	return rc;
+}
+
+int json_parse_file_each(const char *path, unsigned flags, const char *key,
+			 json_each_fn each, void *arg, struct json_value *root,
+			 size_t *elements, char *err, size_t errlen)
+{
+	char *text, where[256];
+	size_t len;
+	int rc;
+
+	memset(root, 0, sizeof(*root));
+	if (json_read_file(path, &text, &len, err, errlen))
+		return -1;
+	rc = json_parse_each(text, len, flags, key, each, arg, root,
+			     elements, where, sizeof(where));
+	if (rc < 0)
+		name_file(path, where, err, errlen);
+	free(text);
 	return rc;
 }
 
@@ -682,10 +838,14 @@ double json_get_number(const struct json_value *object, const char *key)
 
 int json_validate(const char *text, size_t len, char *err, size_t errlen)
 {
+	struct json_reader r = {
+		.text = text, .p = text, .end = text + len,
+		.err = err, .errlen = errlen, .discard = 1,
+	};
 	struct json_value root;
+	int rc = parse_with(&r, &root);
 
-	if (json_parse(text, len, 0, &root, err, errlen))
-		return -1;
-	json_free(&root);
-	return 0;
+	if (!rc)
+		json_free(&root);
+	return rc;
 }

@@ -62,6 +62,13 @@ struct json_value {
 	size_t count;
 };
 
+/*
+ * Called by json_parse_each() with each element of the streamed array,
+ * which is freed after: 0 to go on, anything else to stop the parse.
+ */
+typedef int (*json_each_fn)(const struct json_value *element, size_t index,
+			    void *arg);
+
 /* Deeper nesting is refused: nothing we read comes close. */
 #define JSON_MAX_READ_DEPTH 64
 
@@ -73,15 +80,41 @@ struct json_value {
  * (RFC 8259: UTF-8, no leading zeros, ...) with optional surrounding
  * whitespace into *root. Returns 0, or -1 with
  * "LINE:COLUMN: invalid JSON: what" in err and *root empty.
+ *
+ * The tree may hold at most 3 bytes per byte of text and a fixed 1 MiB;
+ * a text whose values take more is refused ("more values than are kept
+ * for a text of this size"): what any input makes the reader allocate is
+ * bounded.
  */
 int json_parse(const char *text, size_t len, unsigned flags,
 	       struct json_value *root, char *err, size_t errlen);
+/*
+ * json_parse() for texts whose bulk is one array: the root must be an
+ * object, and the elements of its member key, an array, are read one at a
+ * time, passed to each() and freed; in *root that member is an empty array,
+ * and *elements (if not NULL) says how many there were. Returns 0, -1 for
+ * invalid JSON (message in err), or what each() returned to stop it.
+ */
+int json_parse_each(const char *text, size_t len, unsigned flags,
+		    const char *key, json_each_fn each, void *arg,
+		    struct json_value *root, size_t *elements,
+		    char *err, size_t errlen);
 /*
  * The same for a file: "FILE:LINE:COLUMN: invalid JSON: what", or
  * "cannot open FILE: reason".
  */
 int json_parse_file(const char *path, unsigned flags, struct json_value *root,
 		    char *err, size_t errlen);
+/* json_parse_each() for a file. */
+int json_parse_file_each(const char *path, unsigned flags, const char *key,
+			 json_each_fn each, void *arg, struct json_value *root,
+			 size_t *elements, char *err, size_t errlen);
+/*
+ * A regular file's bytes in one buffer of its size (malloc'ed, in *text):
+ * 0, or -1 with "cannot open FILE: why" or the like in err.
+ */
+int json_read_file(const char *path, char **text, size_t *len,
+		   char *err, size_t errlen);
 void json_free(struct json_value *v);
 
 /* Member of an object (the first, if the key repeats), or NULL. */
@@ -92,7 +125,10 @@ const char *json_get_string(const struct json_value *object, const char *key);
 /* A number member, or NAN when absent or not a number. */
 double json_get_number(const struct json_value *object, const char *key);
 
-/* json_parse() without keeping the tree: 0 when text is valid JSON. */
+/*
+ * json_parse() keeping nothing but one value at a time: 0 when text is
+ * valid JSON.
+ */
 int json_validate(const char *text, size_t len, char *err, size_t errlen);
 
 #endif /* SMAPBENCH_JSON_H */

@@ -436,13 +436,13 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 			goto out;
 		}
 		for (size_t i = 0; i < t.count; i++)
-			keys[i] = t.rows[i].fields[kc];
+			keys[i] = csv_table_cell(&t, i, kc);
 		repeat = rundir_find_repeat(keys, t.count, &first, &again);
 		free(keys);
 		if (repeat == 0) {
 			snprintf(err, errlen, "%s:%lu: key %s appears twice "
-				 "(first on line %lu)", path, t.rows[again].line,
-				 t.rows[again].fields[kc], t.rows[first].line);
+				 "(first on line %lu)", path, csv_table_line(&t, again),
+				 csv_table_cell(&t, again, kc), csv_table_line(&t, first));
 			goto out;
 		}
 		if (repeat == -2) {
@@ -451,9 +451,9 @@ static int load_context_csv(struct run_dir *run, const char *dir, char *err,
 		}
 	}
 	for (size_t i = 0; i < t.count; i++) {
-		const char *key = t.rows[i].fields[kc];
+		const char *key = csv_table_cell(&t, i, kc);
 
-		if (add_context(run, &cap, key, t.rows[i].fields[vc])) {
+		if (add_context(run, &cap, key, csv_table_cell(&t, i, vc))) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
@@ -492,10 +492,10 @@ static int load_results_csv(struct run_dir *run, const char *path,
 			goto oom;
 		if (why) {
 			snprintf(err, errlen, "%s:%lu: the benchmark name %s", path,
-				 t.rows[i].line, why);
+				 csv_table_line(&t, i), why);
 			goto out;
 		}
-		b->line = t.rows[i].line;
+		b->line = csv_table_line(&t, i);
 		b->name = strdup(name);
 		if (!b->name)
 			goto oom;
@@ -517,7 +517,7 @@ static int load_results_csv(struct run_dir *run, const char *path,
 			goto oom;
 		if ((why = columns_problem(b, &column, &value))) {
 			snprintf(err, errlen, "%s:%lu: %s: the %s '%.40s%s' %s",
-				 path, t.rows[i].line, b->name, column, value,
+				 path, csv_table_line(&t, i), b->name, column, value,
 				 strlen(value) > 40 ? "..." : "", why);
 			goto out;
 		}
@@ -525,7 +525,7 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		why = timing_problem(median, b->median, is_difference(b));
 		if (why) {
 			snprintf(err, errlen, "%s:%lu: %s: median '%s' %s (" TIMING_RULE ")",
-				 path, t.rows[i].line, b->name, median, why);
+				 path, csv_table_line(&t, i), b->name, median, why);
 			goto out;
 		}
 		b->min = parse_double(csv_table_get(&t, i, "min"));
@@ -706,6 +706,7 @@ static double time_unit_ns(const char *unit)
 struct name_map {
 	size_t *slot;		/* index + 1; 0 is empty */
 	size_t mask;
+	size_t used;
 };
 
 static size_t name_hash(const char *s)
@@ -717,14 +718,11 @@ static size_t name_hash(const char *s)
 	return (size_t)h;
 }
 
-static int map_init(struct name_map *m, size_t entries)
+static int map_init(struct name_map *m, size_t size)
 {
-	size_t size = 16;
-
-	while (size < 2 * entries)
-		size *= 2;
 	m->slot = calloc(size, sizeof(*m->slot));
 	m->mask = size - 1;
+	m->used = 0;
 	return m->slot ? 0 : -1;
 }
 
@@ -738,14 +736,35 @@ static size_t map_find(const struct name_map *m, const struct run_dir *run,
 	return SIZE_MAX;
 }
 
-/* At most one benchmark per entry: the map never fills past half. */
-static void map_add(struct name_map *m, const struct run_dir *run, size_t index)
+static void map_put(struct name_map *m, const struct run_dir *run, size_t index)
 {
 	size_t i = name_hash(run->bench[index].name) & m->mask;
 
 	while (m->slot[i])
 		i = (i + 1) & m->mask;
 	m->slot[i] = index + 1;
+	m->used++;
+}
+
+/*
+ * The map grows with the benchmarks, never past half full: sized by what
+ * a file holds, not by how many entries it claims. 0, or -1 (no memory).
+ */
+static int map_add(struct name_map *m, const struct run_dir *run, size_t index)
+{
+	if (2 * (m->used + 1) > m->mask + 1) {
+		struct name_map bigger;
+
+		if (map_init(&bigger, 2 * (m->mask + 1)))
+			return -1;
+		for (size_t i = 0; i <= m->mask; i++)
+			if (m->slot[i])
+				map_put(&bigger, run, m->slot[i] - 1);
+		free(m->slot);
+		*m = bigger;
+	}
+	map_put(m, run, index);
+	return 0;
 }
 
 /* The "context" object of Google Benchmark JSON as context keys. */
@@ -779,10 +798,30 @@ struct gbench_reader {
 	struct run_dir *run;
 	const char *path;
 	struct name_map map;
-	size_t bcap, *vcap, skipped_failed;
+	size_t bcap, *vcap, vcap_len, skipped_failed;
+	int pass;		/* 0: repetitions, 1: median aggregates */
+	int status;		/* GBENCH_BAD or GBENCH_NOMEM, once one came */
+	char *err;
+	size_t errlen;
 };
 
 enum { GBENCH_BAD = -1, GBENCH_NOMEM = -2 };
+
+/* Room for benchmark k's count of values. */
+static int grow_vcap(struct gbench_reader *g, size_t k)
+{
+	if (k >= g->vcap_len) {
+		size_t len = g->vcap_len ? 2 * g->vcap_len : 64;
+		size_t *more = realloc(g->vcap, len * sizeof(*more));
+
+		if (!more)
+			return -1;
+		memset(more + g->vcap_len, 0, (len - g->vcap_len) * sizeof(*more));
+		g->vcap = more;
+		g->vcap_len = len;
+	}
+	return 0;
+}
 
 /*
  * benchmarks[i] in this pass (0: repetitions, 1: median aggregates):
@@ -864,8 +903,9 @@ static int gbench_entry(struct gbench_reader *g, const struct json_value *e,
 		b->median = NAN;
 		b->source = aggregate ? RUN_VALUES_NONE
 				      : RUN_VALUES_REPETITIONS;
-		map_add(&g->map, run, run->count - 1);
 		k = run->count - 1;
+		if (map_add(&g->map, run, k) || grow_vcap(g, k))
+			return GBENCH_NOMEM;
 	}
 	b = &run->bench[k];
 	if (aggregate)
@@ -896,17 +936,47 @@ static void gbench_summarise(struct run_dir *run)
 	}
 }
 
+/* json_parse_file_each()'s callback: one entry of the benchmarks array. */
+static int gbench_each(const struct json_value *e, size_t i, void *arg)
+{
+	struct gbench_reader *g = arg;
+
+	if (!g->map.slot)
+		return 0;	/* the first reading only counts them */
+	g->status = gbench_entry(g, e, i, g->pass, g->err, g->errlen);
+	return g->status ? 1 : 0;
+}
+
+/*
+ * A Google Benchmark JSON file, read three times, an entry of its
+ * benchmarks array at a time: for its context and the number of entries,
+ * then for the repetitions ("iteration" entries), then for the median
+ * aggregates, used only for a benchmark without repetitions (a file
+ * written with --benchmark_report_aggregates_only). A benchmark is
+ * identified by run_name (name without the _median / _mean suffix).
+ * Memory: the text, one entry's values, and what the run keeps.
+ */
 static int load_gbench_json(struct run_dir *run, const char *path,
 			    char *err, size_t errlen)
 {
 	struct json_value root;
 	const struct json_value *list;
-	struct gbench_reader g = { .run = run, .path = path };
-	size_t ccap = 0;
+	struct gbench_reader g = {
+		.run = run, .path = path, .err = err, .errlen = errlen,
+	};
+	size_t ccap = 0, entries = 0;
+	char *text = NULL, where[256];
+	size_t len;
 	int rc = -1;
 
-	if (json_parse_file(path, JSON_NONFINITE, &root, err, errlen))
+	memset(&root, 0, sizeof(root));
+	if (json_read_file(path, &text, &len, err, errlen))
 		return -1;
+	if (json_parse_each(text, len, JSON_NONFINITE, "benchmarks", gbench_each,
+			    &g, &root, &entries, where, sizeof(where))) {
+		snprintf(err, errlen, "%s:%s", path, where);
+		goto out;
+	}
 	list = json_get(&root, "benchmarks");
 	if (!list || list->type != JSON_ARRAY) {
 		snprintf(err, errlen,
@@ -914,32 +984,26 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 			 path);
 		goto out;
 	}
-	if (gbench_context(run, json_get(&root, "context"), &ccap))
+	if (gbench_context(run, json_get(&root, "context"), &ccap) ||
+	    map_init(&g.map, 64))
 		goto oom;
-	g.vcap = calloc(list->count ? list->count : 1, sizeof(*g.vcap));
-	if (map_init(&g.map, list->count) || !g.vcap)
-		goto oom;
-	/*
-	 * First the repetitions ("iteration" entries), then the median
-	 * aggregates, used only for a benchmark without repetitions (a
-	 * file written with --benchmark_report_aggregates_only); a
-	 * benchmark is identified by run_name (name without the _median /
-	 * _mean suffix).
-	 */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < list->count; i++) {
-			int e = gbench_entry(&g, &list->items[i], i, pass, err,
-					     errlen);
-
-			if (e == GBENCH_NOMEM)
-				goto oom;
-			if (e)
-				goto out;
+	json_free(&root);
+	for (g.pass = 0; g.pass < 2; g.pass++) {
+		rc = json_parse_each(text, len, JSON_NONFINITE, "benchmarks",
+				     gbench_each, &g, &root, NULL, where,
+				     sizeof(where));
+		json_free(&root);
+		if (g.status == GBENCH_NOMEM)
+			goto oom;
+		if (rc) {
+			rc = -1;
+			goto out;	/* gbench_entry() said why */
 		}
 	}
+	rc = -1;
 	if (!run->count) {
 		snprintf(err, errlen, "%s: no benchmark to compare (%zu entries%s)",
-			 path, list->count, g.skipped_failed ?
+			 path, entries, g.skipped_failed ?
 			 ", every one with error_occurred" : "");
 		goto out;
 	}
@@ -950,6 +1014,7 @@ static int load_gbench_json(struct run_dir *run, const char *path,
 oom:
 	snprintf(err, errlen, "out of memory reading %s", path);
 out:
+	free(text);
 	free(g.vcap);
 	free(g.map.slot);
 	json_free(&root);

@@ -420,6 +420,16 @@ echo '{"benchmarks": []}' >none.json
 run "$bin" compare none.json B/results.json --no-plots --out x
 check_row gb-empty "a file without benchmarks refused" said 'none.json: no benchmark to compare'
 
+# 48 bytes of tree per 2 bytes of text: more than the reader keeps
+{
+	printf '{"context": {"x": ['
+	printf '%.0s0,' $(seq 200000)
+	printf '0]}, "benchmarks": []}'
+} >dense.json
+run "$bin" compare dense.json B/results.json --no-plots --out x
+check_row gb-dense "a file whose values take more than 3 bytes per byte refused" \
+	said 'dense.json:1:[0-9]*: too much to hold'
+
 # 200000 entries: 100000 benchmarks of 2 repetitions each, every name once
 # per repetition block (a search per entry was quadratic: minutes).
 for f in many-a many-b; do

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_csv.c - RFC 4180 writing and reading back. */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,150 @@ static void table_by_column_name(void **unused)
 		fail_msg("error should say it cannot open: %s", err);
 }
 
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f))
+		fail_msg("cannot write %s", path);
+}
+
+/* The table and the record-at-a-time reader read every input alike. */
+static void table_agrees_with_row_reader(void **unused)
+{
+	static const char *const texts[] = {
+		"a,b\n1,2\n",
+		"a,b\r\n1,2\r\n3,4",
+		"name,v\n\"x,y\",\"say \"\"hi\"\"\"\n,\n\"\",\"\"\n",
+		"h1,\"h\n2\"\n\"line\none\",2\n3,\"two\r\nlines\"\nlast,5",
+		"solo\nx\n\"\"\ny",
+	};
+	char path[] = "/tmp/smapbench-csv-XXXXXX", err[256];
+	int fd = mkstemp(path);
+
+	(void)unused;
+	close(fd);
+	for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+		struct csv_table t;
+		struct csv_row row = { 0 };
+		unsigned long line = 0, start;
+		size_t r = 0;
+		FILE *f;
+
+		write_file(path, texts[k], strlen(texts[k]));
+		assert_int(csv_table_load(path, &t, err, sizeof(err)), 0, err);
+		f = fopen(path, "rb");
+		assert_int(csv_read_row(f, &row, &line), 1, "header");
+		assert_int(t.columns, row.count, "columns");
+		for (unsigned c = 0; c < row.count; c++)
+			assert_str(csv_table_name(&t, c), row.fields[c], "name");
+		assert_null(csv_table_name(&t, row.count));
+		for (;;) {
+			start = line + 1;
+			if (csv_read_row(f, &row, &line) != 1)
+				break;
+			assert_true(r < t.count);
+			for (unsigned c = 0; c < row.count; c++)
+				assert_str(csv_table_cell(&t, r, c), row.fields[c],
+					   "cell");
+			assert_null(csv_table_cell(&t, r, row.count));
+			assert_int(csv_table_line(&t, r), start, "line");
+			r++;
+		}
+		assert_int(r, t.count, "records");
+		/* out of order too: the cursor starts again */
+		if (t.count > 1)
+			assert_int(csv_table_line(&t, 0) + 1 <= csv_table_line(&t, 1),
+				   1, "lines grow");
+		fclose(f);
+		csv_row_free(&row);
+		csv_table_free(&t);
+	}
+	unlink(path);
+}
+
+/* What no table may hold is refused, naming the line. */
+static void table_refuses_malformed(void **unused)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		const char *where;
+	} bad[] = {
+		{ "a,b\n1,2\n\n3,4\n", 13, ":3: empty line" },
+		{ "a\nx\n\n", 5, ":3: empty line" },
+		{ "a,b\n1,\"2\n", 9, ":2: malformed" },
+		{ "a,b\n1,2\r3,4\n", 12, ":2: malformed" },
+		{ "a,b\n1,x\"y\"\n", 11, ":2: malformed" },
+		{ "a,b\n\"1\"x,2\n", 11, ":2: malformed" },
+		{ "a,b\n1,2\n3,\0\n", 12, ":3: malformed" },
+		{ "a,b\n\"x\ny\",2\n1\n", 14, ":4: wrong number" },
+		{ "", 0, "empty file" },
+		{ "\"a\n", 3, "malformed header" },
+	};
+	char path[] = "/tmp/smapbench-csv-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	struct csv_table t;
+
+	(void)unused;
+	close(fd);
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		write_file(path, bad[k].text, bad[k].len);
+		assert_int(csv_table_load(path, &t, err, sizeof(err)), -1,
+			   bad[k].where);
+		if (!strstr(err, bad[k].where))
+			fail_msg("case %zu: '%s' does not say '%s'", k, err,
+				 bad[k].where);
+		assert_null(t.text);
+	}
+	unlink(path);
+	assert_int(csv_table_load("/dev/null", &t, err, sizeof(err)), -1,
+		   "not a regular file");
+	if (!strstr(err, "not a regular file"))
+		fail_msg("/dev/null: %s", err);
+}
+
+/*
+ * The input that cost the most per byte before (1 MiB of ",\n" records
+ * under a two-column header): the loaded table holds at most 4 bytes per
+ * byte of the file, as docs/bad-input.md promises.
+ */
+static void table_memory_is_bounded(void **unused)
+{
+	const size_t records = 512 * 1024, size = 4 + 2 * records;
+	char path[] = "/tmp/smapbench-csv-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	char *text = malloc(size);
+	struct mallinfo2 before, after;
+	struct csv_table t;
+
+	(void)unused;
+	close(fd);
+	assert_non_null(text);
+	memcpy(text, "a,b\n", 4);
+	for (size_t i = 0; i < records; i++)
+		memcpy(text + 4 + 2 * i, ",\n", 2);
+	write_file(path, text, size);
+	free(text);
+	before = mallinfo2();
+	assert_int(csv_table_load(path, &t, err, sizeof(err)), 0, err);
+	after = mallinfo2();
+	assert_int(t.count, records, "records");
+	assert_str(csv_table_cell(&t, records - 1, 1), "", "last cell");
+	assert_int(csv_table_line(&t, records - 1), records + 1, "last line");
+	{
+		size_t held = (after.uordblks + after.hblkhd) -
+			      (before.uordblks + before.hblkhd);
+
+		print_message("# %zu bytes of CSV held in %zu bytes (%.2fx)\n",
+			      size, held, (double)held / size);
+		if (held > 4 * size + 65536)
+			fail_msg("%zu bytes held for %zu of input", held, size);
+	}
+	csv_table_free(&t);
+	unlink(path);
+}
+
 static void row_flags_join_in_order(void **unused)
 {
 	static const struct benchmark b = { .name = "x" };
@@ -163,6 +308,9 @@ int main(void)
 		cmocka_unit_test(quoting_is_minimal),
 		cmocka_unit_test(reads_crlf_and_rejects_garbage),
 		cmocka_unit_test(table_by_column_name),
+		cmocka_unit_test(table_agrees_with_row_reader),
+		cmocka_unit_test(table_refuses_malformed),
+		cmocka_unit_test(table_memory_is_bounded),
 		cmocka_unit_test(row_flags_join_in_order),
 	};
 

@@ -3,6 +3,7 @@
  * test_json.c - JSON escaping, the reader and validator, and results.json
  * holding Google Benchmark's keys.
  */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,6 +454,124 @@ static void results_json_read_back_uses_repetitions(void **unused)
 	context_free(&ctx);
 }
 
+struct each_seen {
+	size_t count, stop_at;
+	double sum;
+};
+
+static int each_sum(const struct json_value *e, size_t i, void *arg)
+{
+	struct each_seen *s = arg;
+
+	assert_int(i, s->count, "index");
+	s->count++;
+	s->sum += json_get_number(e, "v");
+	return s->count == s->stop_at ? 7 : 0;
+}
+
+/* The streamed array is seen an element at a time and not kept. */
+static void reader_streams_one_array(void **unused)
+{
+	const char *text = "{\"context\":{\"k\":\"x\"},\"benchmarks\":"
+			   "[{\"v\":1},{\"v\":2},{\"v\":3.5}],\"n\":[1,2]}";
+	struct each_seen seen = { 0 };
+	struct json_value root;
+	char err[256];
+	size_t n = 0;
+
+	(void)unused;
+	assert_int(json_parse_each(text, strlen(text), 0, "benchmarks", each_sum,
+				   &seen, &root, &n, err, sizeof(err)), 0, err);
+	assert_int(n, 3, "elements");
+	assert_true(seen.sum == 6.5);
+	assert_int(json_get(&root, "benchmarks")->type, JSON_ARRAY, "type");
+	assert_int(json_get(&root, "benchmarks")->count, 0, "not kept");
+	assert_str(json_get_string(json_get(&root, "context"), "k"), "x", "kept");
+	assert_int(json_get(&root, "n")->count, 2, "other arrays kept");
+	json_free(&root);
+
+	/* each() stops it, and its status comes back */
+	seen = (struct each_seen){ .stop_at = 2 };
+	assert_int(json_parse_each(text, strlen(text), 0, "benchmarks", each_sum,
+				   &seen, &root, &n, err, sizeof(err)), 7, "stopped");
+	assert_int(seen.count, 2, "stopped at the second");
+	assert_null(root.items);
+}
+
+/* The most any one element held, measured while it is held. */
+static size_t peak_base;
+
+static int peak_each(const struct json_value *e, size_t i, void *arg)
+{
+	struct mallinfo2 now = mallinfo2();
+	size_t *peak = arg;
+
+	(void)e;
+	(void)i;
+	if (now.uordblks + now.hblkhd > peak_base + *peak)
+		*peak = now.uordblks + now.hblkhd - peak_base;
+	return 0;
+}
+
+/*
+ * A text made to cost the most per byte ("[0,0,...]": 48 bytes of tree
+ * per 2 bytes) is refused as more than the reader keeps, while the
+ * validator, which keeps nothing, takes it; a run's real shape is held
+ * in well under 4 bytes per byte.
+ */
+static void reader_memory_is_bounded(void **unused)
+{
+	const size_t n = 1 << 20;
+	char *dense = malloc(2 * n + 2), err[256];
+	struct json_value root;
+	struct mallinfo2 before, after;
+	size_t len, held = 0, entries = 0;
+	FILE *f;
+	char *real = NULL;
+
+	(void)unused;
+	assert_non_null(dense);
+	dense[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		memcpy(dense + 1 + 2 * i, "0,", 2);
+	dense[2 * n] = ']';
+	assert_int(json_parse(dense, 2 * n + 1, 0, &root, err, sizeof(err)), -1,
+		   "dense array");
+	if (!strstr(err, "too much to hold"))
+		fail_msg("dense array: %s", err);
+	assert_null(root.items);
+	assert_int(json_validate(dense, 2 * n + 1, err, sizeof(err)), 0, err);
+	free(dense);
+
+	/* entries as Google Benchmark writes them, without spaces */
+	f = open_memstream(&real, &len);
+	fputs("{\"benchmarks\":[", f);
+	for (int i = 0; i < 20000; i++)
+		fprintf(f, "%s{\"name\":\"BM_x/%d\",\"run_name\":\"BM_x/%d\","
+			"\"run_type\":\"iteration\",\"iterations\":1000,"
+			"\"real_time\":1.5e+01,\"cpu_time\":1.5e+01,"
+			"\"time_unit\":\"ns\"}", i ? "," : "", i, i);
+	fputs("]}", f);
+	fclose(f);
+	/* Whole, it is more than the budget; streamed, one entry at a time. */
+	assert_int(json_parse(real, len, 0, &root, err, sizeof(err)), -1,
+		   "20000 entries as one tree");
+	before = mallinfo2();
+	peak_base = before.uordblks + before.hblkhd;
+	assert_int(json_parse_each(real, len, 0, "benchmarks", peak_each, &held,
+				   &root, &entries, err, sizeof(err)), 0, err);
+	after = mallinfo2();
+	assert_int(entries, 20000, "entries");
+	print_message("# %zu bytes of JSON streamed; one entry held %zu bytes, "
+		      "%zd after\n", len, held,
+		      (ssize_t)((after.uordblks + after.hblkhd) -
+				(before.uordblks + before.hblkhd)));
+	if (held > 4096)
+		fail_msg("an entry of %zu bytes of text held %zu", len / 20000, held);
+	json_free(&root);
+	free(real);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +579,8 @@ int main(void)
 		cmocka_unit_test(validator),
 		cmocka_unit_test(reader_tree),
 		cmocka_unit_test(reader_bounds_and_places),
+		cmocka_unit_test(reader_streams_one_array),
+		cmocka_unit_test(reader_memory_is_bounded),
 		cmocka_unit_test(writer_output_is_valid),
 		cmocka_unit_test(results_json_has_google_benchmark_keys),
 		cmocka_unit_test(results_json_aggregates_are_over_repetitions),
