@@ -39,7 +39,7 @@ const struct atomic_dir_kind atomic_dir_run = { .name = "run" };
 /* Changed only with the stop signals blocked: the handler sees them whole. */
 static char temporaries[MAX_TEMPORARIES][PATH_MAX + 32];
 static volatile pid_t children[MAX_CHILDREN];
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
 static void block_stop_signals(sigset_t *old)
 {

@@ -184,6 +184,19 @@ interrupt TERM "$bin" compare A B --out sc
 check_row signal-compare "gnuplot stopped, sc/ untouched, no temporary" all \
 	test "$gone" = 1 ';' test "$(sums sc)" = "$before" ';' clean .
 
+# A reader that stopped early (| head): the writer dies of SIGPIPE at its
+# first write, 4 KiB into the table it prints while its temporary output
+# exists, and takes the temporary with it. The reader is gone first.
+rm -rf pipe && mkdir pipe
+{
+	sleep 1
+	"$bin" compare A B --out pipe/cmp --no-plots 2>"$tmp/err"
+	echo "$?" >pipe.rc
+} | head -c 0
+rc=$(cat pipe.rc)
+check_row signal-pipe "no output directory, no temporary" all \
+	test -z "$(ls -A pipe)" ';' clean .
+
 fresh Q && "$bin" plot Q >/dev/null 2>&1
 before=$(sums Q)
 interrupt INT "$bin" plot Q
