@@ -22,7 +22,7 @@
  * smapbench_loop_<op>_<variant>[_<width>] (the catalogue's op name, the
  * variant's name, and the access width for get/put_user), e.g.
  * smapbench_loop_get_user_inline_8, the asm loops' end ..._end as well:
- * the layout check (kmod/check-layout.sh) and the census find the loops
+ * the layout check (tests/kmod/check-layout.sh) and the census find the loops
  * by these names.
  *
  * Dispatch is by explicit case: every switch over the op names each

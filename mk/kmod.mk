@@ -15,7 +15,7 @@
 #       KMOD_OUT=<dir>           build directory instead of build/kmod/<release>
 #   make kmod-lint               checkpatch, sparse and W=1 for the default kernel,
 #                                and the layout of its timed loops
-#                                (kmod/check-layout.sh)
+#                                (tests/kmod/check-layout.sh)
 #   make kmod-selftest           build/tests/kmod_selftest, the static program
 #                                the VM boots run against /dev/smapbench
 #   make kmod-clean              remove build/kmod
@@ -107,11 +107,11 @@ kmod-checkpatch: kmod-doctools
 	$(CHECKPATCH) --no-tree --show-types -f $(filter-out %/Kbuild,$(KMOD_SOURCES))
 
 kmod-lint: kmod-checkpatch kmod-kerneldoc
-	shellcheck -S warning kmod/check-layout.sh
+	shellcheck -S warning tests/kmod/check-layout.sh
 ifneq ($(KMOD_KDIR),)
 	@rm -rf $(KMOD_BUILD)/lint-w1
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-w1,W=1)
-	kmod/check-layout.sh --label "loop layout" $(KMOD_BUILD)/lint-w1/smapbench.ko
+	tests/kmod/check-layout.sh --label "loop layout" $(KMOD_BUILD)/lint-w1/smapbench.ko
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-sparse,C=2)
 else
 	@echo "note: no kernel headers: W=1 and sparse builds of the module skipped"
@@ -119,13 +119,14 @@ endif
 
 # The self-test runs in a guest without a C library: link it statically.
 kmod-selftest: $(BUILD)/tests/kmod_selftest
-$(BUILD)/tests/kmod_selftest: tests/vm/kmod_selftest.c suites/kmod/catalogue.c \
+KMOD_SELFTEST_SRCS := $(wildcard tests/kmod/selftest/*.c) suites/kmod/catalogue.c
+$(BUILD)/tests/kmod_selftest: $(KMOD_SELFTEST_SRCS) tests/kmod/selftest/selftest.h \
 		suites/kmod/catalogue.h suites/kmod/sweep.h kmod/uapi/smapbench.h \
 		kmod/uapi/smapbench_ops.def \
 		$(BUILD_FLAGS)
 	@mkdir -p $(dir $@)
-	@echo "  CC      $< (static)"
-	@$(CC) $(USER_CFLAGS) $(LDFLAGS) -static -pthread -o $@ $< suites/kmod/catalogue.c \
+	@echo "  CC      tests/kmod/selftest/ (static)"
+	@$(CC) $(USER_CFLAGS) $(LDFLAGS) -static -pthread -o $@ $(KMOD_SELFTEST_SRCS) \
 		-lpthread $(LDLIBS)
 
 # checkpatch.pl and kernel-doc from Debian's linux-source-6.1. kernel-doc

@@ -5,15 +5,8 @@
 #                       and the canary; TAP lines, non-zero on failure
 #   make vm-initramfs   only build the guest initramfs of the default kernel
 #
-# vm/run-vm.sh builds what the guest needs itself (module per kernel via
-# kmod-for, the canary, the static programs); these rules only add the
-# ioctl fuzzer, which lives here.
-
-VM_FUZZ := $(BUILD)/vm/smapbench_fuzz
-
-$(VM_FUZZ): vm/smapbench_fuzz.c kmod/uapi/smapbench.h
-	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -static -o $@ vm/smapbench_fuzz.c
+# vm/run-vm.sh builds what the guest needs itself: the module per kernel
+# via kmod-for, the canary (tests/kmod/canary/), the static programs.
 
 .PHONY: vm-check vm-initramfs
 vm-check:
@@ -24,14 +17,14 @@ vm-initramfs:
 
 # The canary module must stay as clean as the real one: checkpatch, and
 # W=1 with sparse against each installed Debian kernel's headers.
-VM_CANARY_SRC := kmod/tests/Kbuild kmod/tests/smapbench_canary.c
+VM_CANARY_SRC := tests/kmod/canary/Kbuild tests/kmod/canary/smapbench_canary.c
 VM_LINT_KDIRS := $(wildcard /usr/src/linux-headers-6.1.*-amd64 \
 			    /usr/src/linux-headers-6.12.*-amd64)
 
 .PHONY: vm-lint
 lint: vm-lint
 vm-lint: $(LINUX_SOURCE_STAMP)
-	$(CHECKPATCH) --no-tree --show-types -q -f kmod/tests/smapbench_canary.c
+	$(CHECKPATCH) --no-tree --show-types -q -f tests/kmod/canary/smapbench_canary.c
 	shellcheck -S warning -s sh vm/init
 	+@$(call via_space_free_path,set -e; for kdir in $(VM_LINT_KDIRS); do \
 		out=$(call from_top,$(BUILD))/vm/lint/$$(basename $$kdir); \

@@ -26,21 +26,14 @@
 # Exit status: 0 done (with --check: every line ok), 1 a boot or a check
 # failed, 2 bad usage or a missing prerequisite.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
 # shellcheck source=vm/lib.sh
-. "$here/lib.sh"
-
-BUILD=${BUILD:-build}
-case $BUILD in /*) build=$BUILD ;; *) build=$top/$BUILD ;; esac
-
-help() {
-	sed -n '2,/^# failed, 2/s/^# \{0,1\}//p' "$0"
-}
-die() {
-	echo "census: error: $*" >&2
-	exit 2
-}
+. "$(dirname "$0")/lib.sh"
+# Set by vm_script_init; declared for shellcheck, which may not follow lib.sh.
+declare here top build
+vm_script_init census 'failed, 2'
+# The names the rest of this script calls them by.
+help() { vm_help; }
+die() { vm_die "$@"; }
 
 kernels=() states=smap,clearcpuid,cpu-off out=$top/data check=0
 boot_timeout=1200 guest_args=()

@@ -38,32 +38,23 @@
 # (panic, hang, failed mount: DIR/serial.log says why); 2 bad usage or a
 # missing prerequisite.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
 # shellcheck source=vm/lib.sh
-. "$here/lib.sh"
-
-BUILD=${BUILD:-build}
-case $BUILD in /*) build=$BUILD ;; *) build=$top/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
+# Set by vm_script_init; declared for shellcheck, which may not follow lib.sh.
+declare here top build
+# Its errors say run-vm, as those of the library's functions do.
+vm_script_init run-vm 'missing prerequisite'
 
 # The modules the guest needs before it can mount its root: the 9p
 # transport, the overlay and the panic notifier (with their dependencies).
 HOSTROOT_MODULES="virtio_pci 9pnet_virtio 9p overlay pvpanic-mmio"
 
-help() {
-	sed -n '2,/^# missing prerequisite/s/^# \{0,1\}//p' "$0"
-}
-usage() {
-	help >&2
-	exit 2
-}
-
 mode=${1:-}
 [ $# -gt 0 ] && shift
 case $mode in
 boot | initramfs | accel) ;;
--h | --help) help; exit 0 ;;
-*) usage ;;
+-h | --help) vm_help; exit 0 ;;
+*) vm_usage ;;
 esac
 kernel="" headers="" moddir="" dir="$build/vm/hostroot/boot" share="" cpu=max
 append="" workdir=$top hostname=smapbench-vm accel=auto memory=2048
@@ -84,7 +75,7 @@ while [ $# -gt 0 ]; do
 	--timeout) limit=${2:?--timeout needs seconds}; shift ;;
 	--quiet) quiet=1 ;;
 	--) shift; break ;;
-	-h | --help) help; exit 0 ;;
+	-h | --help) vm_help; exit 0 ;;
 	*) vm_die "unknown argument '$1' (see $0 --help)" ;;
 	esac
 	shift

@@ -1,8 +1,11 @@
-# Shell functions shared by vm/run-vm.sh and vm/mkinitramfs.sh (sourced).
+# Shell functions shared by the vm/*.sh scripts (sourced); run-bench.sh
+# and the test stages source it too.
 # shellcheck shell=bash disable=SC2034
 #
-# Nothing here runs on its own. Every function reports errors on stderr
-# with what to do about them and returns non-zero; callers decide.
+# Nothing here runs on its own: sourcing sets VM_* variables and defines
+# vm_* functions, nothing else. Every function reports errors on stderr
+# with what to do about them and returns non-zero; callers decide. Only
+# vm_die and vm_usage end the script.
 
 # The 9p mount tag and the guest mount point of the result share.
 VM_SHARE_TAG=smapbench
@@ -16,8 +19,33 @@ VM_BASE_CMDLINE="console=ttyS0 panic=-1 no_timer_check"
 # Lines of a kernel log that must not appear in a healthy boot.
 VM_BAD_LOG_RE='BUG:|WARNING:|Oops|general protection fault|soft lockup|hard LOCKUP|blocked for more than|Call Trace|RIP:|Kernel panic|UBSAN|KASAN|Tainted:|Disabling lock debugging|kernel BUG|invalid opcode|double fault|stack-protector'
 
+# ------------------------------------------------------------ scripts
+# vm_script_init NAME [HELP_END]: the start of every vm/*.sh. Sets here
+# (vm/), top (the checkout), BUILD (default build) and build (BUILD, under
+# top unless absolute). NAME starts vm_die's messages; vm_help prints the
+# script's header comment from its second line to the one that starts
+# with "# HELP_END". Not run on sourcing: run-bench.sh has its own here.
+vm_script_init() {
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	top=$(cd "$here/.." && pwd)
+	BUILD=${BUILD:-build}
+	case $BUILD in /*) build=$BUILD ;; *) build=$top/$BUILD ;; esac
+	VM_SCRIPT=$1
+	VM_HELP_END=${2:-}
+}
+
+vm_help() {
+	sed -n "2,/^# $VM_HELP_END/s/^# \{0,1\}//p" "$0"
+}
+
+# Bad usage: the help on stderr, exit status 2.
+vm_usage() {
+	vm_help >&2
+	exit 2
+}
+
 vm_die() {
-	echo "run-vm: error: $*" >&2
+	echo "${VM_SCRIPT:-run-vm}: error: $*" >&2
 	exit 2
 }
 
@@ -44,37 +72,75 @@ vm_headers_release() {
 		"$1/include/generated/utsrelease.h" 2>/dev/null | grep .
 }
 
-# Resolve module names (as in modules.dep, e.g. 9pnet_virtio) to the
-# files to load, dependencies first, each once; modules built into the
-# kernel are left out. Prints paths relative to the modules directory.
+# vm_module_closure MODDIR NAME...: the files to load for module names
+# (e.g. 9pnet_virtio), in the order modprobe would load them (what each
+# depends on first), each once; modules built into the kernel are left
+# out. Prints paths relative to MODDIR. modprobe looks only in
+# BASE/lib/modules/RELEASE, at the index depmod makes (modules.dep.bin):
+# any other MODDIR is reached through a link in a temporary BASE.
+# -C /dev/null: this machine's modprobe.d is about its own kernel.
 vm_module_closure() {
-	local moddir=$1 name line path dep deps seen=" "
+	local moddir=$1 modprobe release base tmp prefix name kind path rel
+	local rc=0 seen=" "
 	shift
-	for name in "$@"; do
-		line=$(grep -E "(^|/)${name}\.ko(\.xz|\.zst|\.gz)?:" \
-			"$moddir/modules.dep" | head -n 1)
-		if [ -z "$line" ]; then
-			if grep -qE "(^|/)${name}\.ko$" \
-				"$moddir/modules.builtin" 2>/dev/null; then
-				continue
-			fi
-			echo "run-vm: error: module $name is neither in" \
-				"$moddir/modules.dep nor built in" >&2
+	# modprobe lives in /sbin, which a user's PATH may lack.
+	modprobe=$(PATH=$PATH:/usr/sbin:/sbin command -v modprobe) || {
+		echo "run-vm: error: modprobe not found: apt-get install kmod" >&2
+		return 1
+	}
+	moddir=$(cd "$moddir" && pwd) || return 1
+	[ -r "$moddir/modules.dep.bin" ] || {
+		echo "run-vm: error: $moddir has no modules.dep.bin, the index" \
+			"modprobe reads: run depmod for that tree" >&2
+		return 1
+	}
+	tmp=$(mktemp -d) || return 1
+	release=${moddir##*/}
+	base=${moddir%/lib/modules/"$release"}
+	if [ "$base" = "$moddir" ]; then
+		base=$tmp/base
+		if ! mkdir -p "$base/lib/modules" ||
+			! ln -s "$moddir" "$base/lib/modules/$release"; then
+			rm -rf "$tmp"
 			return 1
 		fi
-		path=${line%%:*}
-		# modules.dep lists the whole closure, the module loaded
-		# last first: walk it backwards.
-		read -r -a deps <<<"${line#*:}"
-		for ((dep = ${#deps[@]} - 1; dep >= 0; dep--)); do
-			case $seen in *" ${deps[dep]} "*) continue ;; esac
-			seen="$seen${deps[dep]} "
-			echo "${deps[dep]}"
-		done
-		case $seen in *" $path "*) continue ;; esac
-		seen="$seen$path "
-		echo "$path"
+	fi
+	# modprobe prints BASE/lib/modules/RELEASE/PATH, with // for a BASE of /.
+	prefix=$base/lib/modules/$release/
+	for name in "$@"; do
+		if ! "$modprobe" -C /dev/null -d "${base:-/}" -S "$release" \
+			--show-depends "$name" >"$tmp/out" 2>"$tmp/err"; then
+			if grep -q 'not found in directory' "$tmp/err"; then
+				echo "run-vm: error: module $name is neither in" \
+					"$moddir/modules.dep nor built in" >&2
+			else
+				echo "run-vm: error: modprobe --show-depends $name" \
+					"failed for $moddir:" >&2
+				cat "$tmp/err" >&2
+			fi
+			rc=1
+			break
+		fi
+		cat "$tmp/err" >&2
+		while read -r kind path _; do
+			case $kind in
+			builtin) continue ;;
+			insmod) rel=${path#"$prefix"} ;;
+			*) rel=$path ;; # no file to copy: refused below
+			esac
+			if [ "$rel" = "$path" ]; then
+				echo "run-vm: error: modprobe --show-depends $name said" \
+					"'$kind $path', not a module file under $moddir" >&2
+				rc=1
+				break 2
+			fi
+			case $seen in *" $rel "*) continue ;; esac
+			seen="$seen$rel "
+			echo "$rel"
+		done < <(sed 's|^\(insmod \)//*|\1/|' "$tmp/out")
 	done
+	rm -rf "$tmp"
+	return "$rc"
 }
 
 # Copy a module to DEST uncompressed (busybox insmod reads plain ELF).

@@ -13,9 +13,11 @@
 # every --program FILE as /bin/NAME (static binaries or scripts). Prints
 # nothing on success.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=vm/lib.sh
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
+# Set by vm_script_init; declared for shellcheck, which may not follow lib.sh.
+declare here
+vm_script_init run-vm
 
 # Modules the busybox guest needs from the kernel: the 9p transport and
 # the panic notifier. Built-in ones are skipped.

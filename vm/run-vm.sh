@@ -27,29 +27,19 @@
 # Exit status: 0 everything passed, 1 a test or boot failed, 2 a missing
 # prerequisite or bad usage. docs/vm.md explains the boots and verdicts.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
 # shellcheck source=vm/lib.sh
-. "$here/lib.sh"
-
-BUILD=${BUILD:-build}
-case $BUILD in /*) build=$BUILD ;; *) build=$top/$BUILD ;; esac
-
-help() {
-	sed -n '2,/^# prerequisite/s/^# \{0,1\}//p' "$0"
-}
-usage() {
-	help >&2
-	exit 2
-}
+. "$(dirname "$0")/lib.sh"
+# Set by vm_script_init; declared for shellcheck, which may not follow lib.sh.
+declare here top build
+vm_script_init run-vm prerequisite
 
 # ------------------------------------------------------------ arguments
 mode=${1:-}
 [ $# -gt 0 ] && shift
 case $mode in
 check | initramfs) ;;
--h | --help) help; exit 0 ;;
-*) usage ;;
+-h | --help) vm_help; exit 0 ;;
+*) vm_usage ;;
 esac
 kernel="" headers="" moddir="" accel=auto jobs=2 boot_timeout=300 only=""
 while [ $# -gt 0 ]; do
@@ -61,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
 	--boots) only=${2:?--boots needs a list of boot names}; shift ;;
 	--timeout) boot_timeout=${2:?--timeout needs seconds}; shift ;;
-	-h | --help) help; exit 0 ;;
+	-h | --help) vm_help; exit 0 ;;
 	*) vm_die "unknown argument '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -112,7 +102,7 @@ fi
 # Builds what the guest runs and prints the initramfs path of a kernel.
 # The module is built per kernel by the project's own rule (mk/kmod.mk);
 # SMAPBENCH_KMOD_DIR (holding <release>/smapbench.ko), KMOD_SELFTEST,
-# SMAPBENCH_STATIC and SMAPBENCH_FUZZ name prebuilt files instead.
+# and SMAPBENCH_STATIC name prebuilt files instead.
 make_quiet() {
 	make -C "$top" --no-print-directory -s BUILD="$BUILD" "$@"
 }
@@ -145,11 +135,12 @@ build_guest_files() {
 	fi
 	[ -r "$ko" ] || { echo "run-vm: error: $ko was not built" >&2; return 2; }
 
-	# The canary: built out of tree from a copy, so kmod/tests stays clean.
+	# The canary: built out of tree from a copy, so the checkout stays clean.
 	canary=$dir/canary
 	mkdir -p "$canary" &&
-		cp -p "$top/kmod/tests/Kbuild" "$top/kmod/tests/smapbench_canary.c" \
-			"$canary/" || return 2
+		cp -p "$top/tests/kmod/canary/Kbuild" \
+			"$top/tests/kmod/canary/smapbench_canary.c" "$canary/" ||
+		return 2
 	# Kbuild cannot take an M= with a space in it: build through a link.
 	local canary_m=$canary alias="" canary_rc
 	if [[ $canary == *" "* ]]; then
@@ -167,11 +158,9 @@ build_guest_files() {
 
 	local selftest=${KMOD_SELFTEST:-$build/tests/kmod_selftest}
 	local smapbench=${SMAPBENCH_STATIC:-$build/smapbench-static}
-	local fuzz=${SMAPBENCH_FUZZ:-$build/vm/smapbench_fuzz}
 	local targets=()
 	[ -n "${KMOD_SELFTEST:-}" ] || targets+=("${selftest#"$top"/}")
 	[ -n "${SMAPBENCH_STATIC:-}" ] || targets+=("${smapbench#"$top"/}")
-	[ -n "${SMAPBENCH_FUZZ:-}" ] || targets+=("${fuzz#"$top"/}")
 	if [ ${#targets[@]} -gt 0 ]; then
 		make_quiet "${targets[@]}" >"$dir/programs-build.log" 2>&1 || {
 			tail -n 30 "$dir/programs-build.log" >&2
@@ -180,8 +169,7 @@ build_guest_files() {
 		}
 	fi
 	programs=(--program "$selftest=kmod_selftest"
-		--program "$smapbench=smapbench"
-		--program "$fuzz=smapbench_fuzz")
+		--program "$smapbench=smapbench")
 
 	"$here/mkinitramfs.sh" --release "$release" --modules-dir "$mods" \
 		--out "$dir/initramfs.cpio.gz" --module "$ko" \

@@ -3,7 +3,7 @@
 # warning and sparse (C=2) without a report against Debian 12's 6.1 and
 # 6.12 headers, the layout of the timed loops in both builds (every
 # inline/nopad twin: same bytes but STAC/CLAC <-> NOP3, same offset mod
-# 64; every loop head 64-byte aligned: kmod/check-layout.sh), checkpatch
+# 64; every loop head 64-byte aligned: tests/kmod/check-layout.sh), checkpatch
 # and kernel-doc clean, the uapi header usable from C11 user space with
 # one layout for 32- and 64-bit callers, and the in-guest self-test
 # builds statically.
@@ -63,7 +63,7 @@ for series in 6.1 6.12; do
 			not_ok "smapbench.ko for $rel has vermagic '$vermagic'"
 		fi
 		# One TAP line per twin pair, from the module's disassembly.
-		relay < <(kmod/check-layout.sh --label "loop layout in $rel" "$ko")
+		relay < <(tests/kmod/check-layout.sh --label "loop layout in $rel" "$ko")
 	else
 		not_ok "loop layout in $rel: no module to disassemble"
 	fi

@@ -6,7 +6,7 @@
  * produces.
  *
  * The module's side of the size and variant rules is checked in the VM
- * (tests/vm/kmod_selftest.c refuses and runs the edges the catalogue
+ * (tests/kmod/selftest/ refuses and runs the edges the catalogue
  * names); here the catalogue must agree with the ABI's bounds and with
  * the suite's table, and the per-access figures must be right for every
  * batch size and every op the suite registers, sigframe's whole frames

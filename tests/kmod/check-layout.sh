@@ -1,7 +1,7 @@
 #!/bin/bash
 # Checks the layout of smapbench.ko's timed loops, from its disassembly.
 #
-#   kmod/check-layout.sh [--label TEXT] path/to/smapbench.ko
+#   tests/kmod/check-layout.sh [--label TEXT] path/to/smapbench.ko
 #
 # smapbench_ops.c names the first instruction of every timed loop
 # smapbench_loop_<op>_<variant>[_<width>] (op and variant by name, the
