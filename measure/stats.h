@@ -129,6 +129,15 @@ struct stats_summary {
 	size_t outliers;
 };
 
+/*
+ * Student's t distribution with df degrees of freedom: its CDF, exact for
+ * whole df (a closed form), else from the incomplete beta function; and
+ * its quantile, by bisection on the CDF to the last bit. NAN outside
+ * 0 < p < 1 or for df <= 0.
+ */
+double stats_student_cdf(double t, double df);
+double stats_student_quantile(double p, double df);
+
 /* All of the above at once (default resamples, level, z). 0 or -1. */
 int stats_summarize(const double *v, size_t n, uint64_t seed,
 		    struct stats_summary *out);
