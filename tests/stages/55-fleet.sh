@@ -89,7 +89,7 @@ check "the table has table.csv, with its header" \
 	grep -q '^host,cpu_model,.*,kernel_release,' "$table/table.csv"
 check "the table has table.md" test -s "$table/table.md"
 check "table.md has this machine's row ($host, $cpu, $kernel)" \
-	eval 'grep -F -- "| $(md "$host") | $(md "$cpu") \\(" "$table/table.md" |
+	eval 'grep -F -- "| $(md "$host") | $(md "$cpu") (" "$table/table.md" |
 		grep -qF -- "| $(md "$kernel") |"'
 check "table.md lists the imported run under that row" \
 	grep -qF -- "| $(md "$run") | $(kv smap_state) | $(md "$(kv date)") | $(md "$host"), $(md "$kernel") |" "$table/table.md"
