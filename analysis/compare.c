@@ -9,46 +9,6 @@
 #include "analysis/parallel.h"
 #include "measure/stats.h"
 
-/* ------------------------------------------------------ bootstrap */
-
-int compare_bootstrap_diff(const double *a, size_t na, double scale_a,
-			   const double *b, size_t nb, double scale_b,
-			   unsigned resamples, double level, uint64_t seed,
-			   double *low, double *high)
-{
-	struct stats_resampler draw_a, draw_b;
-	struct stats_rng rng;
-	double *diffs;
-
-	if (!na || !nb || !resamples)
-		return -1;
-	diffs = malloc(resamples * sizeof(*diffs));
-	if (!diffs || stats_resampler_init(&draw_a, a, na)) {
-		free(diffs);
-		return -1;
-	}
-	if (stats_resampler_init(&draw_b, b, nb)) {
-		stats_resampler_free(&draw_a);
-		free(diffs);
-		return -1;
-	}
-	stats_rng_seed(&rng, seed);
-	for (unsigned r = 0; r < resamples; r++) {
-		/* a's draws first, then b's, from one generator */
-		double median_a = stats_resampler_median(&draw_a, &rng);
-		double median_b = stats_resampler_median(&draw_b, &rng);
-
-		diffs[r] = scale_b * median_b - scale_a * median_a;
-	}
-	stats_sort(diffs, resamples);
-	*low = stats_quantile_sorted(diffs, resamples, (1 - level) / 2);
-	*high = stats_quantile_sorted(diffs, resamples, 1 - (1 - level) / 2);
-	stats_resampler_free(&draw_a);
-	stats_resampler_free(&draw_b);
-	free(diffs);
-	return 0;
-}
-
 /* ------------------------------------------------ repetition level */
 
 struct compare_settings compare_default_settings(void)
@@ -56,66 +16,28 @@ struct compare_settings compare_default_settings(void)
 	return (struct compare_settings){
 		.alpha = COMPARE_DEFAULT_ALPHA,
 		.margin = COMPARE_DEFAULT_MARGIN,
-		.resamples = COMPARE_DEFAULT_RESAMPLES,
-		.seed = COMPARE_DEFAULT_SEED,
 	};
-}
-
-struct keyed {
-	unsigned long repetition;
-	size_t index;
-};
-
-static int by_repetition(const void *x, const void *y)
-{
-	const struct keyed *a = x, *b = y;
-
-	if (a->repetition != b->repetition)
-		return a->repetition < b->repetition ? -1 : 1;
-	return (a->index > b->index) - (a->index < b->index);
 }
 
 void compare_groups_free(struct compare_groups *g)
 {
-	free(g->values);
-	free(g->start);
 	free(g->medians);
+	free(g->id);
 	memset(g, 0, sizeof(*g));
 }
 
 int compare_group(const double *values, const unsigned long *repetition,
 		  size_t n, struct compare_groups *out)
 {
-	struct keyed *key = malloc((n ? n : 1) * sizeof(*key));
-	size_t groups = 0;
-
 	memset(out, 0, sizeof(*out));
-	out->values = malloc((n ? n : 1) * sizeof(*out->values));
-	out->start = malloc((n + 1) * sizeof(*out->start));
 	out->medians = malloc((n ? n : 1) * sizeof(*out->medians));
-	if (!key || !out->values || !out->start || !out->medians) {
-		free(key);
+	out->id = malloc((n ? n : 1) * sizeof(*out->id));
+	if (out->medians && out->id)
+		out->count = stats_repetition_medians(values, repetition, n,
+						      out->medians, out->id);
+	if (!out->medians || !out->id || out->count == (size_t)-1) {
 		compare_groups_free(out);
 		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		key[i] = (struct keyed){ repetition ? repetition[i] : i, i };
-	qsort(key, n, sizeof(*key), by_repetition);
-	for (size_t i = 0; i < n; i++) {
-		if (!i || key[i].repetition != key[i - 1].repetition)
-			out->start[groups++] = i;
-		out->values[i] = values[key[i].index];
-	}
-	out->start[groups] = n;
-	out->count = groups;
-	free(key);
-	for (size_t g = 0; g < groups; g++) {
-		out->medians[g] = stats_median(out->values + out->start[g],
-					       out->start[g + 1] - out->start[g]);
-		if (isnan(out->medians[g])) {
-			compare_groups_free(out);
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -125,225 +47,60 @@ double compare_center(const struct compare_groups *g)
 	return g->count ? stats_mean(g->medians, g->count) : NAN;
 }
 
-/* Standard normal quantile, by bisection on erfc (exact enough, cheap). */
-static double normal_quantile(double p)
+int compare_center_interval(const struct compare_groups *g, double level,
+			    struct stats_interval *out)
 {
-	double lo = -40, hi = 40;
-
-	for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (0.5 * erfc(-mid / sqrt(2.0)) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
+	return stats_mean_interval(g->medians, g->count, level, out);
 }
 
-/*
- * Student's t quantile from the normal one (Cornish-Fisher expansion,
- * Abramowitz and Stegun 26.7.5): within 1e-3 of the exact value for
- * df >= 3 at the usual levels, which is all the interval needs; df 1
- * and 2 in closed form.
- */
-static double student_quantile(double p, double df)
+int compare_paired_interval(const struct compare_groups *a, double scale_a,
+			    const struct compare_groups *b, double scale_b,
+			    double level, struct stats_interval *out)
 {
-	double z = normal_quantile(p), z2 = z * z;
+	double *d = malloc((a->count ? a->count : 1) * sizeof(*d));
+	size_t n = 0;
+	int rc;
 
-	/* exact where the expansion is not (3 repetitions: df 2) */
-	if (df == 1)
-		return tan(M_PI * (p - 0.5));
-	if (df == 2)
-		return (2 * p - 1) / sqrt(2 * p * (1 - p));
-	return z + (z2 + 1) * z / (4 * df) +
-	       ((5 * z2 + 16) * z2 + 3) * z / (96 * df * df) +
-	       (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / (384 * df * df * df) +
-	       ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z /
-	       (92160 * df * df * df * df);
-}
-
-/* COMPARE_INNER_RESAMPLES bootstrap medians of each repetition's samples. */
-static double *inner_medians(const struct compare_groups *g, uint64_t seed)
-{
-	double *pool = malloc(g->count * COMPARE_INNER_RESAMPLES * sizeof(*pool));
-	struct stats_rng rng;
-
-	if (!pool)
-		return NULL;
-	stats_rng_seed(&rng, seed);
-	for (size_t k = 0; k < g->count; k++) {
-		struct stats_resampler r;
-
-		if (stats_resampler_init(&r, g->values + g->start[k],
-					 g->start[k + 1] - g->start[k])) {
-			free(pool);
-			return NULL;
-		}
-		for (unsigned i = 0; i < COMPARE_INNER_RESAMPLES; i++)
-			pool[k * COMPARE_INNER_RESAMPLES + i] =
-				stats_resampler_median(&r, &rng);
-		stats_resampler_free(&r);
-	}
-	return pool;
-}
-
-/* One hierarchical resample of a side's center. */
-static double resampled_center(const struct compare_groups *g,
-			       const double *pool, struct stats_rng *rng)
-{
-	double sum = 0;
-
-	for (size_t k = 0; k < g->count; k++) {
-		size_t rep = stats_rng_below(rng, g->count);
-
-		sum += pool[rep * COMPARE_INNER_RESAMPLES +
-			    stats_rng_below(rng, COMPARE_INNER_RESAMPLES)];
-	}
-	return sum / (double)g->count;
-}
-
-/*
- * The interval of center(b) - center(a), or of center(b) alone when a is
- * NULL (the t quantile then has rb - 1 degrees of freedom).
- */
-static int hierarchical_ci(const struct compare_groups *a,
-			   const struct compare_groups *b, unsigned resamples,
-			   double level, uint64_t seed, double *low,
-			   double *high)
-{
-	double *pool_a = NULL, *pool_b, *diffs, tail, z, r, df;
-	struct stats_rng rng;
-
-	if ((a && a->count < 2) || b->count < 2 || !resamples)
+	if (!d)
 		return -1;
-	if (a)
-		pool_a = inner_medians(a, seed ^ 0xa);
-	pool_b = inner_medians(b, seed ^ 0xb);
-	diffs = malloc(resamples * sizeof(*diffs));
-	if ((a && !pool_a) || !pool_b || !diffs) {
-		free(pool_a);
-		free(pool_b);
-		free(diffs);
+	/* both id lists ascend: one merge pass pairs them */
+	for (size_t i = 0, j = 0; i < a->count && j < b->count;) {
+		if (a->id[i] < b->id[j]) {
+			i++;
+		} else if (b->id[j] < a->id[i]) {
+			j++;
+		} else {
+			d[n++] = scale_b * b->medians[j] - scale_a * a->medians[i];
+			i++;
+			j++;
+		}
+	}
+	rc = n ? stats_mean_interval(d, n, level, out) : -1;
+	free(d);
+	return rc;
+}
+
+int compare_within_run(const struct run_bench *a, double scale_a,
+		       const struct run_bench *b, double scale_b,
+		       struct stats_interval *out)
+{
+	struct compare_groups ga, gb;
+	int rc;
+
+	if (compare_group(a->values, a->repetition, a->count, &ga))
+		return -1;
+	if (compare_group(b->values, b->repetition, b->count, &gb)) {
+		compare_groups_free(&ga);
 		return -1;
 	}
-	stats_rng_seed(&rng, seed);
-	for (unsigned i = 0; i < resamples; i++) {
-		double ca = a ? resampled_center(a, pool_a, &rng) : 0;
-
-		diffs[i] = resampled_center(b, pool_b, &rng) - ca;
-	}
-	stats_sort(diffs, resamples);
-	/* Hesterberg's expansion for few clusters (see compare.h). */
-	r = (double)(a && a->count < b->count ? a->count : b->count);
-	df = a ? (double)(a->count + b->count - 2) : r - 1;
-	z = sqrt(r / (r - 1)) * student_quantile(1 - (1 - level) / 2, df);
-	tail = 0.5 * erfc(z / sqrt(2.0));
-	*low = stats_quantile_sorted(diffs, resamples, tail);
-	*high = stats_quantile_sorted(diffs, resamples, 1 - tail);
-	free(pool_a);
-	free(pool_b);
-	free(diffs);
-	return 0;
-}
-
-int compare_hierarchical_ci(const struct compare_groups *a,
-			    const struct compare_groups *b,
-			    unsigned resamples, double level, uint64_t seed,
-			    double *low, double *high)
-{
-	return hierarchical_ci(a, b, resamples, level, seed, low, high);
-}
-
-int compare_center_ci(const struct compare_groups *g, unsigned resamples,
-		      double level, uint64_t seed, double *low, double *high)
-{
-	return hierarchical_ci(NULL, g, resamples, level, seed, low, high);
-}
-
-/* C(n, k) as a double, or INFINITY past limit. */
-static double choose(size_t n, size_t k, double limit)
-{
-	double c = 1;
-
-	if (k > n - k)
-		k = n - k;
-	for (size_t i = 1; i <= k; i++) {
-		c = c * (double)(n - k + i) / (double)i;
-		if (c > limit)
-			return INFINITY;
-	}
-	return c;
-}
-
-/* |mean of the rest - mean of the na values chosen|, their sum given. */
-static inline double split_statistic(double sum, double total, size_t na,
-				     size_t nb)
-{
-	return fabs((total - sum) / (double)nb - sum / (double)na);
-}
-
-double compare_permutation_p(const double *a, size_t na, const double *b,
-			     size_t nb, uint64_t seed, int *exact)
-{
-	size_t n = na + nb, *index = NULL;
-	double *all, total = 0, observed, tolerance, hits = 0, draws = 0;
-	struct stats_rng rng;
-
-	*exact = 0;
-	if (!na || !nb)
-		return NAN;
-	all = malloc(n * sizeof(*all));
-	if (!all)
-		return NAN;
-	memcpy(all, a, na * sizeof(*a));
-	memcpy(all + na, b, nb * sizeof(*b));
-	for (size_t i = 0; i < n; i++)
-		total += all[i];
-	observed = fabs(stats_mean(b, nb) - stats_mean(a, na));
-	/* the observed split, summed in another order, must count as a hit */
-	tolerance = 1e-9 * (observed + fabs(total) / (double)n);
-	if (n < 64 && choose(n, na, COMPARE_EXACT_SPLITS) <= COMPARE_EXACT_SPLITS) {
-		/* every na-subset as the bits of a word (Gosper's hack) */
-		uint64_t set = (UINT64_C(1) << na) - 1, limit = UINT64_C(1) << n;
-
-		while (set < limit) {
-			uint64_t c = set & -set, next = set + c;
-			double sum = 0;
-
-			for (size_t i = 0; i < n; i++)
-				if (set >> i & 1)
-					sum += all[i];
-			hits += split_statistic(sum, total, na, nb) >=
-				observed - tolerance;
-			draws++;
-			set = (((next ^ set) >> 2) / c) | next;
-		}
-		*exact = 1;
-		free(all);
-		return hits / draws;
-	}
-	index = malloc(n * sizeof(*index));
-	if (!index) {
-		free(all);
-		return NAN;
-	}
-	stats_rng_seed(&rng, seed);
-	for (size_t i = 0; i < n; i++)
-		index[i] = i;
-	for (unsigned d = 0; d < COMPARE_PERMUTATIONS; d++) {
-		double sum = 0;
-
-		stats_shuffle(&rng, index, n);
-		for (size_t i = 0; i < na; i++)
-			sum += all[index[i]];
-		hits += split_statistic(sum, total, na, nb) >= observed - tolerance;
-	}
-	draws = COMPARE_PERMUTATIONS;
-	free(index);
-	free(all);
-	/* the observed split counts once: p is never 0 */
-	return (1 + hits) / (1 + draws);
+	rc = compare_paired_interval(&ga, scale_a, &gb, scale_b,
+				     1 - COMPARE_DEFAULT_ALPHA, out);
+	/* as for a comparison: no interval below the minimum repetitions */
+	if (!rc && out->n < COMPARE_MIN_REPETITIONS)
+		out->low = out->high = NAN;
+	compare_groups_free(&ga);
+	compare_groups_free(&gb);
+	return rc;
 }
 
 struct ranked_p {
@@ -407,12 +164,16 @@ static enum compare_verdict verdict_of(const struct compare_row *row,
 				       const struct compare_settings *set)
 {
 	double margin = set->margin * fabs(row->center_a);
+	size_t reps = row->reps_a < row->reps_b ? row->reps_a : row->reps_b;
 
 	if (isnan(row->ci_low) || isnan(row->ci_high) || isnan(row->q))
 		return COMPARE_UNKNOWN;
-	if ((row->ci_low > 0 || row->ci_high < 0) && row->q <= set->alpha)
+	/* beyond the noise floor, and surviving the false-discovery control */
+	if ((row->ci_low > margin || row->ci_high < -margin) &&
+	    row->q <= set->alpha)
 		return row->ci_high < 0 ? COMPARE_FASTER : COMPARE_SLOWER;
-	if (row->ci_low >= -margin && row->ci_high <= margin)
+	if (row->ci_low >= -margin && row->ci_high <= margin &&
+	    reps >= COMPARE_MIN_SAME_REPETITIONS)
 		return COMPARE_SAME;
 	return COMPARE_INCONCLUSIVE;
 }
@@ -422,14 +183,14 @@ int compare_values(const double *a, const unsigned long *rep_a, size_t na,
 		   const struct compare_settings *set, struct compare_row *row)
 {
 	struct compare_groups ga, gb;
+	struct stats_interval iv;
 	int rc = -1;
 
 	row->na = na;
 	row->nb = nb;
 	row->median_a = stats_median(a, na);
 	row->median_b = stats_median(b, nb);
-	row->ci_low = row->ci_high = row->p = row->q = NAN;
-	row->exact = 0;
+	row->ci_low = row->ci_high = row->df = row->p = row->q = NAN;
 	row->verdict = COMPARE_UNKNOWN;
 	if (compare_group(a, rep_a, na, &ga))
 		return -1;
@@ -443,18 +204,20 @@ int compare_values(const double *a, const unsigned long *rep_a, size_t na,
 	row->center_b = compare_center(&gb);
 	row->delta = row->center_b - row->center_a;
 	row->relative = row->center_a != 0 ? row->delta / row->center_a : NAN;
-	if (ga.count < COMPARE_MIN_REPETITIONS || gb.count < COMPARE_MIN_REPETITIONS) {
-		rc = 0;
+	rc = 0;
+	if (ga.count < COMPARE_MIN_REPETITIONS || gb.count < COMPARE_MIN_REPETITIONS)
+		goto out;
+	if (stats_welch_interval(ga.medians, ga.count, gb.medians, gb.count,
+				 1 - set->alpha, &iv)) {
+		rc = -1;
 		goto out;
 	}
-	if (compare_hierarchical_ci(&ga, &gb, set->resamples, 1 - set->alpha,
-				    set->seed, &row->ci_low, &row->ci_high))
-		goto out;
-	row->p = compare_permutation_p(ga.medians, ga.count, gb.medians,
-				       gb.count, set->seed, &row->exact);
+	row->ci_low = iv.low;
+	row->ci_high = iv.high;
+	row->df = iv.df;
+	row->p = iv.p;
 	row->q = row->p;
 	row->verdict = verdict_of(row, set);
-	rc = 0;
 out:
 	compare_groups_free(&ga);
 	compare_groups_free(&gb);
@@ -549,7 +312,7 @@ static int compare_pair(const struct run_dir *ra, const struct run_bench *a,
 		if (isfinite(b->median))
 			row->median_b = b->median * scale_b;
 	} else {
-		row->ci_low = row->ci_high = row->p = row->q = NAN;
+		row->ci_low = row->ci_high = row->df = row->p = row->q = NAN;
 		row->verdict = COMPARE_UNKNOWN;
 		row->method = "medians";
 		row->median_a = a->median * scale_a;

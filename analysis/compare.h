@@ -2,33 +2,41 @@
 /*
  * compare.h - is run B faster, slower or the same as run A?
  *
- * The unit of inference is the repetition: each one has its own sizing,
- * warm-up and place in the interleaved order, and its samples share
- * whatever state it ran in (frequency, cache and page placement), so
- * samples of one repetition are not independent draws. Per benchmark:
+ * The unit of inference is the repetition: each one runs in a process of
+ * its own with its own set-up (measure/runner.h), so the spread between
+ * repetitions holds what differs from one invocation to the next, while
+ * the samples of one repetition share all of that and are not
+ * independent draws. Per benchmark:
  *
  *   center    per side, the mean of the repetition medians: the median
  *             makes each repetition robust to an odd sample, the mean
  *             weighs every repetition the same, however many samples
  *   delta     center_b - center_a, in the unit and in ns, and relative
  *             to center_a
- *   CI        of delta, at level 1 - alpha, from a hierarchical
- *             bootstrap (compare_hierarchical_ci())
- *   p         two-sided permutation test of delta on the repetition
- *             medians, exact when the splits are few enough
+ *   CI        of delta, at level 1 - alpha: Welch's t interval over the
+ *             repetition medians (Welch-Satterthwaite degrees of
+ *             freedom, so a noisy side does not borrow precision from a
+ *             quiet one); exact for normal medians at any repetition
+ *             count, which a bootstrap of 3 or 5 values is not
+ *   p         Welch's two-sided t test of delta = 0
  *   q         Benjamini-Hochberg adjusted p over every row with a p
  *
- * Verdicts (compare_assign_verdicts()):
+ * Verdicts (compare_assign_verdicts()), with m = margin * |center_a|, the
+ * noise floor below which a difference is not worth a verdict (as
+ * Criterion.rs's noise threshold):
  *
- *   faster/slower  the CI excludes 0 and q <= alpha
- *   same           the whole CI lies within +-margin * |center_a|
+ *   faster/slower  the whole CI lies beyond -m or +m, and q <= alpha:
+ *                  the difference is real and larger than the floor
+ *   same           the whole CI lies within +-m ("within noise", even
+ *                  when it excludes 0), with at least
+ *                  COMPARE_MIN_SAME_REPETITIONS repetitions a side
  *   inconclusive   neither: the data cannot tell
  *   unknown        a side has fewer than COMPARE_MIN_REPETITIONS
  *                  repetitions (or no values at all)
  *
- * A permutation test over r + r repetitions cannot give p below
- * 2 / C(2r, r): 0.1 for 3 + 3, 0.029 for 4 + 4, 0.0079 for 5 + 5, so
- * faster/slower needs at least 4 repetitions a side at alpha 0.05.
+ * docs/interpreting.md gives the simulation behind these choices:
+ * coverage and error rates per repetition count, intraclass correlation
+ * and spread ratio (tests/unit/test_simulation.c).
  */
 #ifndef SMAPBENCH_COMPARE_H
 #define SMAPBENCH_COMPARE_H
@@ -37,52 +45,37 @@
 #include <stdint.h>
 
 #include "analysis/parallel.h"
+#include "measure/stats.h"
 #include "rundata/rundir.h"
 
 #define COMPARE_DEFAULT_ALPHA	0.05
-#define COMPARE_DEFAULT_MARGIN	0.02	/* of center_a, for "same" */
-#define COMPARE_DEFAULT_RESAMPLES 10000	/* outer (repetition) resamples */
-#define COMPARE_MIN_RESAMPLES	1000	/* fewer: the tails are a few draws */
-#define COMPARE_INNER_RESAMPLES	256	/* per repetition, of its samples */
-#define COMPARE_EXACT_SPLITS	20000	/* more: Monte-Carlo permutations */
-#define COMPARE_PERMUTATIONS	20000
+#define COMPARE_DEFAULT_MARGIN	0.02	/* of center_a: the noise floor */
 #define COMPARE_MIN_REPETITIONS	3
-#define COMPARE_DEFAULT_SEED	0x5eedULL
-#define COMPARE_MIN_VALUES	3	/* for the within-run bootstrap CIs */
+/*
+ * "same" promises that a difference beyond the margin is missed at most
+ * alpha / 2 of the time; the simulation shows where the t interval keeps
+ * that promise (docs/interpreting.md).
+ */
+#define COMPARE_MIN_SAME_REPETITIONS	3
 
 /* What a comparison was asked for; recorded with its result. */
 struct compare_settings {
 	double alpha;		/* CI level 1 - alpha, FDR level alpha */
-	double margin;		/* equivalence margin, a fraction of center_a */
-	unsigned resamples;	/* outer bootstrap resamples */
-	uint64_t seed;
+	double margin;		/* the noise floor, a fraction of center_a */
 };
 
 /* The defaults above. */
 struct compare_settings compare_default_settings(void);
 
 /*
- * Percentile bootstrap CI, at level, of
- *     scale_b * median(b) - scale_a * median(a)
- * with a and b resampled independently as if every value were
- * independent; resamples draws from seed. For within-run tables.
- * Returns 0, or -1 when a side is empty or memory runs out.
- */
-int compare_bootstrap_diff(const double *a, size_t na, double scale_a,
-			   const double *b, size_t nb, double scale_b,
-			   unsigned resamples, double level, uint64_t seed,
-			   double *low, double *high);
-
-/*
- * Values grouped by repetition: group g holds values[start[g] ..
- * start[g + 1]). compare_group() builds one from values and a
- * repetition index per value (NULL: each value its own repetition).
+ * Values by repetition: the median of repetition id[g] is medians[g].
+ * compare_group() builds one from values and a repetition index per
+ * value (NULL: each value its own repetition).
  */
 struct compare_groups {
-	double *values;		/* reordered by repetition */
-	size_t *start;		/* count + 1 entries */
 	size_t count;		/* repetitions */
 	double *medians;	/* per repetition */
+	unsigned long *id;	/* per repetition, ascending */
 };
 
 int compare_group(const double *values, const unsigned long *repetition,
@@ -92,39 +85,33 @@ void compare_groups_free(struct compare_groups *g);
 double compare_center(const struct compare_groups *g);
 
 /*
- * Hierarchical bootstrap CI of center(b) - center(a), at level: each
- * resample draws a's and b's repetitions with replacement and, for each
- * drawn repetition, a median of its samples drawn with replacement
- * (from COMPARE_INNER_RESAMPLES such medians made beforehand, so a
- * resample costs O(repetitions), not O(samples)). With few repetitions
- * the percentile interval is too narrow (the bootstrap variance of a
- * mean of r clusters is (r - 1) / r of the true one, and its tails are
- * normal where Student's t holds), so the interval is Hesterberg's
- * expanded percentile interval: the quantiles at alpha' / 2 and
- * 1 - alpha' / 2, with z(alpha' / 2) = sqrt(r / (r - 1)) t(alpha / 2,
- * ra + rb - 2), r the smaller repetition count. Both sides need 2 or
- * more repetitions. Returns 0, or -1 on no memory.
+ * One side's center with its t interval at level (t with count - 1
+ * degrees of freedom): for a row that is itself a difference, e.g. the
+ * bpf overhead. 0, or -1 with no values.
  */
-int compare_hierarchical_ci(const struct compare_groups *a,
-			    const struct compare_groups *b,
-			    unsigned resamples, double level, uint64_t seed,
-			    double *low, double *high);
-/*
- * The same interval for one side's center alone (a single row that is
- * itself a difference, e.g. bpf overhead): t with r - 1 degrees of
- * freedom. Needs 2 or more repetitions; 0, or -1 on no memory.
- */
-int compare_center_ci(const struct compare_groups *g, unsigned resamples,
-		      double level, uint64_t seed, double *low, double *high);
+int compare_center_interval(const struct compare_groups *g, double level,
+			    struct stats_interval *out);
 
 /*
- * Two-sided permutation test of mean(b) - mean(a) on per-repetition
- * values: every split of the ra + rb values into ra and rb when there
- * are at most COMPARE_EXACT_SPLITS (exact = 1), else
- * COMPARE_PERMUTATIONS random ones, p = (1 + hits) / (1 + draws).
+ * A within-run figure: per repetition both of a and b ran in, the paired
+ * difference scale_b * median(b) - scale_a * median(a); their mean with
+ * its t interval over those repetitions (t(r - 1)). Repetitions only one
+ * side has are left out. 0, or -1 on no memory or no common repetition.
  */
-double compare_permutation_p(const double *a, size_t na, const double *b,
-			     size_t nb, uint64_t seed, int *exact);
+int compare_paired_interval(const struct compare_groups *a, double scale_a,
+			    const struct compare_groups *b, double scale_b,
+			    double level, struct stats_interval *out);
+
+/*
+ * The same for two benchmarks of one run, from their values: a
+ * within-run figure (inline - nopad, kapi - batched) at 1 -
+ * COMPARE_DEFAULT_ALPHA, its interval NAN under COMPARE_MIN_REPETITIONS
+ * repetitions in common. 0, or -1 on no memory or no repetition in
+ * common.
+ */
+int compare_within_run(const struct run_bench *a, double scale_a,
+		       const struct run_bench *b, double scale_b,
+		       struct stats_interval *out);
 
 /* Benjamini-Hochberg q-values of p[0..n), NAN entries skipped (NAN). */
 int compare_bh_qvalues(const double *p, size_t n, double *q);
@@ -153,8 +140,8 @@ struct compare_row {
 	double delta_ns;	/* NAN when no conversion is known */
 	double relative;	/* delta / center_a */
 	double ci_low, ci_high;	/* of delta; NAN when not computed */
-	double p;		/* permutation test; NAN when not computed */
-	int exact;		/* p from every split */
+	double df;		/* Welch's degrees of freedom; NAN with the CI */
+	double p;		/* Welch's t test; NAN when not computed */
 	double q;		/* BH q-value over the rows; NAN with p */
 	enum compare_verdict verdict;
 	const char *method;	/* "samples", "repetitions" or "medians" */

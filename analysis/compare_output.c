@@ -119,12 +119,14 @@ void compare_print(FILE *f, const struct compare_result *res,
 	text_table_print(f, &t, markdown);
 	text_table_free(&t);
 	fprintf(f, "%sA, B: mean of the repetition medians; B-A: their "
-		"difference; CI: %.0f%% hierarchical bootstrap interval of B-A "
-		"(repetitions, then samples within them); p: permutation test on "
-		"the repetition medians; q: Benjamini-Hochberg. faster/slower: CI "
-		"excludes 0 and q <= %g; same: CI within +-%g%% of A; "
+		"difference; CI: %.0f%% Welch t interval of B-A over the "
+		"repetition medians (each repetition a process of its own); p: "
+		"Welch's t test; q: Benjamini-Hochberg. faster/slower: the whole "
+		"CI beyond +-%g%% of A (the noise floor) and q <= %g; same: the "
+		"whole CI within +-%g%% of A, with %d or more repetitions a side; "
 		"inconclusive: neither.\n", markdown ? "\n" : "",
-		100 * (1 - set->alpha), set->alpha, 100 * set->margin);
+		100 * (1 - set->alpha), 100 * set->margin, set->alpha,
+		100 * set->margin, COMPARE_MIN_SAME_REPETITIONS);
 	if (markdown)
 		fputc('\n', f);
 	compare_fdr_sentence(f, res, set);
@@ -174,7 +176,7 @@ int compare_csv_write(const char *dir, const struct compare_result *res)
 		"name", "suite", "op", "variant", "size", "batch", "unit",
 		"n_a", "n_b", "reps_a", "reps_b", "median_a", "median_b",
 		"center_a", "center_b", "delta", "delta_ns", "relative",
-		"ci_low", "ci_high", "p_value", "exact", "q_value",
+		"ci_low", "ci_high", "df", "p_value", "q_value",
 		"verdict", "method",
 	};
 	struct csv_writer w;
@@ -209,11 +211,8 @@ int compare_csv_write(const char *dir, const struct compare_result *res)
 		csv_field_double(&w, r->relative);
 		csv_field_double(&w, r->ci_low);
 		csv_field_double(&w, r->ci_high);
+		csv_field_double(&w, r->df);
 		csv_field_double(&w, r->p);
-		if (isnan(r->p))
-			csv_field(&w, "");
-		else
-			csv_field_int(&w, r->exact);
 		csv_field_double(&w, r->q);
 		csv_field(&w, compare_verdict_name(r->verdict));
 		csv_field(&w, r->method);
@@ -240,20 +239,16 @@ static size_t settings_pairs(const struct compare_settings *set,
 	} while (0)
 	PAIR("unit", "repetition");
 	PAIR("center", "mean of repetition medians");
-	PAIR("ci_method", "hierarchical bootstrap, expanded percentile");
+	PAIR("ci_method", "Welch t over repetition medians");
 	PAIR("ci_level", "%g", 1 - set->alpha);
-	PAIR("resamples", "%u", set->resamples);
-	PAIR("inner_resamples", "%d", COMPARE_INNER_RESAMPLES);
-	PAIR("test", "permutation of repetition medians, two-sided");
-	PAIR("exact_splits_max", "%d", COMPARE_EXACT_SPLITS);
-	PAIR("permutations", "%d", COMPARE_PERMUTATIONS);
+	PAIR("test", "Welch t, two-sided");
 	PAIR("fdr_method", "Benjamini-Hochberg");
 	PAIR("alpha", "%g", set->alpha);
 	PAIR("margin", "%g", set->margin);
+	PAIR("verdict_rule", "faster/slower: CI beyond +-margin and q <= alpha; same: CI within +-margin");
 	PAIR("min_repetitions", "%d", COMPARE_MIN_REPETITIONS);
-	PAIR("seed", "%llu", (unsigned long long)set->seed);
-	PAIR("within_boot_ci_resamples", "%d", DERIVED_RESAMPLES);
-	PAIR("crossover_ci_resamples", "%d", CROSSOVER_RESAMPLES);
+	PAIR("min_repetitions_same", "%d", COMPARE_MIN_SAME_REPETITIONS);
+	PAIR("within_run_method", "paired t over repetitions");
 #undef PAIR
 	return n;
 }

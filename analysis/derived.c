@@ -3,7 +3,12 @@
  * derived.c - the tables a reader of one run wants first: what one
  * STAC/CLAC pair costs (inline - nopad), what batching saves per access,
  * and from which copy size on the pair is noise (< 1% of the copy).
- * Every figure carries a bootstrap CI over the raw samples.
+ *
+ * Every figure has one definition, here, which the cross-machine table
+ * uses too: the two rows it subtracts ran next to each other in every
+ * repetition (a group, measure/registry.h), so the figure is the mean
+ * over the repetitions of their paired difference, with its t interval
+ * (compare_within_run()).
  */
 #include "analysis/derived.h"
 
@@ -13,100 +18,10 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "analysis/parallel.h"
 #include "analysis/run_select.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
 #include "suites/kmod/catalogue.h"
-
-#define DERIVED_SEED		COMPARE_DEFAULT_SEED
-#define DERIVED_LEVEL		0.95
-
-/* ------------------------------------------------------ derived tables */
-
-static int usable(const struct run_bench *b)
-{
-	return b && b->count >= COMPARE_MIN_VALUES;
-}
-
-/*
- * A bootstrap interval of scale_b * median(b) - scale_a * median(a) for
- * a row of the tables: collected first, computed in parallel at the end
- * (each has its own seed, so the order does not matter).
- */
-/* The copy sizes of one op, for the crossover's interval. */
-struct crossover_sweep {
-	const struct run_bench *in[64], *nop[64];
-	unsigned long size[64];
-	size_t n;
-};
-
-enum ci_table { CI_PAIRS, CI_BATCHES, CI_CROSSOVERS };
-
-struct ci_job {
-	const struct run_bench *a, *b;
-	double scale_a, scale_b;
-	struct crossover_sweep *sweep;	/* CI_CROSSOVERS: instead of a, b */
-	enum ci_table table;
-	size_t row;		/* of that table in struct derived */
-	double *low, *high;	/* set once the rows stop moving */
-};
-
-struct ci_jobs {
-	struct ci_job *job;
-	size_t count;
-};
-
-static int defer_ci(struct ci_jobs *jobs, const struct run_bench *a,
-		    double scale_a, const struct run_bench *b, double scale_b,
-		    enum ci_table table, size_t row)
-{
-	struct ci_job *nj;
-
-	if (!usable(a) || !usable(b))
-		return 0;
-	nj = realloc(jobs->job, (jobs->count + 1) * sizeof(*nj));
-	if (!nj)
-		return -1;
-	jobs->job = nj;
-	nj[jobs->count++] = (struct ci_job){ a, b, scale_a, scale_b, NULL, table,
-					     row, NULL, NULL };
-	return 0;
-}
-
-static void free_jobs(struct ci_jobs *jobs)
-{
-	for (size_t i = 0; i < jobs->count; i++)
-		free(jobs->job[i].sweep);
-	free(jobs->job);
-}
-
-static int crossover_ci(const struct crossover_sweep *s, double *low,
-			double *high);
-
-static int run_ci_job(void *arg, size_t i)
-{
-	const struct ci_job *j = &((struct ci_jobs *)arg)->job[i];
-
-	if (j->sweep)
-		return crossover_ci(j->sweep, j->low, j->high);
-	return compare_bootstrap_diff(j->a->values, j->a->count, j->scale_a,
-				      j->b->values, j->b->count, j->scale_b,
-				      DERIVED_RESAMPLES, DERIVED_LEVEL,
-				      DERIVED_SEED, j->low, j->high);
-}
-
-static size_t ci_job_weight(void *arg, size_t i)
-{
-	const struct ci_job *j = &((struct ci_jobs *)arg)->job[i];
-	size_t values = 0;
-
-	if (!j->sweep)
-		return j->a->count + j->b->count;
-	for (size_t k = 0; k < j->sweep->n; k++)
-		values += j->sweep->in[k]->count + j->sweep->nop[k]->count;
-	return values * CROSSOVER_RESAMPLES / DERIVED_RESAMPLES;
-}
 
 /*
  * User accesses in one iteration of a kmod row, as the catalogue says: a
@@ -132,8 +47,24 @@ static int is_bulk(const char *name)
 	       !(kmod_ops[op].flags & SMAPBENCH_OPF_POW2);
 }
 
+/* scale_b * b - scale_a * a, paired by repetition; NAN when it cannot be. */
+static void within_run(const struct run_bench *a, double scale_a,
+		       const struct run_bench *b, double scale_b,
+		       double *value, double *low, double *high)
+{
+	struct stats_interval iv;
+
+	*value = *low = *high = NAN;
+	if (!a->count || !b->count ||
+	    compare_within_run(a, scale_a, b, scale_b, &iv))
+		return;
+	*value = iv.estimate;
+	*low = iv.low;
+	*high = iv.high;
+}
+
 static int add_pair(struct derived *d, const struct run_bench *in,
-		    const struct run_bench *nop, struct ci_jobs *jobs)
+		    const struct run_bench *nop)
 {
 	double per = accesses_of(in);
 	struct derived_pair *p, *np;
@@ -148,15 +79,14 @@ static int add_pair(struct derived *d, const struct run_bench *in,
 
 	p->op = in->op;
 	p->size = in->size;
-	p->inline_median = in->median / per;
-	p->nopad_median = nop->median / per;
-	p->cost = p->inline_median - p->nopad_median;
-	p->low = p->high = NAN;
-	return defer_ci(jobs, nop, 1 / per, in, 1 / per, CI_PAIRS, d->pair_count - 1);
+	p->inline_center = in->center / per;
+	p->nopad_center = nop->center / per;
+	within_run(nop, 1 / per, in, 1 / per, &p->cost, &p->low, &p->high);
+	return 0;
 }
 
 static int add_batch(struct derived *d, const struct run_bench *batched,
-		     const struct run_bench *single, struct ci_jobs *jobs)
+		     const struct run_bench *single)
 {
 	double per_single = accesses_of(single), per_block = accesses_of(batched);
 	struct derived_batch *b, *nb;
@@ -173,20 +103,19 @@ static int add_batch(struct derived *d, const struct run_bench *batched,
 	b->size = batched->size;
 	b->batch = batched->batch;
 	b->per_pair = (unsigned long)per_block;
-	b->single = single->median / per_single;
-	b->batched = batched->median / per_block;
-	b->saving = b->single - b->batched;
-	b->low = b->high = NAN;
-	return defer_ci(jobs, batched, 1 / per_block, single,
-			1.0 / per_single, CI_BATCHES, d->batch_count - 1);
+	b->single = single->center / per_single;
+	b->batched = batched->center / per_block;
+	within_run(batched, 1 / per_block, single, 1 / per_single, &b->saving,
+		   &b->low, &b->high);
+	return 0;
 }
 
 /*
- * Size at which share(size) = (inline - nopad) / nopad falls for good
- * under CROSSOVER_SHARE: the smallest measured size from which on every
- * share is under it, interpolated in log(size) and log(share) with the
- * size before. min size when the first share is already under it,
- * INFINITY when the last is not.
+ * Size at which share(size) = pair cost / nopad falls for good under
+ * CROSSOVER_SHARE: the smallest measured size from which on every share
+ * is under it, interpolated in log(size) and log(share) with the size
+ * before. min size when the first share is already under it, INFINITY
+ * when the last is not.
  */
 static double crossover_of(const double *share, const unsigned long *size,
 			   size_t n)
@@ -211,109 +140,52 @@ static double crossover_of(const double *share, const unsigned long *size,
 	return exp2(x0 + t * (x1 - x0));
 }
 
-/* Type 7 quantile that keeps infinities infinite. */
-static double quantile_inf(const double *sorted, size_t n, double q)
-{
-	double h = (double)(n - 1) * q;
-	size_t lo = (size_t)floor(h), hi = lo + 1 < n ? lo + 1 : lo;
-
-	if (isinf(sorted[lo]) || isinf(sorted[hi]))
-		return h - (double)lo > 0 || isinf(sorted[lo]) ? INFINITY
-							       : sorted[lo];
-	return sorted[lo] + (h - (double)lo) * (sorted[hi] - sorted[lo]);
-}
-
-/* The crossover's bootstrap interval: every size resampled together. */
-static int crossover_ci(const struct crossover_sweep *s, double *low,
-			double *high)
-{
-	struct stats_resampler *draws = calloc(2 * s->n, sizeof(*draws));
-	double *reps = malloc(CROSSOVER_RESAMPLES * sizeof(*reps));
-	struct stats_rng rng;
-	int rc = -1;
-
-	for (size_t k = 0; draws && k < s->n; k++)
-		if (stats_resampler_init(&draws[2 * k], s->in[k]->values,
-					 s->in[k]->count) ||
-		    stats_resampler_init(&draws[2 * k + 1], s->nop[k]->values,
-					 s->nop[k]->count))
-			goto fail;
-	if (!reps || !draws)
-		goto fail;
-	stats_rng_seed(&rng, DERIVED_SEED);
-	for (unsigned r = 0; r < CROSSOVER_RESAMPLES; r++) {
-		double rs[64];
-
-		for (size_t k = 0; k < s->n; k++) {
-			double mi = stats_resampler_median(&draws[2 * k], &rng);
-			double mn = stats_resampler_median(&draws[2 * k + 1], &rng);
-
-			rs[k] = (mi - mn) / mn;
-		}
-		reps[r] = crossover_of(rs, s->size, s->n);
-	}
-	stats_sort(reps, CROSSOVER_RESAMPLES);
-	*low = quantile_inf(reps, CROSSOVER_RESAMPLES, (1 - DERIVED_LEVEL) / 2);
-	*high = quantile_inf(reps, CROSSOVER_RESAMPLES,
-			     1 - (1 - DERIVED_LEVEL) / 2);
-	rc = 0;
-fail:
-	for (size_t k = 0; draws && k < 2 * s->n; k++)
-		stats_resampler_free(&draws[k]);
-	free(draws);
-	free(reps);
-	return rc;
-}
-
+/*
+ * The crossover from the pair table's figures of one op, size by size:
+ * its interval is the set of sizes whose share interval holds the
+ * threshold, i.e. the crossovers of the lower and of the upper share
+ * curve (the share falls with the size).
+ */
 static int add_crossover(struct derived *d, const struct run_dir *run,
-			 const char *op, struct ci_jobs *jobs)
+			 const char *op)
 {
-	struct crossover_sweep s = { .n = 0 }, *kept;
-	double share[64];
+	double share[64], low[64], high[64];
+	unsigned long size[64];
+	const struct run_bench *inl[64];
+	size_t n = bench_sweep(run, "kmod", op, "inline", inl, 64), m = 0;
 	struct derived_crossover *c, *nc;
 	int with_ci = 1;
-
-	const struct run_bench *inl[64];
-	size_t n = bench_sweep(run, "kmod", op, "inline", inl, 64);
 
 	/* the sizes with a nopad twin to compare with, ascending */
 	for (size_t k = 0; k < n; k++) {
 		const struct run_bench *nop = bench_sibling(run, inl[k], "nopad", 0);
+		double cost, lo, hi;
 
-		if (!nop || !(nop->median > 0))
+		if (!nop || !(nop->center > 0))
 			continue;
-		s.in[s.n] = inl[k];
-		s.nop[s.n] = nop;
-		s.size[s.n++] = inl[k]->size;
+		within_run(nop, 1, inl[k], 1, &cost, &lo, &hi);
+		if (isnan(cost))
+			continue;
+		share[m] = cost / nop->center;
+		low[m] = lo / nop->center;
+		high[m] = hi / nop->center;
+		with_ci &= !isnan(lo);
+		size[m++] = inl[k]->size;
 	}
-	if (s.n < 2)
+	if (m < 2)
 		return 0;
 	nc = realloc(d->crossovers, (d->crossover_count + 1) * sizeof(*nc));
 	if (!nc)
 		return -1;
 	d->crossovers = nc;
 	c = &d->crossovers[d->crossover_count++];
-	c->op = s.in[0]->op;
-	c->min_size = s.size[0];
-	c->max_size = s.size[s.n - 1];
-	for (size_t k = 0; k < s.n; k++) {
-		share[k] = (s.in[k]->median - s.nop[k]->median) / s.nop[k]->median;
-		with_ci &= usable(s.in[k]) && usable(s.nop[k]);
-	}
-	c->share_at_max = share[s.n - 1];
-	c->size = crossover_of(share, s.size, s.n);
-	c->low = c->high = NAN;
-	if (!with_ci)
-		return 0;
-	/* the interval is computed with the others, in parallel */
-	kept = malloc(sizeof(*kept));
-	if (!kept || defer_ci(jobs, s.in[0], 1, s.nop[0], 1, CI_CROSSOVERS,
-			      d->crossover_count - 1)) {
-		free(kept);
-		return -1;
-	}
-	*kept = s;
-	jobs->job[jobs->count - 1].sweep = kept;
+	c->op = inl[0]->op;
+	c->min_size = size[0];
+	c->max_size = size[m - 1];
+	c->share_at_max = share[m - 1];
+	c->size = crossover_of(share, size, m);
+	c->low = with_ci ? crossover_of(low, size, m) : NAN;
+	c->high = with_ci ? crossover_of(high, size, m) : NAN;
 	return 0;
 }
 
@@ -362,24 +234,17 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 	};
 	const struct run_bench *pair = bench_match(run, &pair_key);
 	const char *crossover_ops[16];
-	struct ci_jobs jobs = { NULL, 0 };
 	size_t ncross = 0;
-	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->unit = "";
-	d->pair_median = d->pair_low = d->pair_high = NAN;
+	d->pair_center = d->pair_low = d->pair_high = NAN;
 	if (pair) {
+		/* a row of its own: its center and interval, as the run reads */
 		d->unit = pair->unit;
-		d->pair_median = pair->median;
+		d->pair_center = pair->center;
 		d->pair_low = pair->ci_low;
 		d->pair_high = pair->ci_high;
-		/* the run's own CI when it has one, so a report agrees with itself */
-		if (usable(pair) && (isnan(d->pair_low) || isnan(d->pair_high)))
-			stats_bootstrap_median_ci(pair->values, pair->count,
-						  DERIVED_RESAMPLES,
-						  DERIVED_LEVEL, DERIVED_SEED,
-						  &d->pair_low, &d->pair_high);
 	}
 	for (size_t i = 0; i < run->count; i++) {
 		const struct run_bench *b = &run->bench[i];
@@ -390,11 +255,11 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		if (!*d->unit)
 			d->unit = b->unit;
 		if (!strcmp(b->variant, "inline") && !b->batch &&
-		    (s = bench_sibling(run, b, "nopad", 0)) && add_pair(d, b, s, &jobs))
+		    (s = bench_sibling(run, b, "nopad", 0)) && add_pair(d, b, s))
 			goto fail;
 		if ((!strcmp(b->variant, "batched") || !strcmp(b->variant, "masked")) &&
 		    b->batch &&
-		    (s = bench_sibling(run, b, "kapi", 0)) && add_batch(d, b, s, &jobs))
+		    (s = bench_sibling(run, b, "kapi", 0)) && add_batch(d, b, s))
 			goto fail;
 		if (!strcmp(b->variant, "inline") && !b->batch && b->size &&
 		    is_bulk(b->op)) {
@@ -408,35 +273,14 @@ int derived_compute(const struct run_dir *run, struct derived *d)
 		}
 	}
 	for (size_t k = 0; k < ncross; k++)
-		if (add_crossover(d, run, crossover_ops[k], &jobs))
+		if (add_crossover(d, run, crossover_ops[k]))
 			goto fail;
-	for (size_t i = 0; i < jobs.count; i++) {
-		struct ci_job *j = &jobs.job[i];
-
-		if (j->table == CI_PAIRS) {
-			j->low = &d->pairs[j->row].low;
-			j->high = &d->pairs[j->row].high;
-		} else if (j->table == CI_BATCHES) {
-			j->low = &d->batches[j->row].low;
-			j->high = &d->batches[j->row].high;
-		} else {
-			j->low = &d->crossovers[j->row].low;
-			j->high = &d->crossovers[j->row].high;
-		}
-	}
-	rc = parallel_for(&(struct parallel_jobs){
-			  .count = jobs.count, .run = run_ci_job,
-			  .weight = ci_job_weight, .arg = &jobs }, 0);
-	if (rc)
-		goto fail;
-	free_jobs(&jobs);
 	group_by_op(d->pairs, d->pair_count, sizeof(*d->pairs),
 		    offsetof(struct derived_pair, op));
 	group_by_op(d->batches, d->batch_count, sizeof(*d->batches),
 		    offsetof(struct derived_batch, op));
 	return 0;
 fail:
-	free_jobs(&jobs);
 	derived_free(d);
 	return -1;
 }
@@ -480,14 +324,14 @@ void derived_print(FILE *f, const struct run_dir *run,
 	const char *unit = d->unit && *d->unit ? d->unit : "?";
 
 	if (!d->pair_count && !d->batch_count && !d->crossover_count &&
-	    isnan(d->pair_median))
+	    isnan(d->pair_center))
 		return;
 	if (!markdown)
-		fprintf(f, "\nSTAC/CLAC cost within %s (%s boot), %s, median [95%% CI]\n",
+		fprintf(f, "\nSTAC/CLAC cost within %s (%s boot), %s, center [95%% CI over the repetitions]\n",
 			run->label, state, unit);
-	if (!isnan(d->pair_median))
+	if (!isnan(d->pair_center))
 		fprintf(f, "%sOne STAC;CLAC pair measured alone (kmod/pair): %s %s, CI %s.\n",
-			markdown ? "\n" : "", format_number(a, sizeof(a), d->pair_median), unit,
+			markdown ? "\n" : "", format_number(a, sizeof(a), d->pair_center), unit,
 			format_interval(e, sizeof(e), d->pair_low, d->pair_high));
 
 	if (d->pair_count) {
@@ -502,8 +346,8 @@ void derived_print(FILE *f, const struct run_dir *run,
 
 			snprintf(sz, sizeof(sz), "%lu", p->size);
 			text_table_add(&t, (const char *const[]){ p->op, sz,
-				   format_number(a, sizeof(a), p->inline_median),
-				   format_number(b, sizeof(b), p->nopad_median),
+				   format_number(a, sizeof(a), p->inline_center),
+				   format_number(b, sizeof(b), p->nopad_center),
 				   format_number(c, sizeof(c), p->cost),
 				   format_interval(e, sizeof(e), p->low, p->high) });
 		}

@@ -3,7 +3,9 @@
  * derived.h - the SMAP tables derived from one run's kmod rows: what one
  * STAC/CLAC pair costs per access (inline - nopad), what batching saves
  * per access, and from which copy size on the pair is under 1% of the
- * copy. Each figure with a bootstrap CI over the raw samples.
+ * copy. Each figure is the mean over the repetitions of a paired
+ * difference of two rows that ran side by side in each, with its t
+ * interval (derived.c).
  */
 #ifndef SMAPBENCH_DERIVED_H
 #define SMAPBENCH_DERIVED_H
@@ -15,20 +17,13 @@
 
 /* A pair "costs under 1%" of a copy below this share. */
 #define CROSSOVER_SHARE 0.01
-/*
- * Bootstrap resamples of the within-boot CIs (differences of medians
- * over the raw samples) and of the crossover size's CI; recorded in a
- * comparison's compare-settings.csv.
- */
-#define DERIVED_RESAMPLES	2000
-#define CROSSOVER_RESAMPLES	1000
 
 /* inline - nopad: one STAC/CLAC pair per access, within one boot. */
 struct derived_pair {
 	const char *op;
 	unsigned long size;
-	double inline_median, nopad_median;
-	double cost, low, high;
+	double inline_center, nopad_center;	/* per access */
+	double cost, low, high;		/* paired, per access */
 };
 
 /* One pair per access (kapi) against one pair per block of batch. */
@@ -51,7 +46,7 @@ struct derived_crossover {
 
 struct derived {
 	const char *unit;
-	double pair_median, pair_low, pair_high;	/* kmod/pair/none/0 */
+	double pair_center, pair_low, pair_high;	/* kmod/pair/none/0 */
 	struct derived_pair *pairs;
 	size_t pair_count;
 	struct derived_batch *batches;

@@ -63,11 +63,11 @@ void headline_print(FILE *f, const struct run_dir *run)
 
 		if (!b)
 			continue;
-		/* the median's ns/unit factor converts the interval too */
+		/* the median's ns/unit factor converts the center too */
 		per_ns = b->median > 0 ? b->median_ns / b->median : NAN;
 		fprintf(f, "  %-36s %9.1f ns  [%.1f .. %.1f]  %s\n", b->name,
-			b->median_ns, b->ci_low * per_ns, b->ci_high * per_ns,
-			b->flags);
+			b->center * per_ns, b->ci_low * per_ns,
+			b->ci_high * per_ns, b->flags);
 	}
 }
 

@@ -94,7 +94,7 @@ static int bars_write(struct plot_job *job, const struct bar_cluster *c,
 			const struct run_bench *b = c[i].bench[s];
 			double k = c[i].scale[s] ? c[i].scale[s] : 1;
 
-			plot_put_value(f, b ? k * b->median : NAN);
+			plot_put_value(f, b ? k * b->center : NAN);
 			plot_put_value(f, b ? k * b->ci_low : NAN);
 			plot_put_value(f, b ? k * b->ci_high : NAN);
 		}
@@ -301,8 +301,9 @@ int plot_select_syscall(struct plot_job *job)
 }
 
 /*
- * Two runs: (B - A) / A in percent with the bootstrap CI, per benchmark
- * of one suite: what changes between boots (kmod: the kernel API and
+ * Two runs: (B - A) / A in percent with its CI, as compare.csv has them
+ * (centers, Welch's interval over the repetitions), per benchmark of one
+ * suite: what changes between boots (kmod: the kernel API and
  * the bare instructions; bpf: the derived user - kernel rows).
  */
 static int in_delta(const struct run_bench *x, const char *suite)
@@ -341,18 +342,21 @@ int plot_select_delta(struct plot_job *job)
 		if (!in_delta(x, suite))
 			continue;
 		y = rundir_find(b, x->name);
-		if (!y || strcmp(x->unit, y->unit) || !(x->median > 0))
+		if (!y || strcmp(x->unit, y->unit) || !(x->center > 0))
 			continue;
-		rel = 100 * (y->median - x->median) / x->median;
-		if (x->count >= COMPARE_MIN_VALUES && y->count >= COMPARE_MIN_VALUES) {
-			if (compare_bootstrap_diff(x->values, x->count, 1, y->values,
-						   y->count, 1, STATS_BOOTSTRAP_RESAMPLES,
-						   0.95, COMPARE_DEFAULT_SEED, &lo, &hi)) {
+		rel = 100 * (y->center - x->center) / x->center;
+		if (x->count && y->count) {
+			struct compare_settings set = compare_default_settings();
+			struct compare_row row;
+
+			if (compare_values(x->values, x->repetition, x->count,
+					   y->values, y->repetition, y->count,
+					   &set, &row)) {
 				fclose(f);
 				return -1;
 			}
-			lo = 100 * lo / x->median;
-			hi = 100 * hi / x->median;
+			lo = 100 * row.ci_low / row.center_a;
+			hi = 100 * row.ci_high / row.center_a;
 		}
 		fprintf(f, "\"%s\"", x->name + strlen(x->suite) + 1);
 		if (n < 256)

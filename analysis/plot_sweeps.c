@@ -4,7 +4,7 @@
  * panel per op (plots/lib/sweep.gp): kmod ops against size with the
  * pair's share below (copy), batch (against K) and bpf (against size,
  * per mode).
- * Their .dat files are blocks of "x median low high" rows, one block per
+ * Their .dat files are blocks of "x center low high" rows, one block per
  * series of each panel, separated by two blank lines.
  */
 #include "analysis/plot_select.h"
@@ -24,7 +24,7 @@ static void sweep_block(FILE *f, const struct run_bench *const *s, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
 		fprintf(f, "%lu", s[k]->size);
-		plot_put_value(f, s[k]->median);
+		plot_put_value(f, s[k]->center);
 		plot_put_value(f, s[k]->ci_low);
 		plot_put_value(f, s[k]->ci_high);
 		fputc('\n', f);
@@ -34,28 +34,42 @@ static void sweep_block(FILE *f, const struct run_bench *const *s, size_t n)
 	fputs("\n\n", f);
 }
 
-/* Percent share: 100 * (x - base) / base with a bootstrap CI. Rows, or -1. */
+/*
+ * Percent share: 100 * (x - base) / base with its CI, rows or -1. Within
+ * one run (paired) the interval is the pair table's (derived.c), across
+ * two runs compare.csv's (Welch).
+ */
 static int share_block(FILE *f, const struct run_bench *const *x,
 		       const struct run_bench *const *base, size_t n,
-		       int *all_positive, double *min_share)
+		       int paired, int *all_positive, double *min_share)
 {
 	size_t rows = 0;
 
 	for (size_t k = 0; k < n; k++) {
 		double v, lo = NAN, hi = NAN;
 
-		if (!x[k] || !base[k] || !(base[k]->median > 0))
+		if (!x[k] || !base[k] || !(base[k]->center > 0))
 			continue;
-		v = 100 * (x[k]->median - base[k]->median) / base[k]->median;
-		if (x[k]->count >= COMPARE_MIN_VALUES &&
-		    base[k]->count >= COMPARE_MIN_VALUES) {
-			if (compare_bootstrap_diff(base[k]->values, base[k]->count, 1,
-						   x[k]->values, x[k]->count, 1,
-						   STATS_BOOTSTRAP_RESAMPLES, 0.95,
-						   COMPARE_DEFAULT_SEED, &lo, &hi))
+		v = 100 * (x[k]->center - base[k]->center) / base[k]->center;
+		if (x[k]->count && base[k]->count && paired) {
+			struct stats_interval iv;
+
+			if (!compare_within_run(base[k], 1, x[k], 1, &iv)) {
+				v = 100 * iv.estimate / base[k]->center;
+				lo = 100 * iv.low / base[k]->center;
+				hi = 100 * iv.high / base[k]->center;
+			}
+		} else if (x[k]->count && base[k]->count) {
+			struct compare_settings set = compare_default_settings();
+			struct compare_row row;
+
+			if (compare_values(base[k]->values, base[k]->repetition,
+					   base[k]->count, x[k]->values,
+					   x[k]->repetition, x[k]->count, &set,
+					   &row))
 				return -1;
-			lo = 100 * lo / base[k]->median;
-			hi = 100 * hi / base[k]->median;
+			lo = 100 * row.ci_low / base[k]->center;
+			hi = 100 * row.ci_high / base[k]->center;
 		}
 		if (!(v > 0))
 			*all_positive = 0;
@@ -155,7 +169,8 @@ int plot_select_size_sweep(struct plot_job *job)
 				base[k] = at_size(s[0][0], n[0][0], x[k]->size);
 			}
 		}
-		rows = share_block(g, x, base, nx, &positive, &min_share);
+		rows = share_block(g, x, base, nx, job->nruns == 1, &positive,
+				   &min_share);
 		if (rows < 0) {
 			fclose(f);
 			fclose(g);
@@ -264,7 +279,7 @@ int plot_select_batch(struct plot_job *job)
 					if (!(per > 0))
 						continue;
 					fprintf(f, "%lu", s[k]->batch);
-					plot_put_value(f, b->median / per);
+					plot_put_value(f, b->center / per);
 					plot_put_value(f, b->ci_low / per);
 					plot_put_value(f, b->ci_high / per);
 					fputc('\n', f);

@@ -111,7 +111,7 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 	size_t rows = 0;
 
 	text_table_init(&t, 5, "lrrlr");
-	text_table_add(&t, (const char *const[]){ "benchmark", "median", "95% CI",
+	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
 		   "unit", "ns" });
 	for (size_t i = 0; headline[i].suite; i++) {
 		const struct run_bench *b = bench_match(run, &headline[i]);
@@ -120,9 +120,9 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 		if (!b)
 			continue;
 		text_table_add(&t, (const char *const[]){ b->name,
-			   format_number(m, sizeof(m), b->median),
+			   format_number(m, sizeof(m), b->center),
 			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
-			   format_number(ns, sizeof(ns), b->median *
+			   format_number(ns, sizeof(ns), b->center *
 				   rundir_ns_per_unit(run, b)) });
 		rows++;
 	}
@@ -141,8 +141,8 @@ static void write_headline_two(FILE *f, const struct compare_result *res)
 	 * medians of all samples (compare.csv has both).
 	 */
 	fprintf(f, "A and B: each run's center, the mean of its repetition "
-		"medians; B-A: their difference, with a hierarchical-bootstrap "
-		"CI (repetitions, then samples).\n\n");
+		"medians; B-A: their difference, with Welch's t interval over "
+		"the repetitions.\n\n");
 	text_table_init(&t, 9, "lrrlrrrrl");
 	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
 		   "B-A", "B-A ns", "B-A %", "95% CI of B-A", "verdict" });
@@ -170,22 +170,23 @@ static void write_results(FILE *f, const struct run_dir *run)
 {
 	struct text_table t;
 
-	text_table_init(&t, 7, "lrrlrrl");
-	text_table_add(&t, (const char *const[]){ "benchmark", "median", "95% CI",
-		   "unit", "cv", "samples", "flags" });
+	text_table_init(&t, 8, "lrrlrrrl");
+	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
+		   "unit", "cv", "repetitions", "samples", "flags" });
 	for (size_t i = 0; i < run->count; i++) {
 		const struct run_bench *b = &run->bench[i];
-		char m[32], ci[80], cv[32], n[32];
+		char m[32], ci[80], cv[32], n[32], r[32];
 
 		if (isnan(b->cv))
 			snprintf(cv, sizeof(cv), "-");
 		else
 			snprintf(cv, sizeof(cv), "%.1f%%", 100 * b->cv);
 		snprintf(n, sizeof(n), "%zu", b->count);
+		snprintf(r, sizeof(r), "%zu", b->repetitions);
 		text_table_add(&t, (const char *const[]){ b->name,
-			   format_number(m, sizeof(m), b->median),
+			   format_number(m, sizeof(m), b->center),
 			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
-			   cv, n, b->flags });
+			   cv, r, n, b->flags });
 	}
 	text_table_print(f, &t, 1);
 	text_table_free(&t);
@@ -213,7 +214,7 @@ static void write_flags(FILE *f, const struct run_dir *const *runs,
 		const char *flag, *meaning;
 	} flags[] = {
 		{ "noisy", "the samples' coefficient of variation is above "
-		  "10%: the median and its CI still hold, but small "
+		  "10%: the center and its CI still hold, but small "
 		  "differences need care (interference, frequency changes)" },
 		{ "preempted", "more than 10% of the samples saw an involuntary "
 		  "context switch (getrusage around each sample): another task "
@@ -383,7 +384,10 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 			"explains each.\n\n");
 		compare_settings_print(f, set);
 	} else {
-		fprintf(f, "## All results\n\n");
+		fprintf(f, "## All results\n\n"
+			"center: the mean of the repetitions' medians (each "
+			"repetition a process of its own); 95%% CI: Student's t "
+			"over those repetitions; cv: of all samples.\n\n");
 		write_results(f, runs[0]);
 	}
 	write_flags(f, runs, nruns);

@@ -430,36 +430,36 @@ static int cell_value(const struct table_cell_def *def,
 	const struct bench_key key = { def->suite, def->op, def->variant,
 				       def->size, 0 };
 	const struct run_bench *b = bench_match(run, &key), *nopad;
-	struct compare_groups g;
+	struct stats_interval iv;
 	double per;
 
 	no_value(v);
 	if (!b || !b->count)
 		return 0;
 	if (def->kind == TABLE_ROW) {
-		if (compare_group(b->values, b->repetition, b->count, &g))
-			return -1;
-		v->value = compare_center(&g);
-		v->reps = g.count;
-		if (g.count < COMPARE_MIN_REPETITIONS ||
-		    compare_center_ci(&g, COMPARE_DEFAULT_RESAMPLES,
-				      1 - COMPARE_DEFAULT_ALPHA,
-				      COMPARE_DEFAULT_SEED, &v->low, &v->high))
-			v->low = v->high = NAN;
-		compare_groups_free(&g);
+		/* the row's center and interval, as every reader of a run sees */
+		v->value = b->center;
+		v->reps = b->repetitions;
+		if (b->repetitions >= COMPARE_MIN_REPETITIONS) {
+			v->low = b->ci_low;
+			v->high = b->ci_high;
+		}
 		v->unit = b->unit;
 		convert(v, run, b);
 		return 0;
 	}
+	/* the pair cost per access, as derived.c defines it: paired */
 	nopad = bench_sibling(run, b, "nopad", 0);
 	per = (double)kmod_row_accesses(b->op, b->variant, b->batch);
-	if (!nopad || !(per > 0))
+	if (!nopad || !(per > 0) || !nopad->count)
 		return 0;
-	if (difference(nopad, b, v, NULL))
-		return -1;
-	v->value /= per;
-	v->low /= per;
-	v->high /= per;
+	if (compare_within_run(nopad, 1 / per, b, 1 / per, &iv))
+		return 0;
+	v->value = iv.estimate;
+	v->low = iv.low;
+	v->high = iv.high;
+	v->reps = iv.n;
+	v->unit = b->unit;
 	convert(v, run, b);
 	return 0;
 }

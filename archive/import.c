@@ -131,10 +131,10 @@ static int check_manifest(const struct run_manifest *m, const char *top,
 			 "this smapbench reads (%s)", m->format_version, version);
 		return -1;
 	}
-	snprintf(version, sizeof(version), "%d", RUN_SCHEMA_VERSION);
-	if (strcmp(m->schema_version, version)) {
+	if (!run_schema_known(m->schema_version)) {
 		snprintf(err, errlen, "MANIFEST schema_version '%.20s' is not one "
-			 "this smapbench reads (%s)", m->schema_version, version);
+			 "this smapbench reads (1 to %d)", m->schema_version,
+			 RUN_SCHEMA_VERSION);
 		return -1;
 	}
 	if (strcmp(m->run, top)) {

@@ -162,8 +162,8 @@ static int measure(const char *run, struct pack_list *l, char *err,
 	return 0;
 }
 
-static char *manifest_text(const char *name, const struct pack_list *l,
-			   size_t *len)
+static char *manifest_text(const char *name, const char *schema,
+			   const struct pack_list *l, size_t *len)
 {
 	char *text = NULL, number[32], version[16];
 	FILE *f = open_memstream(&text, len);
@@ -175,8 +175,7 @@ static char *manifest_text(const char *name, const struct pack_list *l,
 	snprintf(version, sizeof(version), "%d", RUN_ARCHIVE_FORMAT_VERSION);
 	csv_row(&w, (const char *[]){ "format", RUN_ARCHIVE_FORMAT }, 2);
 	csv_row(&w, (const char *[]){ "format_version", version }, 2);
-	snprintf(version, sizeof(version), "%d", RUN_SCHEMA_VERSION);
-	csv_row(&w, (const char *[]){ "schema_version", version }, 2);
+	csv_row(&w, (const char *[]){ "schema_version", schema }, 2);
 	csv_row(&w, (const char *[]){ "run", name }, 2);
 	csv_row(&w, (const char *[]){ "smapbench_version", SMAPBENCH_VERSION }, 2);
 	csv_row(&w, (const char *[]){ "git_revision", SMAPBENCH_GIT_REVISION }, 2);
@@ -192,9 +191,12 @@ static char *manifest_text(const char *name, const struct pack_list *l,
 	return text;
 }
 
-/* The run as import will judge it. */
-static int check_run(const char *run, struct pack_list *l, char *err,
-		     size_t errlen)
+/*
+ * The run as import will judge it; schema gets the version of the
+ * schema it was written in, for the MANIFEST.
+ */
+static int check_run(const char *run, struct pack_list *l, char *schema,
+		     size_t schema_len, char *err, size_t errlen)
 {
 	static const char *const required[] = {
 		"results.csv", "samples.csv", "context.csv",
@@ -221,18 +223,21 @@ static int check_run(const char *run, struct pack_list *l, char *err,
 	     run_check_results(&loaded, results, why, sizeof(why)) ? -1 : 0;
 	if (rc)
 		snprintf(err, errlen, "%s: %s", run, why);
+	snprintf(schema, schema_len, "%s",
+		 rundir_context_or(&loaded, "schema_version", "1"));
 	rundir_free(&loaded);
 	return rc;
 }
 
-static int write_archive(const char *run, const char *name, const char *out,
+static int write_archive(const char *run, const char *name,
+			 const char *schema, const char *out,
 			 const struct pack_list *l, char *err, size_t errlen)
 {
 	struct atomic_file file;
 	struct tar_writer w;
 	char entry[PATH_MAX], path[PATH_MAX], hex[SHA256_HEX_SIZE];
 	size_t len = 0;
-	char *manifest = manifest_text(name, l, &len);
+	char *manifest = manifest_text(name, schema, l, &len);
 	FILE *f;
 
 	if (!manifest) {
@@ -283,7 +288,7 @@ fail:
 int run_pack(const char *run, const char *out, char *written,
 	     size_t writtenlen, char *err, size_t errlen)
 {
-	char name[PATH_MAX], target[PATH_MAX];
+	char name[PATH_MAX], target[PATH_MAX], schema[24];
 	struct pack_list list = { 0 };
 	struct stat st;
 	size_t len;
@@ -325,9 +330,9 @@ int run_pack(const char *run, const char *out, char *written,
 				 TAR_NAME_MAX);
 			goto fail;
 		}
-	if (check_run(run, &list, err, errlen) ||
+	if (check_run(run, &list, schema, sizeof(schema), err, errlen) ||
 	    measure(run, &list, err, errlen) ||
-	    write_archive(run, name, out, &list, err, errlen))
+	    write_archive(run, name, schema, out, &list, err, errlen))
 		goto fail;
 	snprintf(written, writtenlen, "%s", out);
 	status = 0;

@@ -370,6 +370,18 @@ static int run_check_context_text(const struct run_dir *run, char *err,
 	return 0;
 }
 
+int run_schema_known(const char *version)
+{
+	char known[16];
+
+	for (int v = 1; v <= RUN_SCHEMA_VERSION; v++) {
+		snprintf(known, sizeof(known), "%d", v);
+		if (!strcmp(version, known))
+			return 1;
+	}
+	return 0;
+}
+
 int run_check_context(const struct run_dir *run, char *err, size_t errlen)
 {
 	const char *schema = rundir_context(run, "schema_version");
@@ -389,10 +401,10 @@ int run_check_context(const struct run_dir *run, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	snprintf(name, sizeof(name), "%d", RUN_SCHEMA_VERSION);
-	if (schema && strcmp(schema, name)) {
+	if (schema && !run_schema_known(schema)) {
 		snprintf(err, errlen, "context.csv: schema_version '%.20s' is not "
-			 "one this smapbench reads (%d)", schema, RUN_SCHEMA_VERSION);
+			 "one this smapbench reads (1 to %d)", schema,
+			 RUN_SCHEMA_VERSION);
 		return -1;
 	}
 	state = rundir_context(run, "smap_state");

@@ -101,6 +101,8 @@ void run_manifest_free(struct run_manifest *m);
  * program reads. 0, or -1 with err.
  */
 int run_check_context(const struct run_dir *run, char *err, size_t errlen);
+/* Whether a schema_version is one this smapbench reads (1 to the current). */
+int run_schema_known(const char *version);
 /* The keys run_check_context requires, NULL-terminated. */
 extern const char *const run_required_context[];
 

@@ -19,7 +19,7 @@ static void report_usage(FILE *f)
 	fputs("usage: smapbench report RUN\n"
 	      "       smapbench report --headline RUN\n"
 	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--margin PCT]\n"
-	      "       [--seed N] [--resamples N] [--force] [--no-plots]\n"
+	      "       [--force] [--no-plots]\n"
 	      "\n"
 	      "One run: writes RUN/report.md (warnings, headline numbers, STAC/CLAC\n"
 	      "tables, links to RUN/plots/, all results, row flags, context); an\n"
@@ -27,7 +27,7 @@ static void report_usage(FILE *f)
 	      "Two runs: does what 'smapbench compare' does (compare.csv, plots)\n"
 	      "and writes report.md into the comparison directory; the options are\n"
 	      "compare's (smapbench compare --help).\n"
-	      "--headline: prints the headline rows of RUN, one line each (median\n"
+	      "--headline: prints the headline rows of RUN, one line each (center\n"
 	      "in ns, 95% CI in ns, flags), and writes nothing.\n", f);
 }
 
@@ -59,8 +59,7 @@ int cmd_report(int argc, char **argv)
 			option = argv[i];
 		/* options with a value: the value is not a run */
 		if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha") ||
-		     !strcmp(argv[i], "--margin") || !strcmp(argv[i], "--seed") ||
-		     !strcmp(argv[i], "--resamples")) && i + 1 < argc)
+		     !strcmp(argv[i], "--margin")) && i + 1 < argc)
 			i++;
 	}
 	if (positional == 2) {

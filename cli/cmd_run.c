@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "measure/registry.h"
+#include "measure/runner.h"
 #include "run/run.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -54,20 +56,32 @@ struct progress {
 	size_t width;
 };
 
-static void show_progress(void *arg, size_t done, size_t total,
-			  const char *name, unsigned repetition)
+static void show_progress(void *arg, const struct runner_progress *r)
 {
 	struct progress *p = arg;
+	char left[48] = "";
 
+	if (r->name && r->event == RUNNER_SIZED) {
+		/* a line of its own, on a terminal or not */
+		fprintf(stderr, "%ssized; by the sizing's own samples the repetitions take about %.0fm%02.0fs\n",
+			p->tty ? "\r\033[K" : "", floor(r->seconds_left / 60),
+			floor(fmod(r->seconds_left, 60)));
+		return;
+	}
 	if (!p->tty)
 		return;
-	if (!name)
+	if (r->seconds_left >= 0)
+		snprintf(left, sizeof(left), ", %.0fm%02.0fs left",
+			 floor(r->seconds_left / 60),
+			 floor(fmod(r->seconds_left, 60)));
+	if (!r->name)
 		fprintf(stderr, "\r\033[K");
-	else if (done == 0)
-		fprintf(stderr, "\r\033[Ksizing %s", name);
+	else if (r->event == RUNNER_SIZING)
+		fprintf(stderr, "\r\033[Ksizing [%zu/%zu] %s", r->done + 1,
+			r->total, r->name);
 	else
-		fprintf(stderr, "\r\033[K[%zu/%zu] repetition %u: %s", done,
-			total, repetition + 1, name);
+		fprintf(stderr, "\r\033[K[%zu/%zu] repetition %u: %s%s",
+			r->done, r->total, r->repetition + 1, r->name, left);
 	fflush(stderr);
 }
 

@@ -14,6 +14,7 @@ struct command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);
+	int hidden;	/* run by smapbench itself, not listed */
 };
 
 int cmd_run(int argc, char **argv);	/* cli/cmd_run.c */
@@ -25,6 +26,7 @@ int cmd_census(int argc, char **argv);	/* cli/cmd_census.c */
 int cmd_table(int argc, char **argv);	/* cli/cmd_table.c */
 int cmd_pack(int argc, char **argv);	/* cli/cmd_pack.c */
 int cmd_import(int argc, char **argv);	/* cli/cmd_import.c */
+int cmd_run_worker(int argc, char **argv);	/* cli/cmd_run_worker.c */
 
 /* Exit statuses shared by all subcommands. */
 #define EXIT_USAGE 2

@@ -10,15 +10,16 @@
 #include "system/version.h"
 
 static const struct command commands[] = {
-	{ "run", "run benchmark suites, write a run directory", cmd_run },
-	{ "info", "print this machine's context, counters and module info", cmd_info },
-	{ "compare", "compare two runs: deltas, CIs, permutation tests, verdicts, plots", cmd_compare },
-	{ "plot", "render a run's plots (PNG, SVG) into RUN/plots/", cmd_plot },
-	{ "report", "write report.md for a run or a comparison", cmd_report },
-	{ "census", "count STAC/CLAC per operation in QEMU, and check them", cmd_census },
-	{ "table", "one table of the pair's cost per machine and kernel, from many runs", cmd_table },
-	{ "pack", "one archive of a run, with sizes and SHA-256 sums, to send", cmd_pack },
-	{ "import", "check an archive of a run and place it under data/", cmd_import },
+	{ "run", "run benchmark suites, write a run directory", cmd_run, 0 },
+	{ "info", "print this machine's context, counters and module info", cmd_info, 0 },
+	{ "compare", "compare two runs: deltas, CIs, permutation tests, verdicts, plots", cmd_compare, 0 },
+	{ "plot", "render a run's plots (PNG, SVG) into RUN/plots/", cmd_plot, 0 },
+	{ "report", "write report.md for a run or a comparison", cmd_report, 0 },
+	{ "census", "count STAC/CLAC per operation in QEMU, and check them", cmd_census, 0 },
+	{ "table", "one table of the pair's cost per machine and kernel, from many runs", cmd_table, 0 },
+	{ "pack", "one archive of a run, with sizes and SHA-256 sums, to send", cmd_pack, 0 },
+	{ "import", "check an archive of a run and place it under data/", cmd_import, 0 },
+	{ "run-worker", "one repetition of a run, for smapbench run", cmd_run_worker, 1 },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -28,7 +29,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: smapbench <command> [options]\n"
 		   "       smapbench --help | --version\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		if (!commands[i].hidden)
+			fprintf(f, "  %-10s %s\n", commands[i].name,
+				commands[i].summary);
 	fprintf(f, "\n'smapbench <command> --help' describes a command's options.\n");
 }
 

@@ -30,7 +30,7 @@ void run_usage(void *file)
 		"  --out DIR          where the run directory goes (default ./data)\n"
 		"  --run-dir-file F   write the run directory's absolute path, one\n"
 		"                     line, to F (for scripts; empty if no run)\n"
-		"  --seed N           seed for order shuffling and bootstrap\n"
+		"  --seed N           seed of the order the benchmarks run in\n"
 		"  --quick            a short run: --min-time 0.002 --repetitions 3\n"
 		"                     --samples 5 unless given, and fewer sizes\n"
 		"  --full             every size of every sweep (the default runs fewer\n"

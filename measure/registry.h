@@ -20,6 +20,12 @@ struct bench_sample {
 	uint64_t value;
 	uint64_t iterations;
 	uint32_t flags;
+	/*
+	 * Parts of the sample the benchmark had to take again (an interrupt
+	 * that landed on another task, pages that went away): counted per
+	 * result, reported by the suite.
+	 */
+	uint32_t repeats;
 };
 
 #define BENCH_SAMPLE_CLAMPED	(1U << 0) /* fewer iterations than asked */
@@ -67,6 +73,13 @@ struct benchmark {
 	int extended;			/* left out of --quick runs */
 	int full_only;			/* run by --full only: left out by default */
 	int headline;			/* a row a reader looks at first */
+	/*
+	 * Benchmarks with the same group run next to each other in every
+	 * repetition, in a palindrome (A B .. B A): the within-run figures
+	 * that subtract one from another (inline - nopad) then see the same
+	 * machine state, and a linear drift cancels. NULL: on its own.
+	 */
+	const char *group;
 };
 
 struct registry {

@@ -26,8 +26,7 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-/* Inlined into the resampling loops; stats_rng_next() is the same. */
-static inline uint64_t rng_next(struct stats_rng *rng)
+uint64_t stats_rng_next(struct stats_rng *rng)
 {
 	uint64_t *s = rng->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -42,11 +41,6 @@ static inline uint64_t rng_next(struct stats_rng *rng)
 	return result;
 }
 
-uint64_t stats_rng_next(struct stats_rng *rng)
-{
-	return rng_next(rng);
-}
-
 uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound)
 {
 	/* Reject the top partial range so every value is equally likely. */
@@ -57,52 +51,6 @@ uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound)
 		x = stats_rng_next(rng);
 	while (x >= limit);
 	return x % bound;
-}
-
-void stats_bound_init(struct stats_bound *b, uint64_t bound)
-{
-	b->bound = bound;
-	b->limit = UINT64_MAX - UINT64_MAX % bound;
-	/* floor(2^64 / bound), so the estimate is at most one short */
-	b->inverse = bound == 1 ? UINT64_MAX
-		     : UINT64_MAX / bound + !(bound & (bound - 1));
-}
-
-static inline uint64_t below_bound(struct stats_rng *rng,
-				   const struct stats_bound *b)
-{
-	uint64_t x, q, rem;
-
-	do
-		x = rng_next(rng);
-	while (x >= b->limit);
-	/* q is floor(x / bound) or one less: correct the remainder */
-	q = (uint64_t)(((unsigned __int128)x * b->inverse) >> 64);
-	rem = x - q * b->bound;
-	rem = rem >= b->bound ? rem - b->bound : rem;
-	return rem;
-}
-
-uint64_t stats_rng_below_bound(struct stats_rng *rng,
-			       const struct stats_bound *b)
-{
-	return below_bound(rng, b);
-}
-
-/*
- * below_bound() without its last correction: x mod bound, or that plus
- * bound. A table of 2 bound entries (the second half a copy of the
- * first) looks it up as well, one compare and move fewer per draw.
- */
-static inline uint64_t below_bound_twice(struct stats_rng *rng,
-					 const struct stats_bound *b)
-{
-	uint64_t x;
-
-	do
-		x = rng_next(rng);
-	while (x >= b->limit);
-	return x - (uint64_t)(((unsigned __int128)x * b->inverse) >> 64) * b->bound;
 }
 
 double stats_rng_double(struct stats_rng *rng)
@@ -229,273 +177,7 @@ size_t stats_outliers_sorted(const double *sorted, size_t n, double z)
 	return count;
 }
 
-void stats_resample(struct stats_rng *rng, const double *v, size_t n,
-		    double *out)
-{
-	for (size_t i = 0; i < n; i++)
-		out[i] = v[stats_rng_below(rng, n)];
-}
-
-/* ------------------------------------------------ resample medians */
-
-static inline void swap_double(double *a, double *b)
-{
-	double t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/*
- * Reorder v so that v[k] is its k-th smallest value, none before it
- * larger, none after it smaller (quickselect, median-of-three pivots).
- */
-static void select_kth(double *v, size_t n, size_t k)
-{
-	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, want = (ptrdiff_t)k;
-
-	while (hi > lo + 16) {
-		ptrdiff_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
-		double pivot;
-
-		if (v[mid] < v[lo])
-			swap_double(&v[mid], &v[lo]);
-		if (v[hi] < v[lo])
-			swap_double(&v[hi], &v[lo]);
-		if (v[hi] < v[mid])
-			swap_double(&v[hi], &v[mid]);
-		pivot = v[mid];
-		/* Hoare partition: [lo, j] <= pivot <= [i, hi] */
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (pivot < v[j])
-				j--;
-			if (i <= j) {
-				swap_double(&v[i], &v[j]);
-				i++;
-				j--;
-			}
-		}
-		if (want <= j)
-			hi = j;
-		else if (want >= i)
-			lo = i;
-		else
-			return;	/* between the parts: equal to the pivot */
-	}
-	for (ptrdiff_t i = lo + 1; i <= hi; i++) {
-		double x = v[i];
-		ptrdiff_t j = i;
-
-		for (; j > lo && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-struct ranked_value {
-	double value;
-	uint32_t index;
-};
-
-static int by_value_then_index(const void *a, const void *b)
-{
-	const struct ranked_value *x = a, *y = b;
-
-	if (x->value != y->value)
-		return (x->value > y->value) - (x->value < y->value);
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-int stats_resampler_init_band(struct stats_resampler *r, const double *v,
-			      size_t n, size_t halfwidth)
-{
-	struct ranked_value *sorted;
-
-	memset(r, 0, sizeof(*r));
-	if (n == 0 || n > UINT32_MAX / 2)
-		return -1;
-	r->values = v;
-	r->n = n;
-	/* stats_quantile_sorted(.., 0.5), term by term */
-	double h = (double)(n - 1) * 0.5;
-
-	r->middle = (size_t)floor(h);
-	r->frac = h - (double)r->middle;
-	/* the band: positions low .. low + width - 1 of v sorted */
-	r->low = r->middle > halfwidth ? r->middle - halfwidth : 0;
-	r->width = (r->middle + 1 + halfwidth < n ? r->middle + 1 + halfwidth
-						  : n - 1) - r->low + 1;
-	r->kept = malloc(n * sizeof(*r->kept));
-	r->kept_index = malloc(n * sizeof(*r->kept_index));
-	r->where = malloc(2 * n);
-	r->offset = malloc(n * sizeof(*r->offset));
-	r->band = malloc(r->width * sizeof(*r->band));
-	r->count = malloc(r->width * sizeof(*r->count));
-	sorted = malloc(n * sizeof(*sorted));
-	if (!r->kept || !r->kept_index || !r->where || !r->offset || !r->band ||
-	    !r->count || !sorted) {
-		free(sorted);
-		stats_resampler_free(r);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		sorted[i] = (struct ranked_value){ v[i], (uint32_t)i };
-	qsort(sorted, n, sizeof(*sorted), by_value_then_index);
-	/*
-	 * Ties are ordered by index, so "below", "in" and "above" the band
-	 * follow the order of the values and never split one the wrong way.
-	 */
-	for (size_t p = 0; p < n; p++) {
-		uint32_t i = sorted[p].index;
-
-		r->where[i] = r->where[n + i] =
-			p < r->low ? 1 : p < r->low + r->width ? 2 : 0;
-		r->offset[i] = (uint32_t)(p - r->low);
-		if (p >= r->low && p < r->low + r->width)
-			r->band[p - r->low] = sorted[p].value;
-	}
-	free(sorted);
-	stats_bound_init(&r->draw, n);
-	return 0;
-}
-
-int stats_resampler_init(struct stats_resampler *r, const double *v, size_t n)
-{
-	/*
-	 * 4 standard deviations of the count below the band: a full redraw
-	 * about once in 10^4 resamples costs less than a wider band would.
-	 */
-	return stats_resampler_init_band(r, v, n,
-					 (size_t)(2 * sqrt((double)n)) + 8);
-}
-
-/* The median from its two order statistics, as stats_median_sorted(). */
-static double median_of(const struct stats_resampler *r, double lower,
-			double upper)
-{
-	if (r->middle + 1 >= r->n)	/* n == 1 */
-		return lower;
-	return lower + r->frac * (upper - lower);
-}
-
-/*
- * The median of the draw from the m draws in the band (kept_index), below
- * draws lying under all of them: a count per band position, then the
- * positions of order statistics middle - below and the next.
- */
-static double band_median(struct stats_resampler *r, size_t m, size_t below)
-{
-	size_t k = r->middle - below, seen = 0, p = 0;
-	double lower;
-
-	memset(r->count, 0, r->width * sizeof(*r->count));
-	for (size_t i = 0; i < m; i++) {
-		uint32_t j = r->kept_index[i];
-
-		r->count[r->offset[j < r->n ? j : j - r->n]]++;
-	}
-	while (seen + r->count[p] <= k)
-		seen += r->count[p++];
-	lower = r->band[p];
-	if (seen + r->count[p] <= k + 1 && r->middle + 1 < r->n) {
-		seen += r->count[p++];
-		while (!r->count[p])
-			p++;
-	}
-	return median_of(r, lower, r->band[p]);
-}
-
-/* The median of the whole draw in kept (the rare full redraw). */
-static double full_median(struct stats_resampler *r)
-{
-	size_t k = r->middle;
-	double upper;
-
-	select_kth(r->kept, r->n, k);
-	if (k + 1 >= r->n)
-		return median_of(r, r->kept[k], r->kept[k]);
-	upper = r->kept[k + 1];
-	for (size_t i = k + 2; i < r->n; i++)
-		if (r->kept[i] < upper)
-			upper = r->kept[i];
-	return median_of(r, r->kept[k], upper);
-}
-
-double stats_resampler_median(struct stats_resampler *r, struct stats_rng *rng)
-{
-	const double *v = r->values;
-	const unsigned char *where = r->where;
-	const struct stats_bound bound = r->draw;
-	struct stats_rng state = *rng;
-	uint32_t *kept_index = r->kept_index, *out = kept_index;
-	size_t n = r->n, below = 0, m;
-	size_t need = r->middle + 1 < n ? r->middle + 2 : r->middle + 1;
-
-	/*
-	 * Per draw only a byte (n of them stay in cache) and no branch to
-	 * mispredict: the index is stored always, kept when in the band.
-	 */
-	for (size_t i = 0; i < n; i++) {
-		uint32_t j = (uint32_t)below_bound_twice(&state, &bound);
-		unsigned in = where[j];
-
-		below += in & 1;
-		*out = j;
-		out += in >> 1;
-	}
-	m = (size_t)(out - kept_index);
-	if (below <= r->middle && below + m >= need) {
-		*rng = state;
-		return band_median(r, m, below);
-	}
-	/* The middle fell outside the band: the same draw, in full. */
-	r->redraws++;
-	for (size_t i = 0; i < n; i++)
-		r->kept[i] = v[below_bound(rng, &bound)];
-	return full_median(r);
-}
-
-void stats_resampler_free(struct stats_resampler *r)
-{
-	free(r->kept);
-	free(r->kept_index);
-	free(r->where);
-	free(r->offset);
-	free(r->band);
-	free(r->count);
-	memset(r, 0, sizeof(*r));
-}
-
-int stats_bootstrap_median_ci(const double *v, size_t n, unsigned resamples,
-			      double level, uint64_t seed,
-			      double *low, double *high)
-{
-	struct stats_resampler draw;
-	struct stats_rng rng;
-	double *medians;
-
-	if (n == 0 || resamples == 0)
-		return -1;
-	medians = malloc(resamples * sizeof(*medians));
-	if (!medians || stats_resampler_init(&draw, v, n)) {
-		free(medians);
-		return -1;
-	}
-	stats_rng_seed(&rng, seed);
-	for (unsigned r = 0; r < resamples; r++)
-		medians[r] = stats_resampler_median(&draw, &rng);
-	stats_sort(medians, resamples);
-	*low = stats_quantile_sorted(medians, resamples, (1 - level) / 2);
-	*high = stats_quantile_sorted(medians, resamples, 1 - (1 - level) / 2);
-	stats_resampler_free(&draw);
-	free(medians);
-	return 0;
-}
-
-int stats_summarize(const double *v, size_t n, uint64_t seed,
-		    struct stats_summary *out)
+int stats_summarize(const double *v, size_t n, struct stats_summary *out)
 {
 	double *sorted;
 
@@ -519,49 +201,14 @@ int stats_summarize(const double *v, size_t n, uint64_t seed,
 	out->p95 = stats_quantile_sorted(sorted, n, 0.95);
 	out->outliers = stats_outliers_sorted(sorted, n, STATS_OUTLIER_Z);
 	free(sorted);
-	return stats_bootstrap_median_ci(v, n, STATS_BOOTSTRAP_RESAMPLES,
-					 STATS_CI_LEVEL, seed,
-					 &out->ci_low, &out->ci_high);
+	return 0;
 }
 
 /* ------------------------------------------------ Student's t */
 
 /*
- * P(|T| <= t) for integer df, in closed form (Abramowitz and Stegun
- * 26.7.3 and 26.7.4): with theta = atan(t / sqrt(df)), a finite series in
- * cos(theta), exact up to rounding.
- */
-static double student_central_integer(double t, unsigned df)
-{
-	double theta = atan(t / sqrt((double)df));
-	double c2 = cos(theta) * cos(theta), s = sin(theta), term, sum;
-	unsigned k;
-
-	if (df % 2) {
-		if (df == 1)
-			return 2 * theta / M_PI;
-		/* cos + (2/3) cos^3 + (2*4)/(3*5) cos^5 + ... up to cos^(df-2) */
-		term = cos(theta);
-		sum = term;
-		for (k = 3; k + 2 <= df; k += 2) {
-			term *= c2 * (double)(k - 1) / (double)k;
-			sum += term;
-		}
-		return 2 / M_PI * (theta + s * sum);
-	}
-	/* 1 + (1/2) cos^2 + (1*3)/(2*4) cos^4 + ... up to cos^(df-2) */
-	term = 1;
-	sum = 1;
-	for (k = 2; k + 2 <= df; k += 2) {
-		term *= c2 * (double)(k - 1) / (double)k;
-		sum += term;
-	}
-	return s * sum;
-}
-
-/*
  * The regularized incomplete beta I_x(a, b) by its continued fraction
- * (modified Lentz), for df that are not whole numbers (Welch's).
+ * (modified Lentz; Numerical Recipes 6.4), to the last bits.
  */
 static double incomplete_beta(double x, double a, double b)
 {
@@ -603,15 +250,17 @@ static double incomplete_beta(double x, double a, double b)
 
 double stats_student_cdf(double t, double df)
 {
-	double central;
+	double tail;
 
 	if (!(df > 0) || isnan(t))
 		return NAN;
-	if (df == floor(df) && df <= 1e6)
-		central = student_central_integer(fabs(t), (unsigned)df);
-	else
-		central = 1 - incomplete_beta(df / (df + t * t), df / 2, 0.5);
-	return t < 0 ? (1 - central) / 2 : (1 + central) / 2;
+	/*
+	 * P(T < -|t|) = I_x(df / 2, 1 / 2) / 2 with x = df / (df + t^2),
+	 * taken directly, so a small tail keeps its digits (a p of 1e-19
+	 * is not 1 - (1 - 1e-19)).
+	 */
+	tail = incomplete_beta(df / (df + t * t), df / 2, 0.5) / 2;
+	return t < 0 ? tail : 1 - tail;
 }
 
 double stats_student_quantile(double p, double df)
@@ -636,4 +285,117 @@ double stats_student_quantile(double p, double df)
 			hi = mid;
 	}
 	return lo + (hi - lo) / 2;
+}
+
+/* ------------------------------------------------ repetitions */
+
+struct keyed_value {
+	unsigned long rep;
+	double v;
+};
+
+static int by_rep_then_value(const void *x, const void *y)
+{
+	const struct keyed_value *a = x, *b = y;
+
+	if (a->rep != b->rep)
+		return a->rep < b->rep ? -1 : 1;
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+size_t stats_repetition_medians(const double *v, const unsigned long *rep,
+				size_t n, double *medians, unsigned long *ids)
+{
+	struct keyed_value *k;
+	size_t count = 0;
+
+	if (!n)
+		return 0;
+	k = malloc(n * sizeof(*k));
+	if (!k)
+		return (size_t)-1;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct keyed_value){ rep ? rep[i] : i, v[i] };
+	/* one sort groups the repetitions and orders each one's values */
+	qsort(k, n, sizeof(*k), by_rep_then_value);
+	for (size_t i = 0, start = 0; i < n; i = start) {
+		size_t m = 0;
+
+		while (start < n && k[start].rep == k[i].rep)
+			start++;
+		m = start - i;
+		/* type 7 at 0.5: the middle one, or the mean of the two */
+		medians[count] = m % 2 ? k[i + m / 2].v :
+				 (k[i + m / 2 - 1].v + k[i + m / 2].v) / 2;
+		if (ids)
+			ids[count] = k[i].rep;
+		count++;
+	}
+	free(k);
+	return count;
+}
+
+/* ------------------------------------------------ intervals of means */
+
+static void no_interval(struct stats_interval *out)
+{
+	out->low = out->high = out->se = out->df = out->p = NAN;
+}
+
+int stats_mean_interval(const double *v, size_t n, double level,
+			struct stats_interval *out)
+{
+	memset(out, 0, sizeof(*out));
+	no_interval(out);
+	out->n = n;
+	out->estimate = n ? stats_mean(v, n) : NAN;
+	if (n == 0)
+		return -1;
+	if (n < 2)
+		return 0;
+	out->df = (double)(n - 1);
+	out->se = stats_stddev(v, n) / sqrt((double)n);
+	double half = stats_student_quantile((1 + level) / 2, out->df) * out->se;
+
+	out->low = out->estimate - half;
+	out->high = out->estimate + half;
+	return 0;
+}
+
+int stats_welch_interval(const double *a, size_t na, const double *b,
+			 size_t nb, double level, struct stats_interval *out)
+{
+	double va, vb, half;
+
+	memset(out, 0, sizeof(*out));
+	no_interval(out);
+	out->n = na + nb;
+	if (!na || !nb) {
+		out->estimate = NAN;
+		return -1;
+	}
+	out->estimate = stats_mean(b, nb) - stats_mean(a, na);
+	if (na < 2 || nb < 2)
+		return 0;
+	va = stats_stddev(a, na);
+	vb = stats_stddev(b, nb);
+	va = va * va / (double)na;
+	vb = vb * vb / (double)nb;
+	out->se = sqrt(va + vb);
+	if (out->se == 0) {
+		/* no spread on either side: the difference is what it is */
+		out->low = out->high = out->estimate;
+		out->df = (double)(na + nb - 2);
+		out->p = out->estimate == 0 ? 1 : 0;
+		return 0;
+	}
+	/* Welch-Satterthwaite; a side without spread adds no term */
+	out->df = (va + vb) * (va + vb) /
+		  ((va ? va * va / (double)(na - 1) : 0) +
+		   (vb ? vb * vb / (double)(nb - 1) : 0));
+	half = stats_student_quantile((1 + level) / 2, out->df) * out->se;
+	out->low = out->estimate - half;
+	out->high = out->estimate + half;
+	out->p = 2 * stats_student_cdf(-fabs(out->estimate) / out->se, out->df);
+	return 0;
 }

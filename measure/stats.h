@@ -6,9 +6,9 @@
  * in _sorted need their input sorted ascending (stats_sort()); the others
  * take any order and do not modify their input.
  *
- * The primitives (sorting, quantiles, seeded resampling) are meant for
- * reuse by comparison code: a bootstrap CI of a difference of medians
- * needs stats_rng_*() and stats_resample().
+ * Inference works on repetitions, not samples: stats_repetition_medians()
+ * makes one value per repetition, and the intervals are Student's t over
+ * those (stats_mean_interval(), stats_welch_interval()).
  *
  * Conventions:
  *  - quantiles interpolate linearly between order statistics
@@ -18,10 +18,8 @@
  *  - an outlier is a sample whose modified Z-score
  *    0.6745 * |x - median| / MAD exceeds STATS_OUTLIER_Z (Iglewicz and
  *    Hoaglin); when MAD is 0 no sample is an outlier;
- *  - the bootstrap CI of the median is the percentile interval of
- *    STATS_BOOTSTRAP_RESAMPLES medians of resamples drawn with
- *    replacement, from a xoshiro256** generator seeded through
- *    splitmix64, so a given seed always gives the same interval.
+ *  - random numbers (the run's order) come from a xoshiro256**
+ *    generator seeded through splitmix64: a seed gives one order.
  */
 #ifndef SMAPBENCH_STATS_H
 #define SMAPBENCH_STATS_H
@@ -30,7 +28,6 @@
 #include <stdint.h>
 
 #define STATS_OUTLIER_Z			3.5
-#define STATS_BOOTSTRAP_RESAMPLES	2000
 #define STATS_CI_LEVEL			0.95
 #define STATS_DEFAULT_SEED		0x5eedULL
 
@@ -43,19 +40,6 @@ void stats_rng_seed(struct stats_rng *rng, uint64_t seed);
 uint64_t stats_rng_next(struct stats_rng *rng);
 /* Uniform integer in [0, bound), without modulo bias; bound > 0. */
 uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound);
-/*
- * The same draws for a bound used many times, with its two divisions
- * done once: x % bound by a multiply and at most two corrections.
- */
-struct stats_bound {
-	uint64_t bound;
-	uint64_t limit;		/* draws at or above are rejected */
-	uint64_t inverse;	/* floor((2^64 - 1) / bound) */
-};
-
-void stats_bound_init(struct stats_bound *b, uint64_t bound);
-uint64_t stats_rng_below_bound(struct stats_rng *rng,
-			       const struct stats_bound *b);
 /* Uniform double in [0, 1). */
 double stats_rng_double(struct stats_rng *rng);
 /* Fisher-Yates shuffle of n indices. */
@@ -74,72 +58,67 @@ double stats_stddev(const double *v, size_t n);
 double stats_mad_sorted(const double *sorted, size_t n);
 /* Samples with modified Z-score above z (sorted input, its median, MAD). */
 size_t stats_outliers_sorted(const double *sorted, size_t n, double z);
-/* Draw n values from v with replacement into out. */
-void stats_resample(struct stats_rng *rng, const double *v, size_t n,
-		    double *out);
-/*
- * Medians of bootstrap resamples, fast: stats_resampler_median() draws n
- * values from v with replacement through exactly the generator calls
- * stats_resample() makes, and returns the median stats_median_sorted()
- * would give for the sorted draw, bit for bit, without sorting it. Only
- * the draws in a band of v's order statistics around the middle are
- * kept, counted per position of the band (which holds the resample's
- * middle but for a chance of about 1e-4; then the draw is repeated in
- * full from the saved generator state). O(n) per resample instead of
- * O(n log n).
- */
-struct stats_resampler {
-	const double *values;
-	size_t n;
-	size_t middle;		/* index of the lower middle order statistic */
-	double frac;		/* type 7 weight of the upper one */
-	size_t low, width;	/* the band: these positions of values sorted */
-	unsigned char *where;	/* per value, twice over: 1 below the band, 2 in it,
-				 * 0 above */
-	uint32_t *offset;	/* per value: its position in the band */
-	double *band;		/* the band's values, ascending */
-	uint32_t *count;	/* per band position: draws there */
-	uint32_t *kept_index;	/* n slots: draws in the band */
-	double *kept;		/* n slots: a full draw, when one is needed */
-	struct stats_bound draw;	/* indices 0 .. n - 1 */
-	size_t redraws;		/* resamples whose middle fell outside the band */
-};
-
-/* 0, or -1 on n == 0, n > 2^31 - 1 or no memory. v must outlive it. */
-int stats_resampler_init(struct stats_resampler *r, const double *v,
-			 size_t n);
-/* The same with a band of middle -+ halfwidth order statistics (tests). */
-int stats_resampler_init_band(struct stats_resampler *r, const double *v,
-			      size_t n, size_t halfwidth);
-double stats_resampler_median(struct stats_resampler *r,
-			      struct stats_rng *rng);
-void stats_resampler_free(struct stats_resampler *r);
-/*
- * Percentile bootstrap CI of the median: resamples medians at confidence
- * level (e.g. 0.95). Returns 0, or -1 on n == 0 or no memory.
- */
-int stats_bootstrap_median_ci(const double *v, size_t n, unsigned resamples,
-			      double level, uint64_t seed,
-			      double *low, double *high);
-
+/* The spread of a set of samples: what they look like, not an inference. */
 struct stats_summary {
 	size_t n;
 	double min, max, mean, stddev, median, mad, cv, p5, p95;
-	double ci_low, ci_high;
 	size_t outliers;
 };
 
 /*
- * Student's t distribution with df degrees of freedom: its CDF, exact for
- * whole df (a closed form), else from the incomplete beta function; and
- * its quantile, by bisection on the CDF to the last bit. NAN outside
- * 0 < p < 1 or for df <= 0.
+ * Student's t distribution with df degrees of freedom (whole or not, as
+ * Welch's are): its CDF from the regularized incomplete beta function,
+ * small tails to full relative precision; its quantile by bisection on
+ * the CDF to the last bit. NAN outside 0 < p < 1 or for df <= 0.
  */
 double stats_student_cdf(double t, double df);
 double stats_student_quantile(double p, double df);
 
-/* All of the above at once (default resamples, level, z). 0 or -1. */
-int stats_summarize(const double *v, size_t n, uint64_t seed,
-		    struct stats_summary *out);
+/* All of the above at once (z = STATS_OUTLIER_Z). 0 or -1. */
+int stats_summarize(const double *v, size_t n, struct stats_summary *out);
+
+/*
+ * The median of each repetition's values, v[i] being of repetition
+ * rep[i] (NULL: every value a repetition of its own), in ascending order
+ * of repetition, into medians and ids (room for n each; ids may be
+ * NULL). Returns the number of repetitions; 0 for n == 0, (size_t)-1 on
+ * no memory.
+ */
+size_t stats_repetition_medians(const double *v, const unsigned long *rep,
+				size_t n, double *medians, unsigned long *ids);
+
+/*
+ * An estimate with its interval at some level: a mean, or a difference
+ * of two means, of independent values (repetition medians, or paired
+ * differences of them). low and high are NAN with fewer than 2 values
+ * a side; values without spread give a zero-width interval.
+ */
+struct stats_interval {
+	double estimate;
+	double low, high;
+	double se;		/* standard error of the estimate */
+	double df;		/* degrees of freedom of its t */
+	double p;		/* two-sided p of estimate = 0 (Welch only) */
+	size_t n;		/* values (both sides for Welch) */
+};
+
+/*
+ * The mean of n values and its Student t interval at level:
+ * mean -+ t((1 + level) / 2, n - 1) sd / sqrt(n). Exact for normal
+ * values, whatever their spread, and close for means of few medians
+ * (docs/interpreting.md gives the coverage the simulation measures).
+ * 0, or -1 on n == 0 (estimate NAN).
+ */
+int stats_mean_interval(const double *v, size_t n, double level,
+			struct stats_interval *out);
+
+/*
+ * mean(b) - mean(a) with Welch's interval: se = sqrt(sa^2 / na +
+ * sb^2 / nb) and the Welch-Satterthwaite degrees of freedom, so unequal
+ * spreads do not borrow precision from each other; p is Welch's two-sided
+ * t test of no difference. 0, or -1 when a side is empty.
+ */
+int stats_welch_interval(const double *a, size_t na, const double *b,
+			 size_t nb, double level, struct stats_interval *out);
 
 #endif /* SMAPBENCH_STATS_H */

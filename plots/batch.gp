@@ -7,7 +7,7 @@
 # (ops as op/size, nseries: per panel the batched series of each run,
 # then their kapi references), unit; runs.
 
-title = "Cost per access against accesses per STAC/CLAC pair (median, 95% CI)"
+title = "Cost per access against accesses per STAC/CLAC pair (center, 95% CI)"
 xlabel = "K, accesses per STAC/CLAC pair"
 ylabel = unit." per access"
 keypos = "top right"

@@ -7,7 +7,7 @@
 # (ops: the modes; bpfops: the ops shown, each a series per run;
 # nseries); runs.
 
-title = "bpf suite: user against kernel reads in ring 0, per access (median, 95% CI)"
+title = "bpf suite: user against kernel reads in ring 0, per access (center, 95% CI)"
 xlabel = "bytes per access"
 ylabel = "ns per access (log scale)"
 height = 620

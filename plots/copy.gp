@@ -8,12 +8,12 @@
 # pctmin (a log axis when every share is positive), unit; runs.
 
 if (nruns == 1) {
-	title = "User copies against size (median, 95% CI)"
+	title = "User copies against size (center, 95% CI)"
 	titles = "kapi inline nopad"
 	pcttitles = "inline-nopad"
 	pctlabel = "pair cost (inline − nopad) / nopad"
 } else {
-	title = "User copies against size, kernel API as built (median, 95% CI)"
+	title = "User copies against size, kernel API as built (center, 95% CI)"
 	titles = runs
 	pcttitles = word(runs, 2)."−".word(runs, 1)
 	pctlabel = "kapi difference as a share of the copy"

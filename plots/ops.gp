@@ -7,7 +7,7 @@
 # runlabel, context, watermark as every plot.
 
 title = nruns == 1 \
-	? "Cost per operation by variant (median, 95% CI) — ".runlabel \
-	: "Cost per operation, kernel API as built (median, 95% CI): ".word(runs, 1)." vs ".word(runs, 2)
+	? "Cost per operation by variant (center, 95% CI) — ".runlabel \
+	: "Cost per operation, kernel API as built (center, 95% CI): ".word(runs, 1)." vs ".word(runs, 2)
 ylabel = unit." per operation"
 load plotsdir."/lib/bars.gp"

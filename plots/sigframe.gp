@@ -6,6 +6,6 @@
 # From smapbench (analysis/plot_bars.c): the .dat and its layout;
 # unit, the kmod suite's; fields, the frame's fields (the catalogue).
 
-title = "Signal frame: STAC/CLAC per field against one pair per frame (median, 95% CI)"
+title = "Signal frame: STAC/CLAC per field against one pair per frame (center, 95% CI)"
 ylabel = sprintf("%s per signal frame (%d fields)", unit, fields)
 load plotsdir."/lib/bars.gp"

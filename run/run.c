@@ -7,6 +7,7 @@
  * sample boundary; the temporary directory is then removed and nothing
  * is kept.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +166,6 @@ static void record_context(struct context *ctx, const struct run_options *opt,
 	context_set(ctx, "quick", "%d", opt->quick);
 	context_set(ctx, "sweep", "%s",
 		    opt->quick ? "quick" : opt->full ? "full" : "default");
-	context_set(ctx, "bootstrap_resamples", "%d", STATS_BOOTSTRAP_RESAMPLES);
 	calib_context_user(ctx);
 	suite_context(ctx, opt->suite);
 	calib_context_judge(ctx);
@@ -173,15 +173,43 @@ static void record_context(struct context *ctx, const struct run_options *opt,
 		context_set(ctx, "warnings", "%s", "");
 }
 
-/* Run the benchmarks: runner_run()'s status. */
+/*
+ * What the run will take, before it starts, by the sweep's arithmetic:
+ * said on stderr, with the numbers it comes from.
+ */
+static void print_estimate(const struct registry *reg,
+			   const struct runner_options *ro)
+{
+	size_t rows;
+	double seconds = runner_estimate(reg, ro, &rows);
+
+	if (!isfinite(seconds))
+		return;
+	fprintf(stderr, "smapbench run: %zu benchmarks x %u repetitions x (%u + %u warm-up) samples of %g s (or the benchmark's shorter cap): about %.0fm%02.0fs\n",
+		rows, ro->repetitions, ro->samples, ro->warmup, ro->min_time,
+		floor(seconds / 60), floor(fmod(seconds, 60)));
+}
+
+/*
+ * Run the benchmarks: runner_run()'s status. Each repetition is a
+ * "smapbench run-worker" of this very program (run_worker()), with the
+ * counters this run chose.
+ */
 static int run_benchmarks(const struct registry *reg,
 			  const struct run_options *opt,
 			  const struct run_hooks *hooks,
-			  struct counter *counter, struct run_results *results)
+			  struct counter *counter, const char *kmod_counter,
+			  struct run_results *results)
 {
+	char *worker[] = {
+		"/proc/self/exe", "run-worker", "--counter",
+		(char *)counter->name, "--kmod-counter",
+		(char *)(kmod_counter ? kmod_counter : ""), NULL,
+	};
 	struct runner_options ro;
 
 	runner_defaults(&ro);
+	ro.worker_argv = worker;
 	ro.min_time = opt->min_time;
 	ro.repetitions = opt->repetitions;
 	ro.samples = opt->samples;
@@ -190,6 +218,7 @@ static int run_benchmarks(const struct registry *reg,
 	ro.stop = hooks->stop;
 	ro.progress = hooks->progress;
 	ro.progress_arg = hooks->progress_arg;
+	print_estimate(reg, &ro);
 	return runner_run(reg, &ro, results);
 }
 
@@ -294,11 +323,14 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		goto out;
 	}
 
-	rc = run_benchmarks(reg, opt, hooks, counter, &kept->results);
+	rc = run_benchmarks(reg, opt, hooks, counter,
+			    opt->counter && !counter_name ? opt->counter : NULL,
+			    &kept->results);
 	if (hooks->progress)
-		hooks->progress(hooks->progress_arg, 0, 0, NULL, 0);
+		hooks->progress(hooks->progress_arg,
+				&(struct runner_progress){ .name = NULL });
 	if (rc < 0) {
-		fprintf(stderr, "smapbench run: out of memory\n");
+		fprintf(stderr, "smapbench run: the benchmarks could not run to the end (above: why); nothing kept\n");
 		run_dir_abort(&dir);
 		goto out;
 	}
@@ -306,6 +338,7 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		status = interrupted(&dir, *hooks->stop ? *hooks->stop : SIGINT);
 		goto out;
 	}
+	suite_results_context(&kept->context, opt->suite, &kept->results);
 	status = keep_run(&dir, kept, hooks->stop);
 out:
 	counter->close(counter);
@@ -331,4 +364,46 @@ void run_kept_free(struct run_kept *kept)
 {
 	run_results_free(&kept->results);
 	context_free(&kept->context);
+}
+
+int run_worker(const char *counter_name, const char *kmod_counter)
+{
+	struct registry reg = { 0 };
+	struct runner_options ro;
+	struct counter *counter;
+	char fallback[1024];
+	FILE *out;
+	int proto, rc;
+
+	/* the protocol gets stdout; anything else printed goes to stderr */
+	proto = dup(STDOUT_FILENO);
+	if (proto < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ||
+	    !(out = fdopen(proto, "w"))) {
+		perror("smapbench run-worker");
+		return 1;
+	}
+	kmod_suite_counter(kmod_counter && *kmod_counter ? kmod_counter : NULL);
+	counter = counter_select(counter_name, fallback, sizeof(fallback));
+	if (!counter || strcmp(counter->name, counter_name)) {
+		fprintf(stderr, "smapbench run-worker: counter %s cannot be used: %s\n",
+			counter_name, fallback);
+		if (counter)
+			counter->close(counter);
+		fclose(out);
+		return 1;
+	}
+	if (suite_register_all(&reg)) {
+		fprintf(stderr, "smapbench run-worker: out of memory\n");
+		counter->close(counter);
+		fclose(out);
+		return 1;
+	}
+	runner_defaults(&ro);
+	ro.counter = counter;
+	rc = runner_worker(&reg, &ro, stdin, out);
+	if (fclose(out))
+		rc = 1;
+	counter->close(counter);
+	registry_free(&reg);
+	return rc;
 }

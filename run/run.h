@@ -42,11 +42,11 @@ struct run_hooks {
 	/* Set by a signal handler to the signal: stop at the next sample. */
 	volatile sig_atomic_t *stop;
 	/*
-	 * Called at each benchmark's sizing (done 0) and repetition, and
-	 * once with name NULL when the measuring has ended.
+	 * Called at each benchmark's sizing and stretch of samples
+	 * (measure/runner.h), and once with name NULL when the measuring
+	 * has ended.
 	 */
-	void (*progress)(void *arg, size_t done, size_t total,
-			 const char *name, unsigned repetition);
+	void (*progress)(void *arg, const struct runner_progress *p);
 	void *progress_arg;
 };
 
@@ -80,5 +80,13 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 void run_kept_print(FILE *f, const struct run_kept *kept);
 
 void run_kept_free(struct run_kept *kept);
+
+/*
+ * The other side of a run's repetition (measure/runner.h): with the
+ * counter the run chose (and the kmod suite's, "" for its default),
+ * read a schedule on stdin, run it, write the samples to stdout. The
+ * exit status: 0, or 1 after saying why on stderr.
+ */
+int run_worker(const char *counter, const char *kmod_counter);
 
 #endif /* SMAPBENCH_RUN_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report_console.c - the table a person reads: per benchmark the median
- * per operation with its 95% CI, the spread (CV, p5..p95) and flags;
+ * report_console.c - the table a person reads: per benchmark the center
+ * per operation (the mean of the repetition medians) with its 95% CI
+ * over the repetitions, the spread of the samples (CV, p5..p95) and flags;
  * skipped benchmarks are grouped by reason so a missing module is one
  * line, not a hundred.
  */
@@ -23,7 +24,8 @@ static void human(char *buf, size_t len, const struct result *res, double v)
 int report_console(FILE *f, const struct report *r)
 {
 	size_t width = 9, shown = 0;
-	char median[32], lo[32], hi[32], p5[32], p95[32], raw[32], flags[256];
+	unsigned fewest = 0, most = 0;
+	char center[32], lo[32], hi[32], p5[32], p95[32], raw[32], flags[256];
 
 	for (size_t i = 0; i < r->results->count; i++) {
 		size_t n = strlen(r->results->items[i].bench->name);
@@ -32,7 +34,7 @@ int report_console(FILE *f, const struct report *r)
 			width = n;
 	}
 	fprintf(f, "%-*s %10s %21s %6s %21s %14s %s\n", (int)width, "benchmark",
-		"median", "95% CI of median", "cv", "p5 .. p95", "raw median",
+		"center", "95% CI of center", "cv", "p5 .. p95", "raw center",
 		"counter flags");
 	for (size_t i = 0; i < r->results->count; i++) {
 		const struct result *res = &r->results->items[i];
@@ -40,21 +42,35 @@ int report_console(FILE *f, const struct report *r)
 
 		if (res->skipped || !res->nsamples)
 			continue;
-		human(median, sizeof(median), res, res->stats.median);
-		human(lo, sizeof(lo), res, res->stats.ci_low);
-		human(hi, sizeof(hi), res, res->stats.ci_high);
+		human(center, sizeof(center), res, res->center.estimate);
+		human(lo, sizeof(lo), res, res->center.low);
+		human(hi, sizeof(hi), res, res->center.high);
 		human(p5, sizeof(p5), res, res->stats.p5);
 		human(p95, sizeof(p95), res, res->stats.p95);
-		runner_format_value(raw, sizeof(raw), res->stats.median,
+		runner_format_value(raw, sizeof(raw), res->center.estimate,
 				    res->unit);
+		if (!fewest || res->repetitions < fewest)
+			fewest = res->repetitions;
+		if (res->repetitions > most)
+			most = res->repetitions;
 		snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
 		snprintf(range, sizeof(range), "%s .. %s", p5, p95);
 		report_row_flags(r, res, flags, sizeof(flags));
 		fprintf(f, "%-*s %10s %21s %5.1f%% %21s %14s %s%s%s\n",
-			(int)width, res->bench->name, median, ci,
+			(int)width, res->bench->name, center, ci,
 			res->stats.cv * 100, range, raw, res->counter,
 			flags[0] ? " " : "", flags);
 		shown++;
+	}
+	if (shown) {
+		char reps[32];
+
+		if (fewest == most)
+			snprintf(reps, sizeof(reps), "%u", most);
+		else
+			snprintf(reps, sizeof(reps), "%u to %u", fewest, most);
+		fprintf(f, "center: the mean of the %s repetitions' medians; 95%% CI: Student's t over those repetitions (docs/interpreting.md); cv, p5 .. p95: of all samples\n",
+			reps);
 	}
 	/* Skipped: one line per distinct reason. */
 	for (size_t i = 0; i < r->results->count; i++) {

@@ -30,8 +30,8 @@ int report_results_csv(FILE *f, const struct report *r)
 	static const char *const header[] = {
 		"name", "suite", "op", "variant", "size", "batch", "unit",
 		"iterations", "samples", "median", "min", "mean", "stddev",
-		"mad", "p5", "p95", "cv", "ci_low", "ci_high", "outliers",
-		"median_ns", "counter", "flags",
+		"mad", "p5", "p95", "cv", "center", "ci_low", "ci_high",
+		"repetitions", "outliers", "median_ns", "counter", "flags",
 	};
 	struct csv_writer w;
 	char flags[256];
@@ -62,8 +62,10 @@ int report_results_csv(FILE *f, const struct report *r)
 		csv_field_double(&w, s->p5);
 		csv_field_double(&w, s->p95);
 		csv_field_double(&w, s->cv);
-		csv_field_double(&w, s->ci_low);
-		csv_field_double(&w, s->ci_high);
+		csv_field_double(&w, res->center.estimate);
+		csv_field_double(&w, res->center.low);
+		csv_field_double(&w, res->center.high);
+		csv_field_uint(&w, res->repetitions);
 		csv_field_uint(&w, s->outliers);
 		csv_field_double(&w, res->median_ns);
 		csv_field(&w, res->counter);

@@ -167,8 +167,8 @@ static void write_repetition(struct json_writer *w, const struct report *r,
 /*
  * An aggregate over the nrep repetition values, as Google Benchmark
  * computes it: "iterations" is the number of repetitions. The median
- * also carries the sample-level figures of results.csv, under names
- * Google Benchmark's tools do not read.
+ * also carries results.csv's center and its interval, and the
+ * sample-level figures, under names Google Benchmark's tools do not read.
  */
 static void write_aggregate(struct json_writer *w, const struct report *r,
 			    const struct result *res, size_t family,
@@ -190,10 +190,11 @@ static void write_aggregate(struct json_writer *w, const struct report *r,
 	if (!strcmp(aggregate, "median")) {
 		json_kv_int(w, "samples", (long long)res->nsamples);
 		json_kv_double(w, "sample_median", res->stats.median);
-		json_kv_double(w, "sample_ci_low", res->stats.ci_low);
-		json_kv_double(w, "sample_ci_high", res->stats.ci_high);
-		json_kv_double(w, "sample_ci_low_ns", to_ns(res, res->stats.ci_low));
-		json_kv_double(w, "sample_ci_high_ns", to_ns(res, res->stats.ci_high));
+		json_kv_double(w, "center", res->center.estimate);
+		json_kv_double(w, "center_ci_low", res->center.low);
+		json_kv_double(w, "center_ci_high", res->center.high);
+		json_kv_double(w, "center_ci_low_ns", to_ns(res, res->center.low));
+		json_kv_double(w, "center_ci_high_ns", to_ns(res, res->center.high));
 		json_kv_int(w, "outliers", (long long)res->stats.outliers);
 		json_kv_int(w, "preempted_samples", (long long)res->preempted);
 	}

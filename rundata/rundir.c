@@ -534,8 +534,14 @@ static int load_results_csv(struct run_dir *run, const char *path,
 		b->cv = parse_double(csv_table_get(&t, i, "cv"));
 		b->p5 = parse_double(csv_table_get(&t, i, "p5"));
 		b->p95 = parse_double(csv_table_get(&t, i, "p95"));
-		b->ci_low = parse_double(csv_table_get(&t, i, "ci_low"));
-		b->ci_high = parse_double(csv_table_get(&t, i, "ci_high"));
+		/* schema 1's ci_low, ci_high were of the pooled median: not kept */
+		b->center = csv_table_get(&t, i, "center") ?
+			    parse_double(csv_table_get(&t, i, "center")) : b->median;
+		b->ci_low = b->ci_high = NAN;
+		if (csv_table_get(&t, i, "center")) {
+			b->ci_low = parse_double(csv_table_get(&t, i, "ci_low"));
+			b->ci_high = parse_double(csv_table_get(&t, i, "ci_high"));
+		}
 		b->median_ns = parse_double(csv_table_get(&t, i, "median_ns"));
 		b->source = RUN_VALUES_NONE;
 	}
@@ -932,8 +938,42 @@ static void gbench_summarise(struct run_dir *run)
 		b->mean = stats_mean(b->values, b->count);
 		b->stddev = stats_stddev(b->values, b->count);
 		b->min = b->p5 = b->p95 = b->cv = NAN;
+		b->center = b->median;
 		b->ci_low = b->ci_high = NAN;
 	}
+}
+
+/*
+ * Each benchmark's center and interval from its values, the one
+ * definition every reader of a run sees (rundir.h). 0, or -1 on no memory.
+ */
+static int summarise_repetitions(struct run_dir *run)
+{
+	for (size_t k = 0; k < run->count; k++) {
+		struct run_bench *b = &run->bench[k];
+		double *medians;
+		struct stats_interval iv;
+		size_t reps;
+
+		if (!b->count)
+			continue;
+		medians = malloc(b->count * sizeof(*medians));
+		if (!medians)
+			return -1;
+		reps = stats_repetition_medians(b->values, b->repetition,
+						b->count, medians, NULL);
+		if (reps == (size_t)-1 ||
+		    stats_mean_interval(medians, reps, STATS_CI_LEVEL, &iv)) {
+			free(medians);
+			return -1;
+		}
+		free(medians);
+		b->repetitions = reps;
+		b->center = iv.estimate;
+		b->ci_low = iv.low;
+		b->ci_high = iv.high;
+	}
+	return 0;
 }
 
 /* json_parse_file_each()'s callback: one entry of the benchmarks array. */
@@ -1075,7 +1115,7 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 			rc = load_samples_csv(run, samples, err, errlen);
 		if (!rc)
 			rc = load_context_csv(run, path, err, errlen);
-		goto out;
+		goto summarise;
 	}
 	if (is_file(json)) {
 		rc = load_gbench_json(run, json, err, errlen);
@@ -1087,6 +1127,11 @@ int rundir_load(const char *path, struct run_dir *run, char *err,
 	goto out;
 index:
 	if (!rc && build_index(run)) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+summarise:
+	if (!rc && summarise_repetitions(run)) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}

@@ -32,7 +32,14 @@ struct run_bench {
 	char *suite, *op, *variant, *unit, *counter, *flags;
 	unsigned long size, batch;
 	double median, min, mean, stddev, cv, p5, p95;
-	double ci_low, ci_high;	/* CI of the median as the run recorded it */
+	/*
+	 * The mean of the repetition medians and its 95% t interval over
+	 * the repetitions, computed from the values when there are any
+	 * (whatever results.csv says), else as results.csv records them
+	 * (schema 2; the median and no interval for older runs).
+	 */
+	double center, ci_low, ci_high;
+	size_t repetitions;	/* among the values; 0 without values */
 	double median_ns;	/* NAN when unknown */
 	double *values;		/* per-operation values, in unit */
 	/*
@@ -71,9 +78,11 @@ struct run_dir {
 
 /*
  * The version of this schema (docs/schema.md), context.csv's
- * schema_version; a run without that key is version 1.
+ * schema_version; a run without that key is version 1. Version 2 added
+ * results.csv's center and repetitions, and made ci_low, ci_high the
+ * center's interval over the repetitions.
  */
-#define RUN_SCHEMA_VERSION	1
+#define RUN_SCHEMA_VERSION	2
 
 /*
  * Returns 0, or -1 with a message naming the file (and line) in err.

@@ -83,7 +83,6 @@ struct bpf_state {
 	uint64_t run_iterations;	/* most iterations per program run */
 	uint64_t sample_iterations;	/* difference rows: most per sample */
 	unsigned long ipi_repeats;	/* runs repeated, see BPF_IPI_REPEATS */
-	unsigned long negative;		/* difference samples below 0 */
 };
 
 static const unsigned sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
@@ -109,9 +108,6 @@ static struct {
 	int opened;
 	struct bpfbench *handle;
 	struct bpfbench_error error;
-	/* The run's context, kept to add the counts found while running. */
-	struct context *context;
-	unsigned long ipi_repeats, negative;
 } loader;
 
 static void close_loader(void)
@@ -242,36 +238,10 @@ static int bpf_setup(const struct benchmark *b, void **state, char *why,
 	return 0;
 }
 
-/* The run's totals of repeated runs and negative differences, in context. */
-static void update_counts(void)
-{
-	if (!loader.context)
-		return;
-	context_set(loader.context, "bpf_ipi_runs_repeated", "%lu",
-		    loader.ipi_repeats);
-	context_set(loader.context, "bpf_overhead_samples_negative", "%lu",
-		    loader.negative);
-}
-
 static void bpf_teardown(const struct benchmark *b, void *state)
 {
-	struct bpf_state *s = state;
-
-	if (!s)
-		return;
-	if (s->negative)
-		fprintf(stderr,
-			"smapbench: %s: %lu samples had the kernel loop slower "
-			"than the user loop (kept, negative)\n",
-			b->name, s->negative);
-	if (s->ipi_repeats)
-		fprintf(stderr,
-			"smapbench: %s: %lu runs repeated: the interrupt "
-			"landed on another task\n", b->name, s->ipi_repeats);
-	loader.ipi_repeats += s->ipi_repeats;
-	loader.negative += s->negative;
-	update_counts();
-	free(s);
+	(void)b;
+	free(state);
 }
 
 static int bpf_measure(void *state, uint64_t iterations, size_t n,
@@ -282,6 +252,7 @@ static int bpf_measure(void *state, uint64_t iterations, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		struct bpfbench_sample op, base;
+		unsigned long repeats = s->ipi_repeats;
 		uint64_t count;
 
 		memset(&out[i], 0, sizeof(out[i]));
@@ -290,6 +261,7 @@ static int bpf_measure(void *state, uint64_t iterations, size_t n,
 				return -1;
 			out[i].value = op.elapsed_ns;
 			out[i].iterations = op.iterations;
+			out[i].repeats = (uint32_t)(s->ipi_repeats - repeats);
 			continue;
 		}
 		count = iterations;
@@ -317,9 +289,9 @@ static int bpf_measure(void *state, uint64_t iterations, size_t n,
 		} else {
 			out[i].value = base.elapsed_ns - op.elapsed_ns;
 			out[i].flags |= BENCH_SAMPLE_NEGATIVE;
-			s->negative++;
 		}
 		out[i].iterations = op.iterations;
+		out[i].repeats = (uint32_t)(s->ipi_repeats - repeats);
 	}
 	return 0;
 }
@@ -435,11 +407,42 @@ static void bpf_context(struct context *c)
 		context_set(c, "bpf_reason", "%s", loader.error.message);
 	}
 	context_set(c, "bpf_run_budget_ns", "%llu", BPF_RUN_BUDGET_NS);
-	loader.context = c;
-	update_counts();
+}
+
+/*
+ * What the samples met, counted by the runner in whichever process took
+ * them (measure/runner.h): runs repeated because the interrupt landed on
+ * another task, and differences below 0. Said per benchmark, summed in
+ * the context.
+ */
+static void bpf_results_context(struct context *c, const struct run_results *r)
+{
+	unsigned long long repeats = 0, negative = 0;
+
+	for (size_t i = 0; i < r->count; i++) {
+		const struct result *res = &r->items[i];
+
+		if (res->skipped || strcmp(res->bench->suite, "bpf"))
+			continue;
+		if (res->negative)
+			fprintf(stderr,
+				"smapbench: %s: %zu samples had the kernel loop slower "
+				"than the user loop (kept, negative)\n",
+				res->bench->name, res->negative);
+		if (res->repeats)
+			fprintf(stderr,
+				"smapbench: %s: %llu runs repeated: the interrupt "
+				"landed on another task\n", res->bench->name,
+				(unsigned long long)res->repeats);
+		repeats += res->repeats;
+		negative += res->negative;
+	}
+	context_set(c, "bpf_ipi_runs_repeated", "%llu", repeats);
+	context_set(c, "bpf_overhead_samples_negative", "%llu", negative);
 }
 
 struct bench_family family_bpf = {
 	.suite = "bpf", .name = "bpf",
 	.init = bpf_init, .context = bpf_context,
+	.results_context = bpf_results_context,
 };

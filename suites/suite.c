@@ -64,3 +64,12 @@ void suite_context(struct context *c, const char *suite)
 		    (!strcmp(suite, "all") || !strcmp(suite, families[i]->suite)))
 			families[i]->context(c);
 }
+
+void suite_results_context(struct context *c, const char *suite,
+			   const struct run_results *r)
+{
+	for (size_t i = 0; i < NFAMILIES; i++)
+		if (families[i]->results_context &&
+		    (!strcmp(suite, "all") || !strcmp(suite, families[i]->suite)))
+			families[i]->results_context(c, r);
+}

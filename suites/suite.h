@@ -16,6 +16,7 @@
 
 #include "measure/context.h"
 #include "measure/registry.h"
+#include "measure/runner.h"
 
 struct bench_family {
 	const char *suite;
@@ -26,6 +27,8 @@ struct bench_family {
 	int (*init)(struct bench_family *f);
 	/* Add context keys, before the run. Optional. */
 	void (*context)(struct context *c);
+	/* Add context keys from what the run met, after it. Optional. */
+	void (*results_context)(struct context *c, const struct run_results *r);
 };
 
 #define BENCH_FAMILY(suite_, name_, table_) {				\
@@ -39,5 +42,8 @@ extern const char *const suite_names[];
 int suite_register_all(struct registry *r);
 /* Let the families of a suite ("all": every one) add context keys. */
 void suite_context(struct context *c, const char *suite);
+/* The same from the run's results, once it has run. */
+void suite_results_context(struct context *c, const char *suite,
+			   const struct run_results *r);
 
 #endif /* SMAPBENCH_SUITE_H */

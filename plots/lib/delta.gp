@@ -7,7 +7,7 @@
 # (analysis/plot_bars.c) the .dat and its layout (nseries, rotate,
 # margins, width) and runs, the two runs' short names.
 
-title = word(runs, 2)." against ".word(runs, 1).": difference of medians, ".what." (95% CI)"
+title = word(runs, 2)." against ".word(runs, 1).": difference of centers, ".what." (95% CI)"
 ylabel = "(".word(runs, 2)." - ".word(runs, 1).") / ".word(runs, 1).", percent"
 signed = 1
 load plotsdir."/lib/bars.gp"

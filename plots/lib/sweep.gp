@@ -4,13 +4,13 @@
 # bytes per access for the bpf suite (bpf.gp).
 #
 # Top row: one line per series (variants of one run, or the same variant
-# on two boots), error bars = 95% CI of the median. Optional bottom row: a
+# on two boots), error bars = 95% CI of the center (t over repetitions). Optional bottom row: a
 # share in percent (the STAC/CLAC pair's share of a copy, or the
 # difference between the boots), with the 1% line.
 #
 # Variables (-e): plotsdir, out, term, title, context, watermark as in
 # common.gp, and
-#   datafile  blocks separated by two blank lines, "x median lo hi" rows;
+#   datafile  blocks separated by two blank lines, "x center lo hi" rows;
 #             block (op-1)*nseries + (series-1)
 #   nseries, titles    series count and their names (one word each)
 #   ops       the op names, one word each (panel titles)
@@ -45,14 +45,14 @@ dashtype(i) = dashed(i) ? 2 : 1
 colour(i) = colours[words(colourof) >= i ? int(word(colourof, i)) : i]
 nops = words(ops)
 
-# A log axis cannot show a median at or below 0, and a bpf overhead row
+# A log axis cannot show a center at or below 0, and a bpf overhead row
 # (a paired difference) may have one: such points are left out, and a
 # note under the plot says how many, so that none goes missing unsaid.
 # (CI ends at or below 0 are drawn down to the axis.)
 stats datafile using (column(2) <= 0 ? 1 : 0) nooutput
 nonpositive = int(STATS_sum)
 if (nonpositive > 0) {
-	set label 98 sprintf("%d median%s <= 0 not drawn (log axis)", \
+	set label 98 sprintf("%d center%s <= 0 not drawn (log axis)", \
 		nonpositive, nonpositive > 1 ? "s" : "") \
 		at screen 0.01, 0.015 left font ",9" front
 }

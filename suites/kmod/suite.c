@@ -55,6 +55,7 @@ static struct {
 static struct benchmark table[KMOD_MAX_BENCHMARKS];
 static struct kmod_arg args[KMOD_MAX_BENCHMARKS];
 static char names[KMOD_MAX_BENCHMARKS][64];
+static char groups[KMOD_MAX_BENCHMARKS][48];
 
 void kmod_suite_counter(const char *name)
 {
@@ -353,6 +354,15 @@ static void add(struct bench_family *f, unsigned op, unsigned variant,
 			    (batch && !kmod_list_has(&o->quick_batches, batch)),
 		.headline = kmod_is_headline(op, variant, size, batch),
 	};
+	/*
+	 * The variants of one op and size run side by side in every
+	 * repetition: inline - nopad and kapi - batched are paired figures.
+	 */
+	if (variant != SMAPBENCH_VARIANT_NONE) {
+		snprintf(groups[i], sizeof(groups[i]), "kmod/%s/%u", o->name,
+			 size);
+		b->group = groups[i];
+	}
 	f->count++;
 }
 

@@ -37,7 +37,7 @@ esac
 leftover=$(find "$out" -maxdepth 1 -name ".tmp-*")
 check "no .tmp- directory is left" test -z "$leftover"
 
-results_header="name,suite,op,variant,size,batch,unit,iterations,samples,median,min,mean,stddev,mad,p5,p95,cv,ci_low,ci_high,outliers,median_ns,counter,flags"
+results_header="name,suite,op,variant,size,batch,unit,iterations,samples,median,min,mean,stddev,mad,p5,p95,cv,center,ci_low,ci_high,repetitions,outliers,median_ns,counter,flags"
 samples_header="name,repetition,sample,iterations,value,unit"
 for f in results.csv samples.csv context.csv results.json; do
 	check "$f exists and is not empty" test -s "${dir:-x}/$f"
@@ -55,8 +55,11 @@ check "samples.csv has 2 repetitions x 10 samples per row ($srows = $((rows * 20
 	test "$srows" -eq $((rows * 20))
 check "results.csv names getppid with a positive median" \
 	awk -F, '$1 == "syscall/getppid" && $10 > 0 { found = 1 } END { exit !found }' "$dir/results.csv"
-check "every results row has 23 fields and a counter" \
-	awk -F, 'NR > 1 && (NF != 23 || $22 == "") { bad = 1 } END { exit bad }' "$dir/results.csv"
+check "every results row has 25 fields and a counter" \
+	awk -F, 'NR > 1 && (NF != 25 || $24 == "") { bad = 1 } END { exit bad }' "$dir/results.csv"
+# the center is the mean of the repetition medians, its interval around it
+check "every row's center lies in its interval, from 2 repetitions" \
+	awk -F, 'NR > 1 && !($19 <= $18 && $18 <= $20 && $21 == 2) { bad = 1 } END { exit bad }' "$dir/results.csv"
 missing=""
 for key in date host cpu_model cpu_family cpu_model_number cpu_stepping \
 	microcode cpus_online kernel_release cmdline smap_cpuinfo \

@@ -143,29 +143,27 @@ check "... and its batch panel is get_user at 8 B" \
 	grep -q "get_user/8" "$tmp/run-one-k/plots/batch.svg"
 
 # bpf overhead rows are paired differences and keep negative samples: a
-# median below 0 and one at 0 (and a CI end below 0) must still plot on
-# the log axis, the two points left out with a note that says so.
+# center below 0 and one at 0 (and a CI end below 0) must still plot on
+# the log axis, the two points left out with a note that says so. The
+# centers and intervals come from the samples (rundata/rundir.h).
 cp -r tests/fixtures/run-smap "$tmp/run-negative"
 rm -rf "$tmp/run-negative/plots"
 awk -F, -v OFS=, '
-	$1 == "bpf/overhead/syscall/1" { $10 = -2; $18 = -5; $19 = 1; $21 = -2 }
-	$1 == "bpf/overhead/syscall/64" { $10 = 0; $18 = -1; $19 = 3; $21 = 0 }
-	$1 == "bpf/overhead/syscall/4096" { $18 = -0.5 }
-	{ print }' "$tmp/run-negative/results.csv" >"$tmp/run-negative/r.new" &&
-	mv "$tmp/run-negative/r.new" "$tmp/run-negative/results.csv"
-awk -F, -v OFS=, '$1 == "bpf/overhead/syscall/1" { $5 -= 48 } { print }' \
-	"$tmp/run-negative/samples.csv" >"$tmp/run-negative/s.new" &&
+	$1 == "bpf/overhead/syscall/1" { $5 -= 48 }
+	$1 == "bpf/overhead/syscall/64" { $5 = 0 }
+	$1 == "bpf/overhead/syscall/4096" && $2 == 0 { $5 = -$5 }
+	{ print }' "$tmp/run-negative/samples.csv" >"$tmp/run-negative/s.new" &&
 	mv "$tmp/run-negative/s.new" "$tmp/run-negative/samples.csv"
 if out=$("$smapbench" plot "$tmp/run-negative" 2>&1); then
-	check_plots "$tmp/run-negative" "plot of a run with bpf overhead medians <= 0"
-	if grep -q '2 medians &lt;= 0 not drawn' "$tmp/run-negative/plots/bpf.svg"; then
-		ok "bpf plot notes the 2 medians <= 0 it leaves out"
+	check_plots "$tmp/run-negative" "plot of a run with bpf overhead centers <= 0"
+	if grep -q '2 centers &lt;= 0 not drawn' "$tmp/run-negative/plots/bpf.svg"; then
+		ok "bpf plot notes the 2 centers <= 0 it leaves out"
 	else
-		not_ok "bpf plot does not say that it left out 2 medians <= 0"
+		not_ok "bpf plot does not say that it left out 2 centers <= 0"
 	fi
 else
 	echo "$out" | head -n 5 | sed 's/^/# /'
-	not_ok "plot of a run with bpf overhead medians <= 0 failed"
+	not_ok "plot of a run with bpf overhead centers <= 0 failed"
 fi
 
 
@@ -176,7 +174,7 @@ if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&
 	header=$(head -n 1 "$cmp/compare.csv")
 	rows=$(($(wc -l <"$cmp/compare.csv") - 1))
 	want=$(($(wc -l <"$tmp/run-smap/results.csv") - 1))
-	if [[ "$header" == name,*reps_a,reps_b,median_a,median_b,center_a,center_b,delta,delta_ns,relative,ci_low,ci_high,p_value,exact,q_value,verdict,method ]] &&
+	if [[ "$header" == name,*reps_a,reps_b,median_a,median_b,center_a,center_b,delta,delta_ns,relative,ci_low,ci_high,df,p_value,q_value,verdict,method ]] &&
 		[ "$rows" -eq "$want" ]; then
 		ok "compare.csv has the documented columns and $rows rows"
 	else

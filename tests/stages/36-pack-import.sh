@@ -238,12 +238,12 @@ fix_manifest && repack context-key.tar
 refused context-key context-key.tar
 
 fresh
-sed -i 's/^schema_version,1$/schema_version,2/' "$work/MANIFEST"
+sed -i 's/^schema_version,[0-9]*$/schema_version,3/' "$work/MANIFEST"
 repack schema.tar
 refused schema schema.tar
 
 fresh
-sed -i 's/^schema_version,1$/schema_version,2/' "$work/context.csv"
+sed -i 's/^schema_version,[0-9]*$/schema_version,3/' "$work/context.csv"
 fix_manifest && repack context-schema.tar
 refused context-schema context-schema.tar
 

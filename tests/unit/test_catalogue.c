@@ -311,8 +311,10 @@ static void derive_registered(struct run_dir *run, struct derived *d)
 			continue;
 		fprintf(results, "%s,kmod,%s,%s,%u,%u,ticks,%.9g\n", b->name, b->op,
 			b->variant, b->size, b->batch, v);
-		for (int k = 0; k < 5; k++)
-			fprintf(samples, "%s,0,%d,1,%.9g,ticks\n", b->name, k, v);
+		/* three repetitions of two samples: the pairs need three */
+		for (int k = 0; k < 6; k++)
+			fprintf(samples, "%s,%d,%d,1,%.9g,ticks\n", b->name, k / 2,
+				k % 2, v);
 	}
 	assert_int(fclose(results) | fclose(samples), 0, "writing the run");
 	if (rundir_load(dir, run, err, sizeof(err)))

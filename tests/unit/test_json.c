@@ -239,7 +239,7 @@ static void results_json_has_google_benchmark_keys(void **unused)
 	context_set(&ctx, "date", "2026-01-01T00:00:00Z");
 	context_set(&ctx, "host", "box");
 	context_set(&ctx, "cmdline", "a \"b\"\n");
-	stats_summarize((double[]){ 10, 12, 11, 13 }, 4, 1, &res.stats);
+	stats_summarize((double[]){ 10, 12, 11, 13 }, 4, &res.stats);
 	char *out = capture(write_report, &rep, &len);
 
 	assert_int(json_validate(out, len, err, sizeof(err)), 0, err);
@@ -302,7 +302,7 @@ static void results_json_aggregates_are_over_repetitions(void **unused)
 	size_t len, iterations = 0;
 
 	(void)unused;
-	stats_summarize((double[]){ 10, 12, 11, 13, 20, 22 }, 6, 1, &res.stats);
+	stats_summarize((double[]){ 10, 12, 11, 13, 20, 22 }, 6, &res.stats);
 	char *out = capture(write_report, &rep, &len);
 
 	assert_int(json_parse(out, len, 0, &root, err, sizeof(err)), 0, err);
@@ -380,7 +380,7 @@ static void results_json_one_repetition_has_no_aggregates(void **unused)
 	size_t len;
 
 	(void)unused;
-	stats_summarize((double[]){ 10, 12 }, 2, 1, &res.stats);
+	stats_summarize((double[]){ 10, 12 }, 2, &res.stats);
 	char *out = capture(write_report, &rep, &len);
 
 	if (strstr(out, "\"aggregate\""))
@@ -413,7 +413,7 @@ static void results_json_read_back_uses_repetitions(void **unused)
 	FILE *f;
 
 	(void)unused;
-	stats_summarize((double[]){ 10, 12, 11, 13, 20, 22 }, 6, 1, &res.stats);
+	stats_summarize((double[]){ 10, 12, 11, 13, 20, 22 }, 6, &res.stats);
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	f = fopen(path, "w");

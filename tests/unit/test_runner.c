@@ -4,8 +4,11 @@
  * a fake clock standing in for the counter: each operation of the fake
  * benchmarks advances it by a known number of ticks.
  */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "measure/registry.h"
 #include "measure/runner.h"
@@ -80,7 +83,7 @@ static void sizing_reaches_min_time(void **unused)
 	o.counter = &fake_counter;
 	o.min_time = 0.01;	/* 10 ms = 1e7 ticks */
 	assert_int(runner_size_iterations(&b, (void *)&fast, &o, &n, &clamped,
-					  why, sizeof(why)), 0, why);
+					  NULL, why, sizeof(why)), 0, why);
 	assert_int(clamped, 0, "not clamped");
 	if (n * 3 < 10000000)
 		fail_msg("sample of %llu ops x 3 ticks is shorter than 1e7",
@@ -104,7 +107,7 @@ static void sizing_stops_at_cap(void **unused)
 	o.counter = &fake_counter;
 	o.min_time = 1;
 	assert_int(runner_size_iterations(&b, (void *)&slow, &o, &n, &clamped,
-					  why, sizeof(why)), 0, why);
+					  NULL, why, sizeof(why)), 0, why);
 	assert_int(n, 100, "capped iterations");
 	assert_int(clamped, 1, "clamped flag");
 }
@@ -257,7 +260,223 @@ static void format_human_units(void **unused)
 	assert_str(buf, "123 ticks", "ticks");
 }
 
-int main(void)
+/*
+ * A repetition's order: singles and groups shuffled as units, a group's
+ * members run forward with the first half of the samples and backward
+ * with the rest, the middle one going on without a second warm-up.
+ */
+static void schedule_runs_groups_as_palindromes(void **unused)
+{
+	const struct benchmark table[] = {
+		{ .name = "t/a", .group = "g", .run = fake_run },
+		{ .name = "t/single", .run = fake_run },
+		{ .name = "t/b", .group = "g", .run = fake_run },
+		{ .name = "t/x", .group = "h", .run = fake_run },
+		{ .name = "t/y", .group = "h", .run = fake_run },
+		{ .name = "t/z", .group = "h", .run = fake_run },
+	};
+	const size_t all[] = { 0, 1, 2, 3, 4, 5 };
+	struct runner_segment seg[12];
+	struct registry r = { 0 };
+	struct runner_options o;
+	struct stats_rng rng;
+
+	(void)unused;
+	registry_add_table(&r, table, 6);
+	runner_defaults(&o);
+	o.samples = 10;
+	o.warmup = 1;
+	stats_rng_seed(&rng, 3);
+	for (int round = 0; round < 20; round++) {
+		size_t n = runner_schedule(&r, all, 6, &o, &rng, seg);
+		unsigned kept[6] = { 0 };
+
+		/* 1 for the single, 2 x 2 for g, 2 x 3 for h */
+		assert_int(n, 11, "segments");
+		for (size_t k = 0; k < n; k++) {
+			kept[seg[k].bench] += seg[k].count;
+			if (seg[k].bench == 1) {
+				assert_int(seg[k].count, 10, "a single: all samples");
+				continue;
+			}
+			if (seg[k].first == 0) {
+				assert_int(seg[k].count, 5, "forward: first half");
+				assert_int(seg[k].warmup, 1, "forward: warm-up");
+				continue;
+			}
+			assert_int(seg[k].first, 5, "backward: second half");
+			/* the mirror of the forward segment: a palindrome */
+			size_t members = table[seg[k].bench].group[0] == 'g' ? 2 : 3;
+			size_t j = k;
+
+			while (j > 0 && seg[j - 1].first == 5)
+				j--;	/* j: the first backward segment */
+			assert_int(seg[2 * j - 1 - k].bench, seg[k].bench,
+				   "backward mirrors forward");
+			assert_int(seg[k].warmup, k == j ? 0 : 1,
+				   "only the middle one goes on warm");
+			assert_true(k - j < members);
+		}
+		for (int i = 0; i < 6; i++)
+			assert_int(kept[i], 10, "every benchmark keeps 10 samples");
+	}
+	registry_free(&r);
+}
+
+static int setups, teardowns;
+
+static int counting_setup(const struct benchmark *b, void **state, char *why,
+			  size_t whylen)
+{
+	setups++;
+	return fake_setup(b, state, why, whylen);
+}
+
+static void counting_teardown(const struct benchmark *b, void *state)
+{
+	(void)b;
+	(void)state;
+	teardowns++;
+}
+
+/* Every repetition sets each benchmark up afresh: sizing, then 4 more. */
+static void each_repetition_sets_up_afresh(void **unused)
+{
+	const struct benchmark table[] = {
+		{ .name = "t/fast", .arg = &fast, .setup = counting_setup,
+		  .teardown = counting_teardown, .run = fake_run },
+	};
+	struct registry r = { 0 };
+	struct run_results res;
+	struct runner_options o;
+
+	(void)unused;
+	registry_add_table(&r, table, 1);
+	runner_defaults(&o);
+	o.counter = &fake_counter;
+	o.min_time = 0.001;
+	o.repetitions = 4;
+	o.samples = 3;
+	setups = teardowns = 0;
+	assert_int(runner_run(&r, &o, &res), 0, "runner_run");
+	assert_int(setups, 5, "set up for sizing and for each repetition");
+	assert_int(teardowns, 5, "torn down as often");
+	assert_int(res.items[0].repetitions, 4, "repetitions");
+	assert_near(res.items[0].center.estimate, 3, 1e-12, "center");
+	assert_near(res.items[0].center.low, 3, 1e-12, "no spread");
+	run_results_free(&res);
+	registry_free(&r);
+}
+
+/*
+ * The worker side, run by this very test program (main() below): one
+ * benchmark whose samples are the process id, one that fails in the
+ * worker, one that crashes it.
+ */
+static int pid_measure(void *state, uint64_t iterations, size_t n,
+		       struct bench_sample *out, char *why, size_t whylen)
+{
+	(void)state;
+	(void)iterations;
+	(void)why;
+	(void)whylen;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (struct bench_sample){ .value = (uint64_t)getpid(),
+						.iterations = 1, .repeats = 2 };
+	return 0;
+}
+
+static int fails_in_worker(void *state, uint64_t iterations, size_t n,
+			   struct bench_sample *out, char *why, size_t whylen)
+{
+	if (getenv("TEST_RUNNER_WORKER")) {
+		snprintf(why, whylen, "the worker said no");
+		return -1;
+	}
+	return pid_measure(state, iterations, n, out, why, whylen);
+}
+
+static int crashes_in_worker(void *state, uint64_t iterations, size_t n,
+			     struct bench_sample *out, char *why, size_t whylen)
+{
+	if (getenv("TEST_RUNNER_WORKER"))
+		raise(SIGKILL);	/* dies, and leaves no core behind */
+	return pid_measure(state, iterations, n, out, why, whylen);
+}
+
+static void pid_timer(void *state, struct bench_timer *t)
+{
+	(void)state;
+	t->counter = "pid";
+	t->unit = "ticks";
+	t->hz = 0;
+}
+
+static const struct benchmark worker_table[] = {
+	{ .name = "w/pid", .measure = pid_measure, .timer = pid_timer },
+	{ .name = "w/fails", .measure = fails_in_worker, .timer = pid_timer },
+	{ .name = "w/crashes", .measure = crashes_in_worker, .timer = pid_timer },
+};
+
+static int worker_main(void)
+{
+	struct registry r = { 0 };
+	struct runner_options o;
+
+	registry_add_table(&r, worker_table, 3);
+	runner_defaults(&o);
+	o.counter = &fake_counter;
+	return runner_worker(&r, &o, stdin, stdout);
+}
+
+/*
+ * Each repetition in a process of its own: 3 repetitions give 3 process
+ * ids, none the parent's; a failure in the worker skips the benchmark
+ * with the worker's reason; a worker that dies fails the run.
+ */
+static void repetitions_run_in_workers(void **unused)
+{
+	char *argv[] = { "/proc/self/exe", "--worker", NULL };
+	struct registry r = { 0 };
+	struct run_results res;
+	struct runner_options o;
+	uint64_t pid[3] = { 0 };
+
+	(void)unused;
+	registry_add_table(&r, worker_table, 2);
+	runner_defaults(&o);
+	o.counter = &fake_counter;
+	o.repetitions = 3;
+	o.samples = 4;
+	o.worker_argv = argv;
+	assert_int(runner_run(&r, &o, &res), 0, "runner_run with workers");
+	assert_int(res.items[0].nsamples, 12, "3 x 4 samples came back");
+	for (size_t i = 0; i < 12; i++) {
+		const struct result_sample *x = &res.items[0].samples[i];
+
+		if (!pid[x->repetition])
+			pid[x->repetition] = (uint64_t)x->value;
+		assert_int((uint64_t)x->value, pid[x->repetition],
+			   "one process per repetition");
+		assert_true((pid_t)x->value != getpid());
+	}
+	assert_true(pid[0] != pid[1] && pid[1] != pid[2] && pid[0] != pid[2]);
+	/* warm-up samples counted too: 3 x (1 + 4) samples of 2 repeats */
+	assert_int(res.items[0].repeats, 30, "repeats from the workers");
+	assert_int(res.items[1].skipped, 1, "failed in the worker: skipped");
+	assert_str(res.items[1].reason, "the worker said no (repetition 1)",
+		   "with the worker's reason");
+	run_results_free(&res);
+	registry_free(&r);
+
+	registry_add_table(&r, worker_table, 3);
+	fprintf(stderr, "# (a worker is about to be killed on purpose)\n");
+	assert_int(runner_run(&r, &o, &res), -1, "a worker that dies fails the run");
+	run_results_free(&res);
+	registry_free(&r);
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sizing_reaches_min_time),
@@ -266,7 +485,15 @@ int main(void)
 		cmocka_unit_test(negative_self_timed_samples_keep_their_sign),
 		cmocka_unit_test(stop_flag_interrupts),
 		cmocka_unit_test(format_human_units),
+		cmocka_unit_test(schedule_runs_groups_as_palindromes),
+		cmocka_unit_test(each_repetition_sets_up_afresh),
+		cmocka_unit_test(repetitions_run_in_workers),
 	};
+
+	if (argc == 2 && !strcmp(argv[1], "--worker")) {
+		setenv("TEST_RUNNER_WORKER", "1", 1);
+		return worker_main();
+	}
 
 	return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
