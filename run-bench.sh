@@ -510,7 +510,7 @@ fi
 echo
 say "run directory: $run_dir"
 if [ -f "$run_dir/results.csv" ]; then
-	say "headline (median per operation, 95% CI; every row: results.csv, report.md):"
+	say "headline (center per operation, 95% CI over the repetitions; every row: results.csv, report.md):"
 	"$smapbench" report --headline "$run_dir" ||
 		warn "the headline could not be printed; every row is in $run_dir/results.csv"
 fi

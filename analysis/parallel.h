@@ -2,9 +2,9 @@
 /*
  * parallel.h - run independent jobs on every CPU the process may use.
  *
- * The analysis tools' bootstrap intervals are independent per benchmark
- * and each seeded on its own, so they can be computed in any order, on
- * any thread, with the same result bit for bit.
+ * The rows of a comparison are independent of each other, so they can
+ * be computed in any order, on any thread, with the same result bit for
+ * bit.
  */
 #ifndef SMAPBENCH_PARALLEL_H
 #define SMAPBENCH_PARALLEL_H

@@ -360,8 +360,10 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 	if (d) {
 		if (d->pair_count || d->batch_count || d->crossover_count) {
 			fprintf(f, "\n## STAC/CLAC within one boot (%s, %s)\n\n"
-				"Medians in %s, 95%% bootstrap CIs over the raw "
-				"samples. *inline* brackets every access with raw "
+				"Centers in %s; each figure the mean over the "
+				"repetitions of a paired difference of two rows "
+				"that ran side by side, with its 95%% t interval. "
+				"*inline* brackets every access with raw "
 				"STAC/CLAC, *nopad* has NOPs in their place, so "
 				"inline - nopad is one pair's cost; *batched* puts "
 				"one pair around K accesses.\n",

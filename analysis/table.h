@@ -16,8 +16,9 @@
  * divided by the pairs the census counted per operation on that kernel
  * (when a census directory is among the inputs) into a cost per pair.
  *
- * Every figure is a difference of centers (means of repetition medians)
- * with the hierarchical-bootstrap CI of compare.h, in core cycles when
+ * Every figure is the report's: one boot's pair cost is derived.c's
+ * paired difference over the repetitions, two boots' deltas are
+ * compare.h's Welch differences of centers; in core cycles when
  * the run gives a conversion (a cycle counter, the module's calib op,
  * the bpf calib row), else in ns.
  */

@@ -33,10 +33,10 @@
  *
  * The overhead rows take, for each sample, one run of each loop of the
  * same length, alternating which goes first, and report the difference:
- * the harness's median and bootstrap CI are then those of the paired
+ * the harness's center and interval are then those of the paired
  * per-access differences. A sample where the kernel loop was slower
- * counts as 0 (values are unsigned); such samples are counted on
- * stderr.
+ * keeps its negative value (BENCH_SAMPLE_NEGATIVE); such samples are
+ * counted in the context and on stderr.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 # lib/delta.gp - two runs: (B - A) / A in percent per benchmark, with the
-# 95% bootstrap CI of the difference, as bars of both signs around a line
+# 95% CI of the difference (compare.csv's, Welch), as bars of both signs around a line
 # at zero (lib/bars.gp), for delta-kmod.gp, delta-syscall.gp and
 # delta-bpf.gp.
 #
