@@ -9,7 +9,7 @@
 #   make kmod-for KVER=<release> build build/kmod/<release>/smapbench.ko
 #                                against /lib/modules/<release>/build or
 #                                /usr/src/linux-headers-<release>; e.g.
-#                                KVER=6.12.117+deb12-amd64 for the VM runner
+#                                KVER=6.12.118+deb12-amd64 for the VM runner
 #       KMOD_FLAGS="W=1"|"C=2"   extra kbuild flags (warnings, sparse); for
 #                                `module` too
 #       KMOD_OUT=<dir>           build directory instead of build/kmod/<release>
