@@ -27,6 +27,9 @@ void run_usage(void *file)
 		"                     user-space timing; kmod-tsc or kmod-pmu for the\n"
 		"                     kmod suite (default: best available)\n"
 		"  --cpu N            pin to CPU N (default: first thread of the last core)\n"
+		"  --no-realtime      do not run at real-time priority (SCHED_FIFO 1,\n"
+		"                     taken by default when permitted, so that other\n"
+		"                     tasks cannot preempt a sample)\n"
 		"  --out DIR          where the run directory goes (default ./data)\n"
 		"  --run-dir-file F   write the run directory's absolute path, one\n"
 		"                     line, to F (for scripts; empty if no run)\n"
@@ -87,7 +90,8 @@ static int known_suite(const char *name)
 enum {
 	OPT_SUITE = 256, OPT_FILTER, OPT_MIN_TIME, OPT_REPETITIONS,
 	OPT_SAMPLES, OPT_COUNTER, OPT_CPU, OPT_OUT, OPT_LIST,
-	OPT_HELP, OPT_SEED, OPT_QUICK, OPT_RUN_DIR_FILE, OPT_FULL
+	OPT_HELP, OPT_SEED, OPT_QUICK, OPT_RUN_DIR_FILE, OPT_FULL,
+	OPT_NO_REALTIME
 };
 
 static const struct option longopts[] = {
@@ -104,6 +108,7 @@ static const struct option longopts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "full", no_argument, NULL, OPT_FULL },
+	{ "no-realtime", no_argument, NULL, OPT_NO_REALTIME },
 	{ "run-dir-file", required_argument, NULL, OPT_RUN_DIR_FILE },
 	{ NULL, 0, NULL, 0 },
 };
@@ -200,6 +205,9 @@ static int take_option(int c, const char *arg, struct run_options *o,
 		break;
 	case OPT_FULL:
 		o->full = 1;
+		break;
+	case OPT_NO_REALTIME:
+		o->no_realtime = 1;
 		break;
 	case 'h':
 	case OPT_HELP:

@@ -238,3 +238,15 @@ double pin_cpu_busy(int cpu, unsigned ms)
 		return -1;
 	return (double)(b1 - b0) / (double)(t1 - t0);
 }
+
+int pin_realtime(char *why, size_t whylen)
+{
+	struct sched_param p = { .sched_priority = 1 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &p)) {
+		snprintf(why, whylen, "SCHED_FIFO: %s%s", strerror(errno),
+			 errno == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
+		return -1;
+	}
+	return 0;
+}

@@ -34,6 +34,16 @@ int pin_parse_cpu_list(const char *list, unsigned long *mask, size_t words);
 /* Fraction of time cpu was busy over ms milliseconds (/proc/stat). */
 double pin_cpu_busy(int cpu, unsigned ms);
 
+/*
+ * Run this process (and the workers it starts, which inherit it) at the
+ * lowest real-time priority, SCHED_FIFO 1: then no ordinary task can
+ * take the pinned CPU in the middle of a sample, only interrupts,
+ * kernel threads of higher priority and the kernel's real-time
+ * throttling (5% of each second by default) can. On a busy machine most
+ * samples were otherwise preempted. 0, or -1 with why (no CAP_SYS_NICE).
+ */
+int pin_realtime(char *why, size_t whylen);
+
 /* Which topology library the build uses: "hwloc" or "sysfs". */
 const char *pin_topology_source(void);
 

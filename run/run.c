@@ -128,7 +128,8 @@ static void warn_busy_siblings(struct context *ctx, const struct pin_result *pin
  */
 static void record_context(struct context *ctx, const struct run_options *opt,
 			   const struct counter *counter, const char *fallback,
-			   const struct pin_result *pin, char *flags,
+			   const struct pin_result *pin, int realtime,
+			   const char *realtime_why, char *flags,
 			   size_t flagslen)
 {
 	run_context_collect(ctx);
@@ -145,6 +146,10 @@ static void record_context(struct context *ctx, const struct run_options *opt,
 	context_set(ctx, "pinning", "%s",
 		    pin->cpu >= 0 ? pin->method : "none");
 	context_set(ctx, "topology", "%s", pin_topology_source());
+	context_set(ctx, "sched_policy", "%s", realtime ? "fifo" : "other");
+	if (!realtime)
+		context_warn(ctx, "not at real-time priority: %s; other tasks can preempt samples on a busy machine",
+			     realtime_why);
 	if (pin->cpu >= 0) {
 		context_set(ctx, "cpu_pinned", "%d", pin->cpu);
 		context_set(ctx, "cpu_siblings", "%s", pin->siblings);
@@ -288,9 +293,9 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 	struct run_dir_writer dir = { 0 };
 	struct counter *counter = NULL;
 	struct pin_result pin;
-	char err[512], fallback[1024];
+	char err[512], fallback[1024], realtime_why[128] = "";
 	const char *counter_name;
-	int rc, status = 1;
+	int rc, status = 1, realtime = 0;
 
 	memset(kept, 0, sizeof(*kept));
 	kept->repetitions = opt->repetitions;
@@ -298,6 +303,11 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		fprintf(stderr, "smapbench run: --cpu %d: %s\n", opt->cpu, pin.why);
 		return RUN_EXIT_USAGE;
 	}
+	/* before the calibration: it is measured too */
+	if (opt->no_realtime)
+		snprintf(realtime_why, sizeof(realtime_why), "--no-realtime");
+	else
+		realtime = !pin_realtime(realtime_why, sizeof(realtime_why));
 
 	/* kmod-* names choose the module's counter, not ours. */
 	counter_name = opt->counter && strncmp(opt->counter, "kmod-", 5) ?
@@ -316,8 +326,8 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		goto out;
 	}
 
-	record_context(&kept->context, opt, counter, fallback, &pin,
-		       kept->flags, sizeof(kept->flags));
+	record_context(&kept->context, opt, counter, fallback, &pin, realtime,
+		       realtime_why, kept->flags, sizeof(kept->flags));
 	if (*hooks->stop) {
 		status = interrupted(&dir, *hooks->stop);
 		goto out;

@@ -33,6 +33,7 @@ struct run_options {
 	int list;
 	int quick;	/* shorter samples, fewer repetitions and sizes */
 	int full;	/* every size: the benchmarks marked full_only too */
+	int no_realtime;	/* leave the scheduling policy as it is */
 	int help;
 	uint64_t seed;
 };
