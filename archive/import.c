@@ -229,7 +229,7 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 			goto oom;
 	}
 	if (got < 0) {
-		snprintf(err, errlen, "context.csv:%lu: malformed CSV", line + 1);
+		snprintf(err, errlen, "context.csv:%lu: malformed CSV", line);
 		goto out;
 	}
 	repeat = rundir_find_repeat((const char *const *)run.keys,

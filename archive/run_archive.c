@@ -192,7 +192,7 @@ int run_manifest_parse(const char *text, size_t len, struct run_manifest *m,
 		}
 	}
 	if (got < 0) {
-		snprintf(err, errlen, "MANIFEST line %lu: malformed CSV", line + 1);
+		snprintf(err, errlen, "MANIFEST line %lu: malformed CSV", line);
 		goto out;
 	}
 	{
