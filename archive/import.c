@@ -229,7 +229,8 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 			goto oom;
 	}
 	if (got < 0) {
-		snprintf(err, errlen, "context.csv:%lu: malformed CSV", line);
+		snprintf(err, errlen, "context.csv:%lu: %s", line, got == -2 ?
+			 "a record longer than " CSV_ROW_MAX_TEXT : "malformed CSV");
 		goto out;
 	}
 	repeat = rundir_find_repeat((const char *const *)run.keys,

@@ -192,7 +192,8 @@ int run_manifest_parse(const char *text, size_t len, struct run_manifest *m,
 		}
 	}
 	if (got < 0) {
-		snprintf(err, errlen, "MANIFEST line %lu: malformed CSV", line);
+		snprintf(err, errlen, "MANIFEST line %lu: %s", line, got == -2 ?
+			 "a record longer than " CSV_ROW_MAX_TEXT : "malformed CSV");
 		goto out;
 	}
 	{
