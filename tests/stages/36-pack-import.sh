@@ -290,30 +290,45 @@ set_context() {
 	done <"$work/context.csv" >"$work/context.new" &&
 		mv "$work/context.new" "$work/context.csv"
 }
-markup='evil | <img src=x onerror=alert(1)> [click](javascript:alert(1)) <script>alert(2)</script> `x` *y* _z_ # !'
-fresh
-for key in host cpu_model kernel_release microcode cmdline; do
-	set_context "$key" "$markup"
-done
-fix_manifest
-repack markup.tar
-rm -rf data3
+# Markup in every context value but the three import parses (date,
+# smap_state, schema_version), in a SMAP run and its SMAP-off twin: the
+# table pairs them, so every cell and the list of runs show it.
+markup='evil | <img src=x onerror=alert(1)> ![pic](http://x/y.png) [click](javascript:alert(1)) <script>alert(2)</script> `x` *y* _z_ # ! &amp; ~~s~~'
+raw='(^|[^\\])(<img|<script|`x|\*y|!\[|&amp|~~)|\]\((javascript|http)'
+escaped=$(sed 's/[][\\`*_()<>#|!&~]/\\&/g' <<<"$markup")
+marked() { # marked STATE ARCHIVE: the crafted copy, markup everywhere
+	local key
+	fresh
+	for key in $(sed -n '2,$s/,.*//p' "$work/context.csv"); do
+		case $key in
+		date | smap_state | schema_version) ;;
+		*) set_context "$key" "$markup" ;;
+		esac
+	done
+	set_context smap_state "$1"
+	fix_manifest
+	repack "$2"
+}
+marked smap markup.tar
+marked nosmap markup-off.tar
+rm -rf data3 data3off
 run "$bin" import markup.tar --data data3
 made=$(ls -A data3 2>/dev/null)
-check "markup in every free context field: imported (status $rc)" test "$rc" = 0 -a -n "$made"
+check "markup in every context field: imported (status $rc)" test "$rc" = 0 -a -n "$made"
 check "under a name of [A-Za-z0-9._-] only: $made" \
 	eval '[[ $made =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && [ ${#made} -le 100 ]'
-run "$bin" table data3/* --out table3
-check "smapbench table of it (status $rc)" test "$rc" = 0
-check "table.md holds none of the markup raw" \
-	test -z "$(grep -E '(^|[^\\])(<img|<script|`x|\*y)|\]\(javascript' table3/table.md)"
-check "  but the text, escaped" \
-	grep -qF 'evil \| \<img src=x onerror=alert\(1\)\> \[click\]\(javascript:alert\(1\)\)' table3/table.md
+run "$bin" import markup-off.tar --data data3off
+check "  and its SMAP-off twin (status $rc)" test "$rc" = 0
+run "$bin" table data3/* data3off/* --out table3
+check "smapbench table of the two (status $rc): one row, a SMAP and a SMAP-off boot" \
+	test "$rc" = 0 -a "$(grep -c '1 with a SMAP and a SMAP-off boot' table3/table.md)" = 1
+check "table.md holds none of the markup raw" test -z "$(grep -E "$raw" table3/table.md)"
+check "  but the text, escaped" grep -qF "$escaped" table3/table.md
 run "$bin" report "data3/$made"
 check "smapbench report of it (status $rc): report.md holds none of the markup raw" \
-	test "$rc" = 0 -a -z "$(grep -E '(^|[^\\])(<img|<script|`x|\*y)|\]\(javascript' "data3/$made/report.md")"
+	test "$rc" = 0 -a -z "$(grep -E "$raw" "data3/$made/report.md")"
 check "  but the text, escaped, in its context table" \
-	grep -qF 'evil \| \<img src=x onerror=alert\(1\)\>' "data3/$made/report.md"
+	grep -qF "$escaped" "data3/$made/report.md"
 
 # Host names with every byte from 0x01 to 0xff: control bytes refused,
 # naming the key; every other byte imported under a canonical name.
