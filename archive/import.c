@@ -463,7 +463,8 @@ static int check_run(const char *dir, char *err, size_t errlen)
 		return -1;
 	snprintf(results, sizeof(results), "%s/results.csv", dir);
 	rc = run_check_context(&run, err, errlen) ||
-	     run_check_results(&run, results, err, errlen) ? -1 : 0;
+	     run_check_results(&run, results, err, errlen) ||
+	     run_check_json(dir, err, errlen) ? -1 : 0;
 	rundir_free(&run);
 	return rc;
 }

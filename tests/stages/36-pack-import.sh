@@ -266,6 +266,11 @@ fresh
 fix_manifest && repack long-record.tar
 refused long-record long-record.tar other
 
+fresh
+printf '{' >"$work/results.json"
+fix_manifest && repack bad-json.tar
+refused bad-json bad-json.tar other
+
 for id in "${!want[@]}"; do
 	[ -n "${tested[$id]:-}" ] || not_ok "$id: row of docs/contributing-runs.md without a test"
 done
