@@ -85,6 +85,8 @@ check "the imported run is the packed one, byte for byte" \
 	diff -r "$src" "data/$canonical"
 check "the name is the one smapbench run gave it" test "$canonical" = "$name"
 check "nothing else in data" test "$(ls -A data)" = "$canonical"
+run "$bin" table data/* --out table-before
+check "smapbench table of it (status $rc)" test "$rc" = 0
 
 # --- crafted archives ----------------------------------------------------
 # A copy of the run's files to edit, and an archive made of them again.
@@ -274,6 +276,9 @@ refused bad-json bad-json.tar other
 for id in "${!want[@]}"; do
 	[ -n "${tested[$id]:-}" ] || not_ok "$id: row of docs/contributing-runs.md without a test"
 done
+run "$bin" table data/* --out table-after
+check "after every refusal, the table of data is the one before (status $rc)" \
+	cmp table-before/table.md table-after/table.md
 
 # Several archives: the good ones imported, the status says one was not.
 rm -rf data2
@@ -348,18 +353,38 @@ made=$(ls -A data4 2>/dev/null)
 check "a host of bytes 0x20-0x7e and 0x80-0xff: imported (status $rc)" test "$rc" = 0 -a -n "$made"
 check "  under a canonical name of at most 100 bytes (${#made})" \
 	eval 'LC_ALL=C; [[ $made =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] && [ ${#made} -le 100 ]'
-for b in 01 09 0a 0d 1b 1f 7f; do
+run "$bin" table data4/* --out table4
+escaped=$(LC_ALL=C sed 's/[][\\`*_()<>#|!&~]/\\&/g' <<<"$printable")
+check "  its table (status $rc) shows every byte, each markup one escaped, none raw" \
+	eval '[ "$rc" = 0 ] && LC_ALL=C grep -qF -- "$escaped" table4/table.md &&
+		! LC_ALL=C grep -qF -- "$printable" table4/table.md'
+controls=0
+for b in $(seq 1 31) 127; do
 	fresh
-	printf -v value "a\\x${b}b"
+	printf -v value "a\\x$(printf %02x "$b")b"
 	set_context host "$value"
 	fix_manifest
-	repack "control-$b.tar"
+	repack control.tar
 	rm -rf data5 && mkdir data5
-	run "$bin" import "control-$b.tar" --data data5
-	check "a host with byte 0x$b: refused (status $rc), naming host, data unchanged" \
-		test "$rc" = 1 -a "$(grep -c 'value of host holds a control byte' err)" = 1 \
-		-a -z "$(ls -A data5)"
+	run "$bin" import control.tar --data data5
+	if [ "$rc" = 1 ] && [ "$(grep -c 'value of host holds a control byte' err)" = 1 ] &&
+		[ -z "$(ls -A data5)" ]; then
+		controls=$((controls + 1))
+	else
+		not_ok "a host with byte 0x$(printf %02x "$b"): status $rc, data5: $(ls -A data5)"
+		show <err
+	fi
 done
+check "a host with any of the 32 bytes 0x01-0x1f and 0x7f: refused, naming host, data unchanged" \
+	test "$controls" = 32
+# a newline, which CSV can carry, refused by pack as well
+fresh
+printf -v value 'a\nb'
+set_context cpu_model "$value"
+run "$bin" pack "$work" --out newline.tar
+check "pack of a cpu_model with a newline: refused (status $rc), no archive" \
+	test "$rc" = 1 -a "$(grep -c 'value of cpu_model holds a control byte (0x0a' err)" = 1 \
+	-a ! -e newline.tar
 fresh
 set_context host "-.leading"
 fix_manifest
