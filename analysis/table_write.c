@@ -260,10 +260,15 @@ static void md_runs(const struct table *t, FILE *f)
 				continue;
 			fputs("| ", f);
 			md_text(f, runs[i]->path);
-			fprintf(f, " | %s", rundir_context_or(&runs[i]->run, "smap_state", ""));
-			if (i)
-				fprintf(f, " (%s)", rundir_context_or(&runs[i]->run,
-								      "smap_off_method", "?"));
+			/* context text, as every other cell: a stranger's */
+			fputs(" | ", f);
+			md_text(f, rundir_context_or(&runs[i]->run, "smap_state", ""));
+			if (i) {
+				fputs(" (", f);
+				md_text(f, rundir_context_or(&runs[i]->run,
+							     "smap_off_method", "?"));
+				fputc(')', f);
+			}
 			fputs(" | ", f);
 			md_text(f, rundir_context_or(&runs[i]->run, "date", ""));
 			fputs(" | ", f);

@@ -229,7 +229,8 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 			goto oom;
 	}
 	if (got < 0) {
-		snprintf(err, errlen, "context.csv:%lu: malformed CSV", line + 1);
+		snprintf(err, errlen, "context.csv:%lu: %s", line, got == -2 ?
+			 "a record longer than " CSV_ROW_MAX_TEXT : "malformed CSV");
 		goto out;
 	}
 	repeat = rundir_find_repeat((const char *const *)run.keys,
@@ -462,7 +463,8 @@ static int check_run(const char *dir, char *err, size_t errlen)
 		return -1;
 	snprintf(results, sizeof(results), "%s/results.csv", dir);
 	rc = run_check_context(&run, err, errlen) ||
-	     run_check_results(&run, results, err, errlen) ? -1 : 0;
+	     run_check_results(&run, results, err, errlen) ||
+	     run_check_json(dir, err, errlen) ? -1 : 0;
 	rundir_free(&run);
 	return rc;
 }

@@ -220,7 +220,8 @@ static int check_run(const char *run, struct pack_list *l, char *schema,
 	}
 	snprintf(results, sizeof(results), "%s/results.csv", run);
 	rc = run_check_context(&loaded, why, sizeof(why)) ||
-	     run_check_results(&loaded, results, why, sizeof(why)) ? -1 : 0;
+	     run_check_results(&loaded, results, why, sizeof(why)) ||
+	     run_check_json(run, why, sizeof(why)) ? -1 : 0;
 	if (rc)
 		snprintf(err, errlen, "%s: %s", run, why);
 	snprintf(schema, schema_len, "%s",

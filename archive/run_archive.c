@@ -4,13 +4,16 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "measure/stats.h"
 #include "rundata/csv.h"
+#include "rundata/json.h"
 
 const char *run_archive_path_problem(const char *path)
 {
@@ -192,7 +195,8 @@ int run_manifest_parse(const char *text, size_t len, struct run_manifest *m,
 		}
 	}
 	if (got < 0) {
-		snprintf(err, errlen, "MANIFEST line %lu: malformed CSV", line + 1);
+		snprintf(err, errlen, "MANIFEST line %lu: %s", line, got == -2 ?
+			 "a record longer than " CSV_ROW_MAX_TEXT : "malformed CSV");
 		goto out;
 	}
 	{
@@ -323,6 +327,25 @@ out:
 	free(sorted);
 	csv_table_free(&t);
 	return rc;
+}
+
+int run_check_json(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 16], where[256], *text;
+	struct stat st;
+	size_t len;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (lstat(path, &st) && errno == ENOENT)
+		return 0;
+	if (json_read_file(path, &text, &len, err, errlen))
+		return -1;
+	rc = json_validate(text, len, where, sizeof(where));
+	if (rc)
+		snprintf(err, errlen, "results.json:%s", where);
+	free(text);
+	return rc ? -1 : 0;
 }
 
 const char *const run_required_context[] = {

@@ -106,6 +106,14 @@ int run_schema_known(const char *version);
 /* The keys run_check_context requires, NULL-terminated. */
 extern const char *const run_required_context[];
 
+/*
+ * DIR/results.json, when the run has one, is JSON (RFC 8259, as
+ * smapbench writes it): compare and report read it, and an archive
+ * brings it unread otherwise. 0, or -1 with "results.json:LINE:COLUMN:
+ * invalid JSON: what" in err.
+ */
+int run_check_json(const char *dir, char *err, size_t errlen);
+
 #define RUN_ARCHIVE_TOLERANCE	1e-5
 int run_check_results(const struct run_dir *run, const char *results_csv,
 		      char *err, size_t errlen);

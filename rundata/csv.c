@@ -85,11 +85,36 @@ int csv_writer_error(const struct csv_writer *w)
 }
 
 /*
- * Fields are built in buffers kept from one record to the next: reading
- * a large samples.csv allocates almost nothing after its first rows.
+ * A record is built in one buffer kept from one record to the next, its
+ * fields ended by NULs: reading a large samples.csv allocates almost
+ * nothing after its first rows, and no record, however many fields it
+ * has, costs more than CSV_ROW_MAX_BYTES and 16 bytes per field.
  */
-static int field_open(struct csv_row *row, size_t *len)
+static int text_put(struct csv_row *row, size_t *len, char c)
 {
+	if (*len == row->size) {
+		size_t size = row->size ? 2 * row->size : 256;
+		char *t;
+
+		if (*len >= CSV_ROW_MAX_BYTES)
+			return -2;
+		if (size > CSV_ROW_MAX_BYTES)
+			size = CSV_ROW_MAX_BYTES;
+		t = realloc(row->text, size);
+		if (!t)
+			return -1;
+		row->text = t;
+		row->size = size;
+	}
+	row->text[(*len)++] = c;
+	return 0;
+}
+
+/* A field starts at offset len of the record's text. */
+static int field_open(struct csv_row *row, size_t len)
+{
+	if (len >= CSV_ROW_MAX_BYTES)	/* no room left for its NUL */
+		return -2;
 	if (row->count == row->capacity) {
 		unsigned cap = row->capacity ? row->capacity * 2 : 16;
 		char **f = realloc(row->fields, cap * sizeof(*f));
@@ -98,55 +123,46 @@ static int field_open(struct csv_row *row, size_t *len)
 		if (!f)
 			return -1;
 		row->fields = f;
-		s = realloc(row->sizes, cap * sizeof(*s));
+		s = realloc(row->starts, cap * sizeof(*s));
 		if (!s)
 			return -1;
-		row->sizes = s;
+		row->starts = s;
 		row->capacity = cap;
 	}
-	if (row->count == row->allocated) {
-		row->fields[row->count] = malloc(32);
-		if (!row->fields[row->count])
-			return -1;
-		row->sizes[row->count] = 32;
-		row->allocated++;
-	}
-	row->fields[row->count][0] = '\0';
-	*len = 0;
+	row->starts[row->count] = len;
 	return 0;
 }
 
-static int field_put(struct csv_row *row, size_t *len, char c)
+static int field_close(struct csv_row *row, size_t *len)
 {
-	unsigned i = row->count;
+	int rc = text_put(row, len, '\0');
 
-	if (*len + 1 >= row->sizes[i]) {
-		size_t size = row->sizes[i] * 2;
-		char *t = realloc(row->fields[i], size);
-
-		if (!t)
-			return -1;
-		row->fields[i] = t;
-		row->sizes[i] = size;
-	}
-	row->fields[i][(*len)++] = c;
-	return 0;
+	if (!rc)
+		row->count++;
+	return rc;
 }
 
-static void field_close(struct csv_row *row, size_t len)
+/* The last field closed: the fields point into the text, now settled. */
+static int record_done(struct csv_row *row, size_t *len)
 {
-	row->fields[row->count++][len] = '\0';
+	int rc = field_close(row, len);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < row->count; i++)
+		row->fields[i] = row->text + row->starts[i];
+	return 1;
 }
 
 static int read_row(FILE *file, struct csv_row *row, unsigned long *line)
 {
-	int c, quoted = 0, in_quotes = 0, any = 0;
-	size_t len;
+	int c, quoted = 0, in_quotes = 0, any = 0, rc;
+	size_t len = 0;
 
 	row->count = 0;
 	(*line)++;
-	if (field_open(row, &len))
-		return -1;
+	if ((rc = field_open(row, len)))
+		return rc;
 	for (;;) {
 		c = getc_unlocked(file);
 		if (c == EOF) {
@@ -154,8 +170,7 @@ static int read_row(FILE *file, struct csv_row *row, unsigned long *line)
 				return -1;
 			if (!any)
 				return 0;
-			field_close(row, len);
-			return 1;
+			return record_done(row, &len);
 		}
 		if (!c)
 			return -1;	/* a NUL byte: not text */
@@ -165,8 +180,8 @@ static int read_row(FILE *file, struct csv_row *row, unsigned long *line)
 				int next = getc_unlocked(file);
 
 				if (next == '"') {
-					if (field_put(row, &len, '"'))
-						return -1;
+					if ((rc = text_put(row, &len, '"')))
+						return rc;
 					continue;
 				}
 				in_quotes = 0;
@@ -176,21 +191,21 @@ static int read_row(FILE *file, struct csv_row *row, unsigned long *line)
 			}
 			if (c == '\n')
 				(*line)++;
-			if (field_put(row, &len, (char)c))
-				return -1;
+			if ((rc = text_put(row, &len, (char)c)))
+				return rc;
 			continue;
 		}
 		if (c == '"') {
 			/* A quote may only open a field. */
-			if (quoted || len)
+			if (quoted || len > row->starts[row->count])
 				return -1;
 			quoted = in_quotes = 1;
 			continue;
 		}
 		if (c == ',') {
-			field_close(row, len);
-			if (field_open(row, &len))
-				return -1;
+			if ((rc = field_close(row, &len)) ||
+			    (rc = field_open(row, len)))
+				return rc;
 			quoted = 0;
 			continue;
 		}
@@ -204,14 +219,12 @@ static int read_row(FILE *file, struct csv_row *row, unsigned long *line)
 			}
 			c = '\n';
 		}
-		if (c == '\n') {
-			field_close(row, len);
-			return 1;
-		}
+		if (c == '\n')
+			return record_done(row, &len);
 		if (quoted)
 			return -1;	/* text after a closing quote */
-		if (field_put(row, &len, (char)c))
-			return -1;
+		if ((rc = text_put(row, &len, (char)c)))
+			return rc;
 	}
 }
 
@@ -228,10 +241,9 @@ int csv_read_row(FILE *file, struct csv_row *row, unsigned long *line)
 
 void csv_row_free(struct csv_row *row)
 {
-	for (unsigned i = 0; i < row->allocated; i++)
-		free(row->fields[i]);
 	free(row->fields);
-	free(row->sizes);
+	free(row->starts);
+	free(row->text);
 	memset(row, 0, sizeof(*row));
 }
 

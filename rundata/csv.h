@@ -36,18 +36,30 @@ void csv_row(struct csv_writer *w, const char *const *fields, unsigned n);
 int csv_writer_error(const struct csv_writer *w);
 
 struct csv_row {
-	char **fields;
+	char **fields;		/* count of them, into text */
 	unsigned count;
-	unsigned capacity;	/* slots in fields and sizes */
-	unsigned allocated;	/* fields[0 .. allocated) own a buffer */
-	size_t *sizes;		/* bytes of each buffer */
+	unsigned capacity;	/* slots in fields and starts */
+	size_t *starts;		/* offset in text of each field */
+	char *text;		/* the record's fields, each ended by a NUL */
+	size_t size;		/* bytes allocated for text */
 };
 
 /*
- * Read the next record into row (fields reused across calls).
- * Returns 1 for a record, 0 at end of file, -1 on a malformed record
- * (stray quote) or no memory; *line (if not NULL) is the 1-based line the
- * record started on.
+ * The longest record csv_read_row() takes, counting a NUL per field: a
+ * real one (a sample, a context line, a MANIFEST line) is far shorter,
+ * and a row then holds at most this and 16 bytes per field, whatever
+ * the file (one line of commas once cost 64 bytes per byte).
+ */
+#define CSV_ROW_MAX_BYTES	(1u << 20)
+#define CSV_ROW_MAX_TEXT	"1 MiB"
+
+/*
+ * Read the next record into row (its memory reused across calls; the
+ * fields of a record are valid until the next call). Returns 1 for a
+ * record, 0 at end of file, -1 on a malformed record (stray quote) or no
+ * memory, -2 for a record longer than CSV_ROW_MAX_BYTES (the rest of the
+ * file left unread); *line (if not NULL) is the 1-based line the record
+ * started on.
  */
 int csv_read_row(FILE *file, struct csv_row *row, unsigned long *line);
 void csv_row_free(struct csv_row *row);

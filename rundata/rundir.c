@@ -580,8 +580,9 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 	}
 	got = csv_read_row(f, &row, &line);
 	if (got <= 0) {
-		snprintf(err, errlen, "%s: %s", path,
-			 got ? "malformed header row" : "empty file, no header");
+		snprintf(err, errlen, "%s: %s", path, got == -2 ?
+			 "a header row longer than " CSV_ROW_MAX_TEXT : got ?
+			 "malformed header row" : "empty file, no header");
 		goto out;
 	}
 	columns = row.count;
@@ -607,9 +608,10 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		if (!got)
 			break;
 		if (got < 0 || row.count != columns) {
-			snprintf(err, errlen, got < 0 ? "%s:%lu: malformed record"
-						     : "%s:%lu: wrong number of fields",
-				 path, start);
+			snprintf(err, errlen, got == -2 ? "%s:%lu: a record longer "
+				 "than " CSV_ROW_MAX_TEXT : got < 0 ?
+				 "%s:%lu: malformed record" :
+				 "%s:%lu: wrong number of fields", path, start);
 			goto out;
 		}
 		name = row.fields[nc];

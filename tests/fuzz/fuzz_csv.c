@@ -76,6 +76,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		records++;
 	}
+	/* only the row reader has a limit on a record's length */
+	if (rc == -2)
+		goto out;
 	if (rc < 0)
 		fits = 0;
 	if (loaded && (rc < 0 || records != t.count))
@@ -83,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a one-column "" record is no empty line: the table may take it */
 	if (fits && !loaded)
 		abort();
+out:
 	csv_row_free(&row);
 	fclose(f);
 	if (loaded)

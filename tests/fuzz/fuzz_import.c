@@ -5,7 +5,6 @@
  * crash, a leak, or anything left in the data directory after a refusal
  * is a finding.
  */
-#define _GNU_SOURCE
 #include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -85,6 +85,8 @@ check "the imported run is the packed one, byte for byte" \
 	diff -r "$src" "data/$canonical"
 check "the name is the one smapbench run gave it" test "$canonical" = "$name"
 check "nothing else in data" test "$(ls -A data)" = "$canonical"
+run "$bin" table data/* --out table-before
+check "smapbench table of it (status $rc)" test "$rc" = 0
 
 # --- crafted archives ----------------------------------------------------
 # A copy of the run's files to edit, and an archive made of them again.
@@ -258,9 +260,25 @@ refused gnu-format gnu.tar
 head -c 5000 /dev/urandom >random.tar
 refused not-tar random.tar
 
+# One line of commas cost the row reader 64 bytes per byte (8 MiB: half
+# a GiB, a maximal samples.csv 16 GiB); a record is now refused past 1 MiB.
+fresh
+{ head -n 1 "$work/samples.csv"; head -c $((8 << 20)) /dev/zero | tr '\0' ,; echo; } \
+	>"$work/samples.new" && mv "$work/samples.new" "$work/samples.csv"
+fix_manifest && repack long-record.tar
+refused long-record long-record.tar other
+
+fresh
+printf '{' >"$work/results.json"
+fix_manifest && repack bad-json.tar
+refused bad-json bad-json.tar other
+
 for id in "${!want[@]}"; do
 	[ -n "${tested[$id]:-}" ] || not_ok "$id: row of docs/contributing-runs.md without a test"
 done
+run "$bin" table data/* --out table-after
+check "after every refusal, the table of data is the one before (status $rc)" \
+	cmp table-before/table.md table-after/table.md
 
 # Several archives: the good ones imported, the status says one was not.
 rm -rf data2
@@ -282,30 +300,45 @@ set_context() {
 	done <"$work/context.csv" >"$work/context.new" &&
 		mv "$work/context.new" "$work/context.csv"
 }
-markup='evil | <img src=x onerror=alert(1)> [click](javascript:alert(1)) <script>alert(2)</script> `x` *y* _z_ # !'
-fresh
-for key in host cpu_model kernel_release microcode cmdline; do
-	set_context "$key" "$markup"
-done
-fix_manifest
-repack markup.tar
-rm -rf data3
+# Markup in every context value but the three import parses (date,
+# smap_state, schema_version), in a SMAP run and its SMAP-off twin: the
+# table pairs them, so every cell and the list of runs show it.
+markup='evil | <img src=x onerror=alert(1)> ![pic](http://x/y.png) [click](javascript:alert(1)) <script>alert(2)</script> `x` *y* _z_ # ! &amp; ~~s~~'
+raw='(^|[^\\])(<img|<script|`x|\*y|!\[|&amp|~~)|\]\((javascript|http)'
+escaped=$(sed 's/[][\\`*_()<>#|!&~]/\\&/g' <<<"$markup")
+marked() { # marked STATE ARCHIVE: the crafted copy, markup everywhere
+	local key
+	fresh
+	for key in $(sed -n '2,$s/,.*//p' "$work/context.csv"); do
+		case $key in
+		date | smap_state | schema_version) ;;
+		*) set_context "$key" "$markup" ;;
+		esac
+	done
+	set_context smap_state "$1"
+	fix_manifest
+	repack "$2"
+}
+marked smap markup.tar
+marked nosmap markup-off.tar
+rm -rf data3 data3off
 run "$bin" import markup.tar --data data3
 made=$(ls -A data3 2>/dev/null)
-check "markup in every free context field: imported (status $rc)" test "$rc" = 0 -a -n "$made"
+check "markup in every context field: imported (status $rc)" test "$rc" = 0 -a -n "$made"
 check "under a name of [A-Za-z0-9._-] only: $made" \
 	eval '[[ $made =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && [ ${#made} -le 100 ]'
-run "$bin" table data3/* --out table3
-check "smapbench table of it (status $rc)" test "$rc" = 0
-check "table.md holds none of the markup raw" \
-	test -z "$(grep -E '(^|[^\\])(<img|<script|`x|\*y)|\]\(javascript' table3/table.md)"
-check "  but the text, escaped" \
-	grep -qF 'evil \| \<img src=x onerror=alert\(1\)\> \[click\]\(javascript:alert\(1\)\)' table3/table.md
+run "$bin" import markup-off.tar --data data3off
+check "  and its SMAP-off twin (status $rc)" test "$rc" = 0
+run "$bin" table data3/* data3off/* --out table3
+check "smapbench table of the two (status $rc): one row, a SMAP and a SMAP-off boot" \
+	test "$rc" = 0 -a "$(grep -c '1 with a SMAP and a SMAP-off boot' table3/table.md)" = 1
+check "table.md holds none of the markup raw" test -z "$(grep -E "$raw" table3/table.md)"
+check "  but the text, escaped" grep -qF "$escaped" table3/table.md
 run "$bin" report "data3/$made"
 check "smapbench report of it (status $rc): report.md holds none of the markup raw" \
-	test "$rc" = 0 -a -z "$(grep -E '(^|[^\\])(<img|<script|`x|\*y)|\]\(javascript' "data3/$made/report.md")"
+	test "$rc" = 0 -a -z "$(grep -E "$raw" "data3/$made/report.md")"
 check "  but the text, escaped, in its context table" \
-	grep -qF 'evil \| \<img src=x onerror=alert\(1\)\>' "data3/$made/report.md"
+	grep -qF "$escaped" "data3/$made/report.md"
 
 # Host names with every byte from 0x01 to 0xff: control bytes refused,
 # naming the key; every other byte imported under a canonical name.
@@ -320,18 +353,38 @@ made=$(ls -A data4 2>/dev/null)
 check "a host of bytes 0x20-0x7e and 0x80-0xff: imported (status $rc)" test "$rc" = 0 -a -n "$made"
 check "  under a canonical name of at most 100 bytes (${#made})" \
 	eval 'LC_ALL=C; [[ $made =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] && [ ${#made} -le 100 ]'
-for b in 01 09 0a 0d 1b 1f 7f; do
+run "$bin" table data4/* --out table4
+escaped=$(LC_ALL=C sed 's/[][\\`*_()<>#|!&~]/\\&/g' <<<"$printable")
+check "  its table (status $rc) shows every byte, each markup one escaped, none raw" \
+	eval '[ "$rc" = 0 ] && LC_ALL=C grep -qF -- "$escaped" table4/table.md &&
+		! LC_ALL=C grep -qF -- "$printable" table4/table.md'
+controls=0
+for b in $(seq 1 31) 127; do
 	fresh
-	printf -v value "a\\x${b}b"
+	printf -v value "a\\x$(printf %02x "$b")b"
 	set_context host "$value"
 	fix_manifest
-	repack "control-$b.tar"
+	repack control.tar
 	rm -rf data5 && mkdir data5
-	run "$bin" import "control-$b.tar" --data data5
-	check "a host with byte 0x$b: refused (status $rc), naming host, data unchanged" \
-		test "$rc" = 1 -a "$(grep -c 'value of host holds a control byte' err)" = 1 \
-		-a -z "$(ls -A data5)"
+	run "$bin" import control.tar --data data5
+	if [ "$rc" = 1 ] && [ "$(grep -c 'value of host holds a control byte' err)" = 1 ] &&
+		[ -z "$(ls -A data5)" ]; then
+		controls=$((controls + 1))
+	else
+		not_ok "a host with byte 0x$(printf %02x "$b"): status $rc, data5: $(ls -A data5)"
+		show <err
+	fi
 done
+check "a host with any of the 32 bytes 0x01-0x1f and 0x7f: refused, naming host, data unchanged" \
+	test "$controls" = 32
+# a newline, which CSV can carry, refused by pack as well
+fresh
+printf -v value 'a\nb'
+set_context cpu_model "$value"
+run "$bin" pack "$work" --out newline.tar
+check "pack of a cpu_model with a newline: refused (status $rc), no archive" \
+	test "$rc" = 1 -a "$(grep -c 'value of cpu_model holds a control byte (0x0a' err)" = 1 \
+	-a ! -e newline.tar
 fresh
 set_context host "-.leading"
 fix_manifest

@@ -282,6 +282,52 @@ static void table_memory_is_bounded(void **unused)
 	unlink(path);
 }
 
+/*
+ * One line of commas cost the row reader 64 bytes per byte, a field per
+ * comma: a samples.csv of 256 MiB, as an archive may hold, some 16 GiB.
+ * A record now costs at most CSV_ROW_MAX_BYTES and 16 bytes per field,
+ * and a longer one is refused as such.
+ */
+static void row_memory_is_bounded(void **unused)
+{
+	const size_t size = 4 * CSV_ROW_MAX_BYTES;
+	char *text = malloc(size + 1);
+	struct csv_row row = { 0 };
+	struct mallinfo2 before, after;
+	unsigned long line = 0;
+	size_t held;
+	FILE *f;
+
+	(void)unused;
+	assert_non_null(text);
+	memset(text, ',', size);
+	text[size] = '\n';
+	f = fmemopen(text, size + 1, "r");
+	assert_non_null(f);
+	before = mallinfo2();
+	assert_int(csv_read_row(f, &row, &line), -2, "a record over the limit");
+	after = mallinfo2();
+	held = (after.uordblks + after.hblkhd) - (before.uordblks + before.hblkhd);
+	print_message("# %zu bytes of commas: refused holding %zu bytes\n",
+		      size, held);
+	if (held > 17 * (size_t)CSV_ROW_MAX_BYTES + 65536)
+		fail_msg("%zu bytes held for one record", held);
+	csv_row_free(&row);
+	fclose(f);
+	/* a field just under the limit is read, and the record after it */
+	memset(text, 'x', CSV_ROW_MAX_BYTES - 1);
+	memcpy(text + CSV_ROW_MAX_BYTES - 1, "\na,b\n", 5);
+	f = fmemopen(text, CSV_ROW_MAX_BYTES + 4, "r");
+	assert_non_null(f);
+	assert_int(csv_read_row(f, &row, &line), 1, "a record at the limit");
+	assert_int(strlen(row.fields[0]), CSV_ROW_MAX_BYTES - 1, "its field");
+	assert_int(csv_read_row(f, &row, &line), 1, "the next record");
+	assert_str(row.fields[1], "b", "its second field");
+	csv_row_free(&row);
+	fclose(f);
+	free(text);
+}
+
 static void row_flags_join_in_order(void **unused)
 {
 	static const struct benchmark b = { .name = "x" };
@@ -311,6 +357,7 @@ int main(void)
 		cmocka_unit_test(table_agrees_with_row_reader),
 		cmocka_unit_test(table_refuses_malformed),
 		cmocka_unit_test(table_memory_is_bounded),
+		cmocka_unit_test(row_memory_is_bounded),
 		cmocka_unit_test(row_flags_join_in_order),
 	};
 
