@@ -49,6 +49,41 @@ const char *run_archive_path_problem(const char *path)
 	return NULL;
 }
 
+/* The files of a run with limits of their own, and what a real one is. */
+static const struct {
+	const char *path;
+	unsigned long long limit;
+	const char *real;
+} size_limits[] = {
+	{ "context.csv", RUN_ARCHIVE_MAX_CONTEXT, "a real one is about 5 kB" },
+	{ "results.csv", RUN_ARCHIVE_MAX_RESULTS, "a --full run's is about 100 kB" },
+	{ "skipped.csv", RUN_ARCHIVE_MAX_RESULTS, "a --full run's is about 100 kB" },
+	{ NULL, RUN_ARCHIVE_MAX_FILE, "a --full run's largest is tens of MB" },
+};
+
+int run_archive_check_size(const char *path, unsigned long long size,
+			   unsigned long long *total, char *err, size_t errlen)
+{
+	size_t i = 0;
+
+	while (size_limits[i].path && strcmp(size_limits[i].path, path))
+		i++;
+	if (size > size_limits[i].limit) {
+		snprintf(err, errlen, "%s is %llu bytes, above the limit of %llu "
+			 "MiB for it (%s)", path, size, size_limits[i].limit >> 20,
+			 size_limits[i].real);
+		return -1;
+	}
+	if (size > RUN_ARCHIVE_MAX_TOTAL - *total) {
+		snprintf(err, errlen, "%s (%llu bytes) takes the run past the "
+			 "limit of %llu MiB in all", path, size,
+			 RUN_ARCHIVE_MAX_TOTAL >> 20);
+		return -1;
+	}
+	*total += size;
+	return 0;
+}
+
 static int is_hex_digest(const char *s)
 {
 	if (strlen(s) != 2 * SHA256_DIGEST_SIZE)

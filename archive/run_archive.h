@@ -47,7 +47,7 @@
 #define RUN_ARCHIVE_MAX_MANIFEST	(1ULL << 20)
 #define RUN_ARCHIVE_MAX_CONTEXT		(1ULL << 20)
 /* results.csv and skipped.csv: a --full run's are about 100 kB; their
- * table takes some 70 bytes per byte of a crafted file of empty fields. */
+ * table takes up to 3 bytes per byte of a crafted file of empty fields. */
 #define RUN_ARCHIVE_MAX_RESULTS		(2ULL << 20)
 /* A run name (the archive's top directory). */
 #define RUN_ARCHIVE_MAX_NAME		200
@@ -68,6 +68,18 @@ struct run_manifest {
 	struct run_manifest_file *files;
 	size_t count;
 };
+
+/*
+ * A run's file of size bytes (path relative to the run) judged by the
+ * limit import sets it (context.csv, results.csv and skipped.csv, read
+ * whole into tables, have limits of their own; every other file
+ * RUN_ARCHIVE_MAX_FILE), and with *total, the sizes of the files before
+ * it, by RUN_ARCHIVE_MAX_TOTAL. import judges the MANIFEST's sizes so,
+ * and pack a run's before it reads any file. 0 with size added to
+ * *total, or -1 with "PATH is N bytes, above the limit ..." in err.
+ */
+int run_archive_check_size(const char *path, unsigned long long size,
+			   unsigned long long *total, char *err, size_t errlen);
 
 /*
  * NULL when path may name a file of a packed run, else why not: a

@@ -3,7 +3,9 @@
 # under its canonical name, and every archive of the table "What import
 # refuses" in docs/contributing-runs.md crafted (GNU tar, printf, dd) and
 # refused with its message, exit status 1 and the data directory exactly
-# as it was. A row without a case, or a case without a row, fails.
+# as it was; every run of the table "What pack refuses" refused by pack
+# with its message and no archive. A row without a case, or a case
+# without a row, fails.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib/tap.sh
@@ -272,6 +274,39 @@ fresh
 printf '{' >"$work/results.json"
 fix_manifest && repack bad-json.tar
 refused bad-json bad-json.tar other
+
+# pack_refused ID: pack refuses the crafted copy with ID's message (table
+# "What pack refuses"), exit status 1, nothing on stdout, and no archive.
+pack_refused() {
+	local id=$1
+	tested[$id]=1
+	rm -f refused.tar
+	run "$bin" pack "$work" --out refused.tar
+	if [ -z "${want[$id]:-}" ]; then
+		not_ok "$id: no row in docs/contributing-runs.md"
+	elif [ "$rc" != 1 ] || [ -s out ] || [ -e refused.tar ]; then
+		not_ok "$id: pack's exit status $rc, not 1 (or something on stdout, or an archive)"
+		show <err
+	elif ! grep -qF -- "${want[$id]}" err; then
+		not_ok "$id: the message lacks '${want[$id]}'"
+		show <err
+	else
+		ok "$id: pack refused: $(sed 's/^smapbench pack: //' err)"
+	fi
+}
+# Sparse files of NUL bytes: refused by size, or a reader would have
+# found them malformed; nothing is read or written of them.
+fresh
+truncate -s $(((256 << 20) + 1)) "$work/samples.csv"
+pack_refused pack-samples
+for file in context.csv:1 results.csv:2 skipped.csv:2; do
+	fresh
+	truncate -s $(((${file#*:} << 20) + 1)) "$work/${file%:*}"
+	pack_refused "pack-${file%.csv:*}"
+done
+fresh
+truncate -s $((200 << 20)) "$work/extra-1.dat" "$work/extra-2.dat" "$work/samples.csv"
+pack_refused pack-total
 
 for id in "${!want[@]}"; do
 	[ -n "${tested[$id]:-}" ] || not_ok "$id: row of docs/contributing-runs.md without a test"
