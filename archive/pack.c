@@ -341,13 +341,17 @@ int run_pack(const char *run, const char *out, char *written,
 	qsort(list.files, list.count, sizeof(*list.files), by_path);
 	if (check_sizes(run, &list, err, errlen))
 		goto fail;
-	for (size_t i = 0; i < list.count; i++)
-		if (strlen(name) + 1 + strlen(list.files[i].path) > TAR_NAME_MAX) {
-			snprintf(err, errlen, "%s/%s: longer than the %d bytes "
-				 "of a ustar name", name, list.files[i].path,
-				 TAR_NAME_MAX);
+	for (size_t i = 0; i < list.count; i++) {
+		char entry[PATH_MAX];
+
+		snprintf(entry, sizeof(entry), "%s/%s", name, list.files[i].path);
+		if (!tar_name_fits(entry)) {
+			snprintf(err, errlen, "%s: too long for ustar (at most 100 "
+				 "bytes after a directory part of at most 155); "
+				 "rename the run or the file", entry);
 			goto fail;
 		}
+	}
 	if (check_run(run, &list, schema, sizeof(schema), err, errlen) ||
 	    measure(run, &list, err, errlen) ||
 	    write_archive(run, name, schema, out, &list, err, errlen))

@@ -175,6 +175,22 @@ fresh
 repack absolute.tar -P --transform "s,^$name/context.csv\$,/tmp/context.csv,"
 refused absolute absolute.tar
 
+# split_header ARCHIVE OFFSET PREFIX NAME: the header's path given as
+# ustar's prefix and name fields, its checksum fixed.
+split_header() {
+	head -c 100 /dev/zero | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+	put "$1" "$2" "$4"
+	put "$1" $(($2 + 345)) "$3"
+	fix_checksum "$1" "$2"
+}
+cp "$archive" prefix-traversal.tar
+split_header prefix-traversal.tar "$(offset "$archive" "$name/context.csv")" \
+	"$name/../.." context.csv
+refused prefix-traversal prefix-traversal.tar
+cp "$archive" prefix-absolute.tar
+split_header prefix-absolute.tar "$(offset "$archive" "$name/context.csv")" /tmp context.csv
+refused prefix-absolute prefix-absolute.tar
+
 fresh
 ln -s /etc/passwd "$work/link.csv"
 repack symlink.tar
@@ -420,6 +436,28 @@ run "$bin" pack "$work" --out newline.tar
 check "pack of a cpu_model with a newline: refused (status $rc), no archive" \
 	test "$rc" = 1 -a "$(grep -c 'value of cpu_model holds a control byte (0x0a' err)" = 1 \
 	-a ! -e newline.tar
+# The longest canonical name, 100 bytes (the host cut to fit), and
+# plots/: paths of up to 124 bytes, which only ustar's prefix field holds.
+fresh
+set_context host "$(printf '%0120d' 0 | tr 0 h)"
+long="$(printf '%0*d' $((100 - ${#stamp} - ${#state} - 2)) 0 | tr 0 h)-$stamp-$state"
+mkdir "$work/plots"
+for plot in ops delta-syscall; do
+	printf 'x' >"$work/plots/$plot.png"
+done
+fix_manifest
+rm "$work/MANIFEST"
+mv "$work" "craft/$long"
+run "$bin" pack "craft/$long" --out long.tar
+check "a run named with ${#long} bytes, with plots/: packed (status $rc)" test "$rc" = 0
+check "  GNU tar reads its $((${#long} + 24))-byte path from the prefix and name fields" \
+	eval 'tar -tf long.tar | grep -qxF "$long/plots/delta-syscall.png"'
+rm -rf data11
+run "$bin" import long.tar --data data11
+check "  imported under the same name (status $rc)" \
+	test "$rc $(cat out)" = "0 imported: data11/$long"
+check "  byte for byte" diff -r -x .smapbench "craft/$long" "data11/$long"
+
 fresh
 set_context host "-.leading"
 fix_manifest
