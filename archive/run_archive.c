@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,10 +403,84 @@ const char *const run_required_context[] = {
 };
 
 /*
+ * NULL when v is printable UTF-8, else what it holds and where (bytes
+ * counted from 1) in buf: a C0 control byte or DEL; a C1 control, U+0080
+ * to U+009F, which UTF-8 writes as 0xc2 0x80 to 0xc2 0x9f (a terminal
+ * may act on it as on ESC); or bytes that are not UTF-8 as RFC 3629
+ * defines it (no overlong form, no UTF-16 surrogate, nothing above
+ * U+10FFFF), which each reader would decode its own way.
+ */
+static const char *text_problem(const unsigned char *v, char *buf,
+				size_t len)
+{
+	for (size_t i = 0; v[i];) {
+		unsigned char c = v[i], lo = 0x80, hi = 0xbf;
+		size_t more = c < 0x80 ? 0 : c < 0xc2 ? 4 : c < 0xe0 ? 1 :
+			      c < 0xf0 ? 2 : c < 0xf5 ? 3 : 4;
+		uint32_t cp = more ? c & (0x3fu >> more) : c;	/* the lead's bits */
+
+		if (c < 0x20 || c == 0x7f) {
+			snprintf(buf, len, "holds a control byte (0x%02x at byte %zu)",
+				 c, i + 1);
+			return buf;
+		}
+		if (more == 4) {
+			snprintf(buf, len, "is not UTF-8 (0x%02x at byte %zu %s)", c,
+				 i + 1, c < 0xc0 ? "continues no character" :
+				 c < 0xc2 ? "starts an overlong form" :
+				 "starts no character");
+			return buf;
+		}
+		/* the second byte's range rules out the rest of RFC 3629 */
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+		else if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+		for (size_t k = 1; k <= more; k++, lo = 0x80, hi = 0xbf) {
+			unsigned char d = v[i + k];
+
+			if (!d) {
+				snprintf(buf, len, "is not UTF-8 (0x%02x at byte %zu "
+					 "is cut short by the end of the value)", c, i + 1);
+				return buf;
+			}
+			if (d < 0x80 || d > 0xbf) {
+				snprintf(buf, len, "is not UTF-8 (0x%02x at byte %zu does "
+					 "not continue 0x%02x at byte %zu)", d, i + k + 1,
+					 c, i + 1);
+				return buf;
+			}
+			if (d < lo || d > hi) {
+				snprintf(buf, len, "is not UTF-8 (0x%02x 0x%02x at byte "
+					 "%zu %s)", c, d, i + 1, c == 0xed ?
+					 "starts a UTF-16 surrogate, U+D800 to U+DFFF" :
+					 c == 0xf4 ? "starts a code point above U+10FFFF" :
+					 "starts an overlong form");
+				return buf;
+			}
+			cp = cp << 6 | (d & 0x3f);
+		}
+		if (cp >= 0x80 && cp <= 0x9f) {
+			snprintf(buf, len, "holds a C1 control character (U+%04X as "
+				 "0x%02x 0x%02x at byte %zu)", (unsigned)cp, c, v[i + 1],
+				 i + 1);
+			return buf;
+		}
+		i += more + 1;
+	}
+	return NULL;
+}
+
+/*
  * Every key a word ([A-Za-z0-9_], at most RUN_CONTEXT_MAX_KEY bytes), every
- * value printable (no byte below 0x20, no DEL; UTF-8 passes) and at most
- * RUN_CONTEXT_MAX_VALUE bytes: a stranger's context reaches tables, reports
- * and terminals, and no sink of ours has a use for control bytes.
+ * value printable UTF-8 (text_problem()) and at most RUN_CONTEXT_MAX_VALUE
+ * bytes: a stranger's context reaches tables, reports and terminals, and
+ * no sink of ours has a use for control characters or for bytes that are
+ * not text.
  */
 static int run_check_context_text(const struct run_dir *run, char *err,
 				  size_t errlen)
@@ -413,6 +488,8 @@ static int run_check_context_text(const struct run_dir *run, char *err,
 	for (size_t i = 0; i < run->context_count; i++) {
 		const unsigned char *k = (const unsigned char *)run->keys[i];
 		const unsigned char *v = (const unsigned char *)run->values[i];
+		char problem[160];
+		const char *why;
 		size_t n = 0;
 
 		for (; k[n]; n++)
@@ -424,12 +501,9 @@ static int run_check_context_text(const struct run_dir *run, char *err,
 				 RUN_CONTEXT_MAX_KEY);
 			return -1;
 		}
-		for (n = 0; v[n]; n++)
-			if (v[n] < 0x20 || v[n] == 0x7f)
-				break;
-		if (v[n]) {
-			snprintf(err, errlen, "context.csv: the value of %s holds a "
-				 "control byte (0x%02x at byte %zu)", k, v[n], n + 1);
+		n = strlen((const char *)v);
+		if ((why = text_problem(v, problem, sizeof(problem)))) {
+			snprintf(err, errlen, "context.csv: the value of %s %s", k, why);
 			return -1;
 		}
 		if (n > RUN_CONTEXT_MAX_VALUE) {
