@@ -26,7 +26,7 @@ void compare_groups_free(struct compare_groups *g)
 	memset(g, 0, sizeof(*g));
 }
 
-int compare_group(const double *values, const unsigned long *repetition,
+int compare_group(const double *values, const uint32_t *repetition,
 		  size_t n, struct compare_groups *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -178,8 +178,8 @@ static enum compare_verdict verdict_of(const struct compare_row *row,
 	return COMPARE_INCONCLUSIVE;
 }
 
-int compare_values(const double *a, const unsigned long *rep_a, size_t na,
-		   const double *b, const unsigned long *rep_b, size_t nb,
+int compare_values(const double *a, const uint32_t *rep_a, size_t na,
+		   const double *b, const uint32_t *rep_b, size_t nb,
 		   const struct compare_settings *set, struct compare_row *row)
 {
 	struct compare_groups ga, gb;

@@ -75,10 +75,10 @@ struct compare_settings compare_default_settings(void);
 struct compare_groups {
 	size_t count;		/* repetitions */
 	double *medians;	/* per repetition */
-	unsigned long *id;	/* per repetition, ascending */
+	uint32_t *id;		/* per repetition, ascending */
 };
 
-int compare_group(const double *values, const unsigned long *repetition,
+int compare_group(const double *values, const uint32_t *repetition,
 		  size_t n, struct compare_groups *out);
 void compare_groups_free(struct compare_groups *g);
 /* Mean of the repetition medians. */
@@ -152,8 +152,8 @@ struct compare_row {
  * compare_group()); fills everything but a, b, unit, delta_ns, and sets
  * q = p and the verdict as for a single row.
  */
-int compare_values(const double *a, const unsigned long *rep_a, size_t na,
-		   const double *b, const unsigned long *rep_b, size_t nb,
+int compare_values(const double *a, const uint32_t *rep_a, size_t na,
+		   const double *b, const uint32_t *rep_b, size_t nb,
 		   const struct compare_settings *set, struct compare_row *row);
 
 /* q-values over the rows, then each row's verdict. */

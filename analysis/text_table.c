@@ -47,10 +47,14 @@ void md_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		/* a C1 control as UTF-8 writes it: 0xc2 0x80 to 0xc2 0x9f */
+		int c1 = c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+			 (unsigned char)s[1] <= 0x9f;
 
-		if (c < 0x20 || c == 0x7f)
+		if (c < 0x20 || c == 0x7f || c1) {
 			fputc(' ', f);
-		else if (strchr(md_special, c))
+			s += c1;
+		} else if (strchr(md_special, c))
 			fprintf(f, "\\%c", c);
 		else
 			fputc(c, f);

@@ -26,7 +26,8 @@ void text_table_print(FILE *f, const struct text_table *t, int markdown);
  * A run's text in Markdown: every character Markdown or HTML gives a
  * meaning (\ ` * _ [ ] ( ) < > # | ! & ~) escaped with a backslash, so that
  * a stranger's context renders as the text it is, never as a link, image,
- * tag or another column; control bytes and line breaks as a space.
+ * tag or another column; control characters (C0, DEL and C1) and line
+ * breaks as a space.
  */
 void md_text(FILE *f, const char *s);
 void text_table_free(struct text_table *t);

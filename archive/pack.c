@@ -4,7 +4,8 @@
  * and SHA-256 sums, to send to whoever keeps the cross-CPU table; see
  * pack.h.
  *
- * The run is checked as import will check it (it loads, its results
+ * The run is checked as import will check it (its files' sizes within
+ * import's limits, first, before any is read; then it loads, its results
  * agree with its samples, its context has the keys the table needs), so
  * that a contributor learns of a problem before sending anything. The
  * archive is written beside its target and renamed into place; an
@@ -127,6 +128,7 @@ static int collect(const char *run, const char *relative, int depth,
 				break;
 			}
 			l->count++;
+			f->size = (unsigned long long)st.st_size;
 			f->mtime = st.st_mtime;
 			if (st.st_mtime > l->newest)
 				l->newest = st.st_mtime;
@@ -136,11 +138,31 @@ static int collect(const char *run, const char *relative, int depth,
 	return rc;
 }
 
-/* Sizes and sums of every file, within import's limits. */
+/*
+ * Every file's size (as collected, or as measured) within the limits
+ * import sets: judged before any file is read, so that a run import
+ * would refuse for a size costs neither the time nor the memory of
+ * loading it.
+ */
+static int check_sizes(const char *run, const struct pack_list *l, char *err,
+		       size_t errlen)
+{
+	unsigned long long total = 0;
+	char why[512];
+
+	for (size_t i = 0; i < l->count; i++)
+		if (run_archive_check_size(l->files[i].path, l->files[i].size,
+					   &total, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: %s: import would refuse it", run, why);
+			return -1;
+		}
+	return 0;
+}
+
+/* Sizes and sums of every file, still within import's limits. */
 static int measure(const char *run, struct pack_list *l, char *err,
 		   size_t errlen)
 {
-	unsigned long long total = 0;
 	char path[PATH_MAX];
 
 	for (size_t i = 0; i < l->count; i++) {
@@ -151,15 +173,8 @@ static int measure(const char *run, struct pack_list *l, char *err,
 			snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 			return -1;
 		}
-		total += f->size;
-		if (f->size > RUN_ARCHIVE_MAX_FILE || total > RUN_ARCHIVE_MAX_TOTAL) {
-			snprintf(err, errlen, "%s: %llu bytes; import takes at most "
-				 "%llu MiB a file and %llu MiB in all", path, f->size,
-				 RUN_ARCHIVE_MAX_FILE >> 20, RUN_ARCHIVE_MAX_TOTAL >> 20);
-			return -1;
-		}
 	}
-	return 0;
+	return check_sizes(run, l, err, errlen);
 }
 
 static char *manifest_text(const char *name, const char *schema,
@@ -324,13 +339,19 @@ int run_pack(const char *run, const char *out, char *written,
 	if (collect(run, "", 0, &list, err, errlen))
 		goto fail;
 	qsort(list.files, list.count, sizeof(*list.files), by_path);
-	for (size_t i = 0; i < list.count; i++)
-		if (strlen(name) + 1 + strlen(list.files[i].path) > TAR_NAME_MAX) {
-			snprintf(err, errlen, "%s/%s: longer than the %d bytes "
-				 "of a ustar name", name, list.files[i].path,
-				 TAR_NAME_MAX);
+	if (check_sizes(run, &list, err, errlen))
+		goto fail;
+	for (size_t i = 0; i < list.count; i++) {
+		char entry[PATH_MAX];
+
+		snprintf(entry, sizeof(entry), "%s/%s", name, list.files[i].path);
+		if (!tar_name_fits(entry)) {
+			snprintf(err, errlen, "%s: too long for ustar (at most 100 "
+				 "bytes after a directory part of at most 155); "
+				 "rename the run or the file", entry);
 			goto fail;
 		}
+	}
 	if (check_run(run, &list, schema, sizeof(schema), err, errlen) ||
 	    measure(run, &list, err, errlen) ||
 	    write_archive(run, name, schema, out, &list, err, errlen))

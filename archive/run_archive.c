@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,41 @@ const char *run_archive_path_problem(const char *path)
 	if (components > TAR_DEPTH_MAX - 1)
 		return "is nested too deep";
 	return NULL;
+}
+
+/* The files of a run with limits of their own, and what a real one is. */
+static const struct {
+	const char *path;
+	unsigned long long limit;
+	const char *real;
+} size_limits[] = {
+	{ "context.csv", RUN_ARCHIVE_MAX_CONTEXT, "a real one is about 5 kB" },
+	{ "results.csv", RUN_ARCHIVE_MAX_RESULTS, "a --full run's is about 100 kB" },
+	{ "skipped.csv", RUN_ARCHIVE_MAX_RESULTS, "a --full run's is about 100 kB" },
+	{ NULL, RUN_ARCHIVE_MAX_FILE, "a --full run's largest is tens of MB" },
+};
+
+int run_archive_check_size(const char *path, unsigned long long size,
+			   unsigned long long *total, char *err, size_t errlen)
+{
+	size_t i = 0;
+
+	while (size_limits[i].path && strcmp(size_limits[i].path, path))
+		i++;
+	if (size > size_limits[i].limit) {
+		snprintf(err, errlen, "%s is %llu bytes, above the limit of %llu "
+			 "MiB for it (%s)", path, size, size_limits[i].limit >> 20,
+			 size_limits[i].real);
+		return -1;
+	}
+	if (size > RUN_ARCHIVE_MAX_TOTAL - *total) {
+		snprintf(err, errlen, "%s (%llu bytes) takes the run past the "
+			 "limit of %llu MiB in all", path, size,
+			 RUN_ARCHIVE_MAX_TOTAL >> 20);
+		return -1;
+	}
+	*total += size;
+	return 0;
 }
 
 static int is_hex_digest(const char *s)
@@ -257,7 +293,8 @@ int run_check_results(const struct run_dir *run, const char *results_csv,
 {
 	struct csv_table t;
 	int rc = -1;
-	double *sorted = NULL;
+	double *copy = NULL;
+	const double *sorted;
 
 	if (run->orphan_samples) {
 		snprintf(err, errlen, "samples.csv has %zu rows of benchmarks "
@@ -296,14 +333,26 @@ int run_check_results(const struct run_dir *run, const char *results_csv,
 				 b->count);
 			goto out;
 		}
-		free(sorted);
-		sorted = malloc(b->count * sizeof(*sorted));
-		if (!sorted) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
+		/*
+		 * The values ascend already when the benchmark has one
+		 * repetition (rundir.h). Several need a repetition column,
+		 * 6 bytes a sample at the least: a copy, 8 bytes a sample,
+		 * and the run's 12 stay within 4 bytes per byte of
+		 * samples.csv. The heapsort takes no buffer of its own.
+		 */
+		free(copy);
+		copy = NULL;
+		sorted = b->values;
+		if (!stats_sorted_by_repetition(b->values, NULL, b->count)) {
+			copy = malloc(b->count * sizeof(*copy));
+			if (!copy) {
+				snprintf(err, errlen, "out of memory");
+				goto out;
+			}
+			memcpy(copy, b->values, b->count * sizeof(*copy));
+			stats_sort_by_repetition(copy, NULL, b->count);
+			sorted = copy;
 		}
-		memcpy(sorted, b->values, b->count * sizeof(*sorted));
-		stats_sort(sorted, b->count);
 		median = stats_median_sorted(sorted, b->count);
 		min = sorted[0];
 		mid = (b->count - 1) / 2;
@@ -324,7 +373,7 @@ int run_check_results(const struct run_dir *run, const char *results_csv,
 	}
 	rc = 0;
 out:
-	free(sorted);
+	free(copy);
 	csv_table_free(&t);
 	return rc;
 }
@@ -354,10 +403,84 @@ const char *const run_required_context[] = {
 };
 
 /*
+ * NULL when v is printable UTF-8, else what it holds and where (bytes
+ * counted from 1) in buf: a C0 control byte or DEL; a C1 control, U+0080
+ * to U+009F, which UTF-8 writes as 0xc2 0x80 to 0xc2 0x9f (a terminal
+ * may act on it as on ESC); or bytes that are not UTF-8 as RFC 3629
+ * defines it (no overlong form, no UTF-16 surrogate, nothing above
+ * U+10FFFF), which each reader would decode its own way.
+ */
+static const char *text_problem(const unsigned char *v, char *buf,
+				size_t len)
+{
+	for (size_t i = 0; v[i];) {
+		unsigned char c = v[i], lo = 0x80, hi = 0xbf;
+		size_t more = c < 0x80 ? 0 : c < 0xc2 ? 4 : c < 0xe0 ? 1 :
+			      c < 0xf0 ? 2 : c < 0xf5 ? 3 : 4;
+		uint32_t cp = more ? c & (0x3fu >> more) : c;	/* the lead's bits */
+
+		if (c < 0x20 || c == 0x7f) {
+			snprintf(buf, len, "holds a control byte (0x%02x at byte %zu)",
+				 c, i + 1);
+			return buf;
+		}
+		if (more == 4) {
+			snprintf(buf, len, "is not UTF-8 (0x%02x at byte %zu %s)", c,
+				 i + 1, c < 0xc0 ? "continues no character" :
+				 c < 0xc2 ? "starts an overlong form" :
+				 "starts no character");
+			return buf;
+		}
+		/* the second byte's range rules out the rest of RFC 3629 */
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+		else if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+		for (size_t k = 1; k <= more; k++, lo = 0x80, hi = 0xbf) {
+			unsigned char d = v[i + k];
+
+			if (!d) {
+				snprintf(buf, len, "is not UTF-8 (0x%02x at byte %zu "
+					 "is cut short by the end of the value)", c, i + 1);
+				return buf;
+			}
+			if (d < 0x80 || d > 0xbf) {
+				snprintf(buf, len, "is not UTF-8 (0x%02x at byte %zu does "
+					 "not continue 0x%02x at byte %zu)", d, i + k + 1,
+					 c, i + 1);
+				return buf;
+			}
+			if (d < lo || d > hi) {
+				snprintf(buf, len, "is not UTF-8 (0x%02x 0x%02x at byte "
+					 "%zu %s)", c, d, i + 1, c == 0xed ?
+					 "starts a UTF-16 surrogate, U+D800 to U+DFFF" :
+					 c == 0xf4 ? "starts a code point above U+10FFFF" :
+					 "starts an overlong form");
+				return buf;
+			}
+			cp = cp << 6 | (d & 0x3f);
+		}
+		if (cp >= 0x80 && cp <= 0x9f) {
+			snprintf(buf, len, "holds a C1 control character (U+%04X as "
+				 "0x%02x 0x%02x at byte %zu)", (unsigned)cp, c, v[i + 1],
+				 i + 1);
+			return buf;
+		}
+		i += more + 1;
+	}
+	return NULL;
+}
+
+/*
  * Every key a word ([A-Za-z0-9_], at most RUN_CONTEXT_MAX_KEY bytes), every
- * value printable (no byte below 0x20, no DEL; UTF-8 passes) and at most
- * RUN_CONTEXT_MAX_VALUE bytes: a stranger's context reaches tables, reports
- * and terminals, and no sink of ours has a use for control bytes.
+ * value printable UTF-8 (text_problem()) and at most RUN_CONTEXT_MAX_VALUE
+ * bytes: a stranger's context reaches tables, reports and terminals, and
+ * no sink of ours has a use for control characters or for bytes that are
+ * not text.
  */
 static int run_check_context_text(const struct run_dir *run, char *err,
 				  size_t errlen)
@@ -365,6 +488,8 @@ static int run_check_context_text(const struct run_dir *run, char *err,
 	for (size_t i = 0; i < run->context_count; i++) {
 		const unsigned char *k = (const unsigned char *)run->keys[i];
 		const unsigned char *v = (const unsigned char *)run->values[i];
+		char problem[160];
+		const char *why;
 		size_t n = 0;
 
 		for (; k[n]; n++)
@@ -376,12 +501,9 @@ static int run_check_context_text(const struct run_dir *run, char *err,
 				 RUN_CONTEXT_MAX_KEY);
 			return -1;
 		}
-		for (n = 0; v[n]; n++)
-			if (v[n] < 0x20 || v[n] == 0x7f)
-				break;
-		if (v[n]) {
-			snprintf(err, errlen, "context.csv: the value of %s holds a "
-				 "control byte (0x%02x at byte %zu)", k, v[n], n + 1);
+		n = strlen((const char *)v);
+		if ((why = text_problem(v, problem, sizeof(problem)))) {
+			snprintf(err, errlen, "context.csv: the value of %s %s", k, why);
 			return -1;
 		}
 		if (n > RUN_CONTEXT_MAX_VALUE) {

@@ -35,8 +35,10 @@
  * 0.2-1 MB); a --full run with every kmod size, or one with many more
  * repetitions or samples, is tens of MB. 256 MiB for one file and 512
  * MiB in all leave room for runs a hundred times that, and bound what a
- * hostile archive can make us write or hold (rundir_load keeps each
- * sample as 16 bytes: 256 MiB of samples.csv is under 100 MB of memory).
+ * hostile archive can make us write or hold: rundir_load keeps a sample
+ * in 12 bytes, and a row of samples.csv takes 4 bytes at the least, so
+ * loading and checking 256 MiB of it holds at most 1 GiB (4 bytes per
+ * byte, tests/unit/test_csv.c) and a fixed amount.
  */
 #define RUN_ARCHIVE_MAX_FILE		(256ULL << 20)
 #define RUN_ARCHIVE_MAX_TOTAL		(512ULL << 20)
@@ -45,7 +47,7 @@
 #define RUN_ARCHIVE_MAX_MANIFEST	(1ULL << 20)
 #define RUN_ARCHIVE_MAX_CONTEXT		(1ULL << 20)
 /* results.csv and skipped.csv: a --full run's are about 100 kB; their
- * table takes some 70 bytes per byte of a crafted file of empty fields. */
+ * table takes up to 3 bytes per byte of a crafted file of empty fields. */
 #define RUN_ARCHIVE_MAX_RESULTS		(2ULL << 20)
 /* A run name (the archive's top directory). */
 #define RUN_ARCHIVE_MAX_NAME		200
@@ -66,6 +68,18 @@ struct run_manifest {
 	struct run_manifest_file *files;
 	size_t count;
 };
+
+/*
+ * A run's file of size bytes (path relative to the run) judged by the
+ * limit import sets it (context.csv, results.csv and skipped.csv, read
+ * whole into tables, have limits of their own; every other file
+ * RUN_ARCHIVE_MAX_FILE), and with *total, the sizes of the files before
+ * it, by RUN_ARCHIVE_MAX_TOTAL. import judges the MANIFEST's sizes so,
+ * and pack a run's before it reads any file. 0 with size added to
+ * *total, or -1 with "PATH is N bytes, above the limit ..." in err.
+ */
+int run_archive_check_size(const char *path, unsigned long long size,
+			   unsigned long long *total, char *err, size_t errlen);
 
 /*
  * NULL when path may name a file of a packed run, else why not: a

@@ -67,15 +67,48 @@ static void put_octal(unsigned char *field, size_t len, unsigned long long v)
 	memcpy(field, text, len);	/* with snprintf's NUL */
 }
 
+/*
+ * Where name splits into the prefix and name fields: the length of the
+ * prefix (0: the name field holds it all), or -1 when it cannot be
+ * stored (or names no file: empty, absolute, ending in '/'). The first
+ * '/' that leaves at most NAME_LEN bytes after it gives the shortest
+ * prefix, as GNU tar splits.
+ */
+static long split_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || name[0] == '/' || name[len - 1] == '/')
+		return -1;
+	if (len <= NAME_LEN)
+		return 0;
+	for (const char *slash = strchr(name, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		size_t prefix = (size_t)(slash - name);
+
+		if (prefix > PREFIX_LEN)
+			return -1;
+		if (len - prefix - 1 <= NAME_LEN)
+			return len - prefix - 1 ? (long)prefix : -1;
+	}
+	return -1;
+}
+
+int tar_name_fits(const char *name)
+{
+	return split_name(name) >= 0;
+}
+
 static int put_header(struct tar_writer *w, const char *name, long long mtime,
 		      unsigned long long size, char *err, size_t errlen)
 {
 	unsigned char h[TAR_BLOCK] = { 0 };
-	size_t len = strlen(name);
+	long prefix = split_name(name);
 
-	if (!len || len > TAR_NAME_MAX || name[0] == '/') {
-		set_err(err, errlen, "'%s': a packed name is relative and 1 to %d bytes long",
-			name, TAR_NAME_MAX);
+	if (prefix < 0) {
+		set_err(err, errlen, "'%s': a packed name is relative, and at most "
+			"%d bytes or split at a '/' into at most %d and %d",
+			name, NAME_LEN, PREFIX_LEN, NAME_LEN);
 		return -1;
 	}
 	/* 11 octal digits: under 8 GiB, the ustar limit */
@@ -84,7 +117,10 @@ static int put_header(struct tar_writer *w, const char *name, long long mtime,
 			name, size);
 		return -1;
 	}
-	memcpy(h + NAME_OFF, name, len);
+	/* each field NUL-ended when shorter than it */
+	memcpy(h + PREFIX_OFF, name, (size_t)prefix);
+	memcpy(h + NAME_OFF, name + (prefix ? prefix + 1 : 0),
+	       strlen(name) - (size_t)(prefix ? prefix + 1 : 0));
 	put_octal(h + MODE_OFF, 8, 0644);
 	put_octal(h + UID_OFF, 8, 0);
 	put_octal(h + GID_OFF, 8, 0);
@@ -229,6 +265,18 @@ static int all_zero(const unsigned char *p, size_t len)
 		if (p[i])
 			return 0;
 	return 1;
+}
+
+/*
+ * A text field (name, prefix) is its text, then NULs to its end: bytes
+ * hidden after a NUL are what no writer leaves, and readers that keep
+ * them would see another path than ours.
+ */
+static int field_is_text(const unsigned char *field, size_t len)
+{
+	const unsigned char *nul = memchr(field, '\0', len);
+
+	return !nul || all_zero(nul, len - (size_t)(nul - field));
 }
 
 /*
@@ -448,6 +496,7 @@ int tar_next(struct tar_reader *r, struct tar_entry *e, char *err,
 	memcpy(prefix, h + PREFIX_OFF, PREFIX_LEN);
 	prefix[PREFIX_LEN] = '\0';
 	memset(e, 0, sizeof(*e));
+	/* the path the checks below judge, whole: prefix '/' name */
 	snprintf(e->path, sizeof(e->path), "%s%s%s", prefix, *prefix ? "/" : "", name);
 	e->offset = at;
 	/* the name shown in messages: printable, however hostile */
@@ -458,6 +507,12 @@ int tar_next(struct tar_reader *r, struct tar_entry *e, char *err,
 	if (h[TYPE_OFF] != '0' && h[TYPE_OFF] != '\0') {
 		set_err(err, errlen, "entry '%s' %s: only regular files are accepted",
 			r->current, type_refusal(h[TYPE_OFF]));
+		return -1;
+	}
+	if (!field_is_text(h + NAME_OFF, NAME_LEN) ||
+	    !field_is_text(h + PREFIX_OFF, PREFIX_LEN)) {
+		set_err(err, errlen, "entry '%s' has bytes after a NUL in its "
+			"name or prefix field", r->current);
 		return -1;
 	}
 	if ((why = path_problem(r, e->path, &e->relative))) {

@@ -3,15 +3,18 @@
  * tar.h - a strict POSIX ustar writer and reader, for packed runs.
  *
  * The writer emits regular files only: mode 0644, uid/gid 0, the
- * file's mtime, names shorter than 100 bytes in the name field (no
- * prefix), each header's checksum, data padded to 512-byte blocks, and
- * two zero blocks at the end.
+ * file's mtime, a path of up to 100 bytes in the name field, a longer
+ * one split at a '/' into the prefix (up to 155 bytes) and the name
+ * (up to 100), each header's checksum, data padded to 512-byte blocks,
+ * and two zero blocks at the end.
  *
  * The reader treats its input as hostile. It takes regular files only
  * (typeflag '0' or NUL) and refuses, naming the entry and the reason:
  * a header whose checksum does not add up or that is not ustar (GNU or
  * v7 tar); hard links, symbolic links, devices, fifos, directories,
- * contiguous files, pax and GNU long-name headers; a path that is
+ * contiguous files, pax and GNU long-name headers; a name or prefix
+ * field with anything but NULs after its text; a path (the prefix, '/'
+ * and the name, when there is a prefix) that is
  * absolute, holds a "." or ".." component, an empty component, a
  * backslash, a control character or a byte above 0x7f, is not under
  * the single top directory of the first entry, or names an entry
@@ -31,9 +34,7 @@
 #include "archive/sha256.h"
 
 #define TAR_BLOCK	512
-/* The writer's names fit the name field with its NUL. */
-#define TAR_NAME_MAX	99
-/* A path read back: prefix, '/', name. */
+/* A path in a header: prefix, '/', name (each field full, without NUL). */
 #define TAR_PATH_MAX	(155 + 1 + 100)
 /* Components of a path read back, the top directory included. */
 #define TAR_DEPTH_MAX	8
@@ -48,8 +49,14 @@ struct tar_writer {
 
 void tar_writer_init(struct tar_writer *w, FILE *file);
 /*
- * A regular file from memory. 0, or -1 with err (a name too long, empty
- * or not relative, a write error).
+ * Whether the writer can store name: a file's (not empty, relative, not
+ * ending in '/'), and at most 100 bytes, or split at a '/' into at most
+ * 155 and 100.
+ */
+int tar_name_fits(const char *name);
+/*
+ * A regular file from memory. 0, or -1 with err (a name that does not
+ * fit, a write error).
  */
 int tar_write_memory(struct tar_writer *w, const char *name, long long mtime,
 		     const void *data, size_t size, char *err, size_t errlen);

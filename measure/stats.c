@@ -109,6 +109,8 @@ double stats_median(const double *v, size_t n)
 
 	if (n == 0)
 		return NAN;
+	if (stats_sorted_by_repetition(v, NULL, n))
+		return stats_median_sorted(v, n);
 	copy = malloc(n * sizeof(*copy));
 	if (!copy)
 		return NAN;
@@ -289,8 +291,70 @@ double stats_student_quantile(double p, double df)
 
 /* ------------------------------------------------ repetitions */
 
+/* Does (rep[i], v[i]) come before (rep[j], v[j])? */
+static int pair_before(const double *v, const uint32_t *rep, size_t i,
+		       size_t j)
+{
+	if (rep && rep[i] != rep[j])
+		return rep[i] < rep[j];
+	return v[i] < v[j];
+}
+
+int stats_sorted_by_repetition(const double *v, const uint32_t *rep,
+			       size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (pair_before(v, rep, i, i - 1))
+			return 0;
+	return 1;
+}
+
+static void pair_swap(double *v, uint32_t *rep, size_t i, size_t j)
+{
+	double t = v[i];
+
+	v[i] = v[j];
+	v[j] = t;
+	if (rep) {
+		uint32_t r = rep[i];
+
+		rep[i] = rep[j];
+		rep[j] = r;
+	}
+}
+
+/* Restore the max-heap below root, the heap being [0, n). */
+static void sift_down(double *v, uint32_t *rep, size_t root, size_t n)
+{
+	for (size_t child; (child = 2 * root + 1) < n; root = child) {
+		if (child + 1 < n && pair_before(v, rep, child, child + 1))
+			child++;
+		if (!pair_before(v, rep, root, child))
+			return;
+		pair_swap(v, rep, root, child);
+	}
+}
+
+void stats_sort_by_repetition(double *v, uint32_t *rep, size_t n)
+{
+	if (stats_sorted_by_repetition(v, rep, n))
+		return;
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(v, rep, i, n);
+	for (size_t end = n; end-- > 1;) {
+		pair_swap(v, rep, 0, end);
+		sift_down(v, rep, 0, end);
+	}
+}
+
+/* Type 7 at 0.5 of m ascending values: the middle one, or the mean of two. */
+static double middle(const double *sorted, size_t m)
+{
+	return m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+}
+
 struct keyed_value {
-	unsigned long rep;
+	uint32_t rep;
 	double v;
 };
 
@@ -303,19 +367,38 @@ static int by_rep_then_value(const void *x, const void *y)
 	return (a->v > b->v) - (a->v < b->v);
 }
 
-size_t stats_repetition_medians(const double *v, const unsigned long *rep,
-				size_t n, double *medians, unsigned long *ids)
+size_t stats_repetition_medians(const double *v, const uint32_t *rep,
+				size_t n, double *medians, uint32_t *ids)
 {
 	struct keyed_value *k;
 	size_t count = 0;
 
 	if (!n)
 		return 0;
+	if (!rep) {
+		for (size_t i = 0; i < n; i++) {
+			medians[i] = v[i];
+			if (ids)
+				ids[i] = (uint32_t)i;
+		}
+		return n;
+	}
+	if (stats_sorted_by_repetition(v, rep, n)) {
+		for (size_t i = 0, end; i < n; i = end) {
+			for (end = i + 1; end < n && rep[end] == rep[i]; end++)
+				;
+			medians[count] = middle(v + i, end - i);
+			if (ids)
+				ids[count] = rep[i];
+			count++;
+		}
+		return count;
+	}
 	k = malloc(n * sizeof(*k));
 	if (!k)
 		return (size_t)-1;
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct keyed_value){ rep ? rep[i] : i, v[i] };
+		k[i] = (struct keyed_value){ rep[i], v[i] };
 	/* one sort groups the repetitions and orders each one's values */
 	qsort(k, n, sizeof(*k), by_rep_then_value);
 	for (size_t i = 0, start = 0; i < n; i = start) {

@@ -50,7 +50,10 @@ void stats_sort(double *v, size_t n);
 /* Type 7 quantile, q in [0, 1]; NAN for n == 0. */
 double stats_quantile_sorted(const double *sorted, size_t n, double q);
 double stats_median_sorted(const double *sorted, size_t n);
-/* Median of unsorted data (copies; returns NAN on n == 0 or no memory). */
+/*
+ * Median of data in any order (copies what is not sorted already; NAN
+ * on n == 0 or no memory).
+ */
 double stats_median(const double *v, size_t n);
 double stats_mean(const double *v, size_t n);
 double stats_stddev(const double *v, size_t n);
@@ -78,14 +81,29 @@ double stats_student_quantile(double p, double df);
 int stats_summarize(const double *v, size_t n, struct stats_summary *out);
 
 /*
+ * Whether (rep[i], v[i]) ascend: grouped by repetition in ascending
+ * order, each one's values ascending (rep NULL: v ascends).
+ */
+int stats_sorted_by_repetition(const double *v, const uint32_t *rep,
+			       size_t n);
+/*
+ * Sort v and rep together in place into that order (rep NULL: v alone).
+ * A heapsort: O(n log n) whatever the input, and no memory besides the
+ * arrays (qsort may take a buffer as large as them).
+ */
+void stats_sort_by_repetition(double *v, uint32_t *rep, size_t n);
+
+/*
  * The median of each repetition's values, v[i] being of repetition
  * rep[i] (NULL: every value a repetition of its own), in ascending order
- * of repetition, into medians and ids (room for n each; ids may be
- * NULL). Returns the number of repetitions; 0 for n == 0, (size_t)-1 on
- * no memory.
+ * of repetition, into medians and ids (room for one per repetition, at
+ * most n; ids may be NULL). Returns the number of
+ * repetitions; 0 for n == 0, (size_t)-1 on no memory. Input sorted as
+ * stats_sorted_by_repetition() says is read where it is; other input is
+ * copied and sorted (24 bytes a value).
  */
-size_t stats_repetition_medians(const double *v, const unsigned long *rep,
-				size_t n, double *medians, unsigned long *ids);
+size_t stats_repetition_medians(const double *v, const uint32_t *rep,
+				size_t n, double *medians, uint32_t *ids);
 
 /*
  * An estimate with its interval at some level: a mean, or a difference

@@ -7,11 +7,13 @@
 #                        build/fuzz/crash-<target>-*
 #
 # Targets: tar (tar_next, tar_read), csv (csv_read_row), json (json_parse),
-# manifest (run_manifest_parse) and import (a whole run_import of the input
-# as an archive). make check runs each for about 10 s (stage 37-fuzz),
-# and every input of tests/fuzz/regressions/<target>/ once.
+# manifest (run_manifest_parse), import (a whole run_import of the input
+# as an archive) and import_resummed (the same after the MANIFEST's sizes
+# and sums are made the members', so that mutations get past them). make
+# check runs each for about 10 s (stage 37-fuzz), and every input of
+# tests/fuzz/regressions/<target>/ once.
 
-FUZZ_TARGETS := tar csv json manifest import
+FUZZ_TARGETS := tar csv json manifest import import_resummed
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -24,7 +26,7 @@ FUZZ_BINS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRCS) $(REVISION_H)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_SRCS) $(REVISION_H)
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS) -lm -o $@

@@ -156,37 +156,63 @@ struct run_bench *rundir_find(const struct run_dir *run, const char *name)
 }
 
 /* A repetition index: decimal digits only, at most RUNDIR_MAX_REPETITION. */
-static int parse_repetition(const char *text, unsigned long *rep)
+static int parse_repetition(const char *text, uint32_t *rep)
 {
+	unsigned long value;
 	char *end;
 
 	if (*text < '0' || *text > '9')
 		return -1;
 	errno = 0;
-	*rep = strtoul(text, &end, 10);
-	return errno || *end || *rep > RUNDIR_MAX_REPETITION ? -1 : 0;
+	value = strtoul(text, &end, 10);
+	if (errno || *end || value > RUNDIR_MAX_REPETITION)
+		return -1;
+	*rep = (uint32_t)value;
+	return 0;
 }
 
+/* b's values and repetitions made room for cap of each. 0, or -1. */
+static int resize_values(struct run_bench *b, size_t cap)
+{
+	double *nv = realloc(b->values, cap * sizeof(*nv));
+	uint32_t *nr;
+
+	if (!nv)
+		return -1;
+	b->values = nv;
+	nr = realloc(b->repetition, cap * sizeof(*nr));
+	if (!nr)
+		return -1;
+	b->repetition = nr;
+	return 0;
+}
+
+/*
+ * Room grows by an eighth, not double: a samples.csv of one benchmark
+ * then leaves at most an eighth of its 12 bytes a sample unused, until
+ * trim_values() gives it back.
+ */
 static int push_value(struct run_bench *b, size_t *cap, double v,
-		      unsigned long repetition)
+		      uint32_t repetition)
 {
 	if (b->count == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		double *nv = realloc(b->values, ncap * sizeof(*nv));
-		unsigned long *nr;
+		size_t ncap = *cap + *cap / 8 + 16;
 
-		if (!nv)
+		if (resize_values(b, ncap))
 			return -1;
-		b->values = nv;
-		nr = realloc(b->repetition, ncap * sizeof(*nr));
-		if (!nr)
-			return -1;
-		b->repetition = nr;
 		*cap = ncap;
 	}
 	b->repetition[b->count] = repetition;
 	b->values[b->count++] = v;
 	return 0;
+}
+
+/* Every benchmark's room for values cut to what it holds. */
+static void trim_values(struct run_dir *run)
+{
+	for (size_t k = 0; k < run->count; k++)
+		if (run->bench[k].count)
+			resize_values(&run->bench[k], run->bench[k].count);
 }
 
 static struct run_bench *add_bench(struct run_dir *run, size_t *cap)
@@ -600,7 +626,7 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 	for (;;) {
 		const char *name, *text, *why;
 		struct run_bench *b;
-		unsigned long rep = 0;
+		uint32_t rep = 0;
 		double v;
 
 		start = line + 1;
@@ -644,6 +670,7 @@ static int load_samples_csv(struct run_dir *run, const char *path,
 		snprintf(err, errlen, "cannot read %s", path);
 		goto out;
 	}
+	trim_values(run);
 	rc = 0;
 	goto out;
 oom:
@@ -918,7 +945,7 @@ static int gbench_entry(struct gbench_reader *g, const struct json_value *e,
 	b = &run->bench[k];
 	if (aggregate)
 		b->median = t;
-	else if (push_value(b, &g->vcap[k], t, b->count))
+	else if (push_value(b, &g->vcap[k], t, (uint32_t)b->count))
 		return GBENCH_NOMEM;
 	return 0;
 }
@@ -946,8 +973,11 @@ static void gbench_summarise(struct run_dir *run)
 }
 
 /*
- * Each benchmark's center and interval from its values, the one
- * definition every reader of a run sees (rundir.h). 0, or -1 on no memory.
+ * Each benchmark's values sorted by repetition, then its center and
+ * interval from them, the one definition every reader of a run sees
+ * (rundir.h). Sorted, the medians need no copy of the values, and room
+ * for one per repetition only: at most RUNDIR_MAX_REPETITION + 1 from
+ * samples.csv. 0, or -1 on no memory.
  */
 static int summarise_repetitions(struct run_dir *run)
 {
@@ -955,11 +985,14 @@ static int summarise_repetitions(struct run_dir *run)
 		struct run_bench *b = &run->bench[k];
 		double *medians;
 		struct stats_interval iv;
-		size_t reps;
+		size_t reps = 1;
 
 		if (!b->count)
 			continue;
-		medians = malloc(b->count * sizeof(*medians));
+		stats_sort_by_repetition(b->values, b->repetition, b->count);
+		for (size_t i = 1; i < b->count; i++)
+			reps += b->repetition[i] != b->repetition[i - 1];
+		medians = malloc(reps * sizeof(*medians));
 		if (!medians)
 			return -1;
 		reps = stats_repetition_medians(b->values, b->repetition,

@@ -16,6 +16,7 @@
 #define SMAPBENCH_RUNDIR_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "rundata/atomic_dir.h"
@@ -41,13 +42,19 @@ struct run_bench {
 	double center, ci_low, ci_high;
 	size_t repetitions;	/* among the values; 0 without values */
 	double median_ns;	/* NAN when unknown */
-	double *values;		/* per-operation values, in unit */
 	/*
-	 * Per value: its repetition (samples.csv's column; 0 for every
-	 * sample of a file without it; for JSON each value is its own
-	 * repetition, numbered in file order).
+	 * Per-operation values, in unit, grouped by repetition in ascending
+	 * order and ascending within each (sorted in place as loaded: a
+	 * repetition's median is then read where it is, with no copy).
 	 */
-	unsigned long *repetition;
+	double *values;
+	/*
+	 * Per value: its repetition (samples.csv's column, at most
+	 * RUNDIR_MAX_REPETITION; 0 for every sample of a file without it;
+	 * for JSON each value is its own repetition, numbered in file
+	 * order). 32 bits: 12 bytes a sample with its value.
+	 */
+	uint32_t *repetition;
 	size_t count;
 	enum run_values source;
 	unsigned long line;	/* of results.csv; 0 for JSON */

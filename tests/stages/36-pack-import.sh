@@ -3,7 +3,9 @@
 # under its canonical name, and every archive of the table "What import
 # refuses" in docs/contributing-runs.md crafted (GNU tar, printf, dd) and
 # refused with its message, exit status 1 and the data directory exactly
-# as it was. A row without a case, or a case without a row, fails.
+# as it was; every run of the table "What pack refuses" refused by pack
+# with its message and no archive. A row without a case, or a case
+# without a row, fails.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib/tap.sh
@@ -173,6 +175,22 @@ fresh
 repack absolute.tar -P --transform "s,^$name/context.csv\$,/tmp/context.csv,"
 refused absolute absolute.tar
 
+# split_header ARCHIVE OFFSET PREFIX NAME: the header's path given as
+# ustar's prefix and name fields, its checksum fixed.
+split_header() {
+	head -c 100 /dev/zero | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+	put "$1" "$2" "$4"
+	put "$1" $(($2 + 345)) "$3"
+	fix_checksum "$1" "$2"
+}
+cp "$archive" prefix-traversal.tar
+split_header prefix-traversal.tar "$(offset "$archive" "$name/context.csv")" \
+	"$name/../.." context.csv
+refused prefix-traversal prefix-traversal.tar
+cp "$archive" prefix-absolute.tar
+split_header prefix-absolute.tar "$(offset "$archive" "$name/context.csv")" /tmp context.csv
+refused prefix-absolute prefix-absolute.tar
+
 fresh
 ln -s /etc/passwd "$work/link.csv"
 repack symlink.tar
@@ -273,6 +291,39 @@ printf '{' >"$work/results.json"
 fix_manifest && repack bad-json.tar
 refused bad-json bad-json.tar other
 
+# pack_refused ID: pack refuses the crafted copy with ID's message (table
+# "What pack refuses"), exit status 1, nothing on stdout, and no archive.
+pack_refused() {
+	local id=$1
+	tested[$id]=1
+	rm -f refused.tar
+	run "$bin" pack "$work" --out refused.tar
+	if [ -z "${want[$id]:-}" ]; then
+		not_ok "$id: no row in docs/contributing-runs.md"
+	elif [ "$rc" != 1 ] || [ -s out ] || [ -e refused.tar ]; then
+		not_ok "$id: pack's exit status $rc, not 1 (or something on stdout, or an archive)"
+		show <err
+	elif ! grep -qF -- "${want[$id]}" err; then
+		not_ok "$id: the message lacks '${want[$id]}'"
+		show <err
+	else
+		ok "$id: pack refused: $(sed 's/^smapbench pack: //' err)"
+	fi
+}
+# Sparse files of NUL bytes: refused by size, or a reader would have
+# found them malformed; nothing is read or written of them.
+fresh
+truncate -s $(((256 << 20) + 1)) "$work/samples.csv"
+pack_refused pack-samples
+for file in context.csv:1 results.csv:2 skipped.csv:2; do
+	fresh
+	truncate -s $(((${file#*:} << 20) + 1)) "$work/${file%:*}"
+	pack_refused "pack-${file%.csv:*}"
+done
+fresh
+truncate -s $((200 << 20)) "$work/extra-1.dat" "$work/extra-2.dat" "$work/samples.csv"
+pack_refused pack-total
+
 for id in "${!want[@]}"; do
 	[ -n "${tested[$id]:-}" ] || not_ok "$id: row of docs/contributing-runs.md without a test"
 done
@@ -340,9 +391,13 @@ check "smapbench report of it (status $rc): report.md holds none of the markup r
 check "  but the text, escaped, in its context table" \
 	grep -qF "$escaped" "data3/$made/report.md"
 
-# Host names with every byte from 0x01 to 0xff: control bytes refused,
-# naming the key; every other byte imported under a canonical name.
-printable=$(for b in $(seq 32 126) $(seq 128 255); do printf "\\x$(printf %02x "$b")"; done)
+# Host names of every printable character and of every control: control
+# bytes, C1 controls and what is not UTF-8 refused, naming the key and
+# where; the rest imported under a canonical name. printable: 0x20-0x7e,
+# U+00A0-U+00FF, a euro sign, a CJK character and an emoji, in UTF-8.
+printable=$(for b in $(seq 32 126); do printf "\\x$(printf %02x "$b")"; done
+	for b in $(seq 160 255); do printf "\\x$(printf %02x $((0xc0 | b >> 6)))\\x$(printf %02x $((0x80 | (b & 0x3f))))"; done
+	printf '\xe2\x82\xac\xe4\xb8\xad\xf0\x9f\x98\x80')
 fresh
 set_context host "$printable"
 fix_manifest
@@ -350,7 +405,8 @@ repack bytes.tar
 rm -rf data4
 run env LC_ALL=C "$bin" import bytes.tar --data data4
 made=$(ls -A data4 2>/dev/null)
-check "a host of bytes 0x20-0x7e and 0x80-0xff: imported (status $rc)" test "$rc" = 0 -a -n "$made"
+check "a host of every printable character, ASCII, U+00A0-U+00FF and more: imported (status $rc)" \
+	test "$rc" = 0 -a -n "$made"
 check "  under a canonical name of at most 100 bytes (${#made})" \
 	eval 'LC_ALL=C; [[ $made =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] && [ ${#made} -le 100 ]'
 run "$bin" table data4/* --out table4
@@ -377,6 +433,46 @@ for b in $(seq 1 31) 127; do
 done
 check "a host with any of the 32 bytes 0x01-0x1f and 0x7f: refused, naming host, data unchanged" \
 	test "$controls" = 32
+# refused_host VALUE MESSAGE: import refuses a host of VALUE (printf
+# escapes) with MESSAGE, and leaves data5 empty; 0 when it did.
+refused_host() {
+	local value
+	fresh
+	# shellcheck disable=SC2059 # the format is the bytes
+	printf -v value "$1"
+	set_context host "$value"
+	fix_manifest
+	repack control.tar
+	rm -rf data5 && mkdir data5
+	run "$bin" import control.tar --data data5 </dev/null
+	if [ "$rc" = 1 ] && grep -qF -- "the value of host $2" err && [ -z "$(ls -A data5)" ]; then
+		return 0
+	fi
+	not_ok "a host '$1': status $rc, not refused with 'the value of host $2', data5: $(ls -A data5)"
+	show <err
+	return 1
+}
+controls=0
+for b in $(seq 128 159); do
+	hex=$(printf %02x "$b")
+	refused_host "a\\xc2\\x${hex}b" "holds a C1 control character (U+00${hex^^} as 0xc2 0x$hex at byte 2)" &&
+		controls=$((controls + 1))
+done
+check "a host with any of the 32 C1 controls U+0080-U+009F (0xc2 0x80-0x9f): refused, naming host and where" \
+	test "$controls" = 32
+while IFS='|' read -r bytes message; do
+	refused_host "$bytes" "is not UTF-8 ($message)" &&
+		ok "a host '$bytes': refused: the value of host is not UTF-8 ($message)"
+done <<'EOF'
+a\x80b|0x80 at byte 2 continues no character
+a\xc0\xafb|0xc0 at byte 2 starts an overlong form
+a\xe0\x80\xafb|0xe0 0x80 at byte 2 starts an overlong form
+a\xed\xa0\x80b|0xed 0xa0 at byte 2 starts a UTF-16 surrogate, U+D800 to U+DFFF
+a\xf4\x90\x80\x80b|0xf4 0x90 at byte 2 starts a code point above U+10FFFF
+a\xffb|0xff at byte 2 starts no character
+a\xc3b|0x62 at byte 3 does not continue 0xc3 at byte 2
+ab\xc3|0xc3 at byte 3 is cut short by the end of the value
+EOF
 # a newline, which CSV can carry, refused by pack as well
 fresh
 printf -v value 'a\nb'
@@ -385,6 +481,35 @@ run "$bin" pack "$work" --out newline.tar
 check "pack of a cpu_model with a newline: refused (status $rc), no archive" \
 	test "$rc" = 1 -a "$(grep -c 'value of cpu_model holds a control byte (0x0a' err)" = 1 \
 	-a ! -e newline.tar
+fresh
+printf -v value 'a\xc2\x9b2Jb'
+set_context cpu_model "$value"
+run "$bin" pack "$work" --out c1.tar
+check "pack of a cpu_model with U+009B (CSI, a terminal's ESC [): refused (status $rc), no archive" \
+	test "$rc" = 1 -a "$(grep -c 'value of cpu_model holds a C1 control character (U+009B' err)" = 1 \
+	-a ! -e c1.tar
+# The longest canonical name, 100 bytes (the host cut to fit), and
+# plots/: paths of up to 124 bytes, which only ustar's prefix field holds.
+fresh
+set_context host "$(printf '%0120d' 0 | tr 0 h)"
+long="$(printf '%0*d' $((100 - ${#stamp} - ${#state} - 2)) 0 | tr 0 h)-$stamp-$state"
+mkdir "$work/plots"
+for plot in ops delta-syscall; do
+	printf 'x' >"$work/plots/$plot.png"
+done
+fix_manifest
+rm "$work/MANIFEST"
+mv "$work" "craft/$long"
+run "$bin" pack "craft/$long" --out long.tar
+check "a run named with ${#long} bytes, with plots/: packed (status $rc)" test "$rc" = 0
+check "  GNU tar reads its $((${#long} + 24))-byte path from the prefix and name fields" \
+	eval 'tar -tf long.tar | grep -qxF "$long/plots/delta-syscall.png"'
+rm -rf data11
+run "$bin" import long.tar --data data11
+check "  imported under the same name (status $rc)" \
+	test "$rc $(cat out)" = "0 imported: data11/$long"
+check "  byte for byte" diff -r -x .smapbench "craft/$long" "data11/$long"
+
 fresh
 set_context host "-.leading"
 fix_manifest

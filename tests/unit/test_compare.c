@@ -64,7 +64,7 @@ static void test_welch(void **state)
  * base + k * step + j * 0.01 (j < m), so its median is
  * base + k * step + 0.01 * (m - 1) / 2.
  */
-static void fill_repetitions(double *v, unsigned long *rep, size_t r, size_t m,
+static void fill_repetitions(double *v, uint32_t *rep, size_t r, size_t m,
 			     double base, double step)
 {
 	for (size_t k = 0; k < r; k++)
@@ -78,7 +78,7 @@ static void test_groups(void **state)
 {
 	/* repetitions given out of order: grouped, medians per repetition */
 	const double v[] = { 5, 1, 7, 3, 2 };
-	const unsigned long rep[] = { 2, 0, 2, 1, 0 };
+	const uint32_t rep[] = { 2, 0, 2, 1, 0 };
 	struct compare_groups g;
 
 	(void)state;
@@ -119,7 +119,7 @@ static void test_bh(void **state)
 static void test_welch_degenerate(void **state)
 {
 	double a[20], b[20];
-	unsigned long ra[20], rb[20];
+	uint32_t ra[20], rb[20];
 	struct compare_settings set = compare_default_settings();
 	struct compare_row row;
 
@@ -146,7 +146,7 @@ static void test_welch_degenerate(void **state)
 static void test_center_and_paired_intervals(void **state)
 {
 	double v[15], w[20];
-	unsigned long rep[15], wrep[20];
+	uint32_t rep[15], wrep[20];
 	struct compare_groups g, h;
 	struct stats_interval iv;
 
@@ -204,7 +204,7 @@ static void test_center_and_paired_intervals(void **state)
 static void test_verdicts(void **state)
 {
 	double a[50], b[50], wide[50];
-	unsigned long ra[50], rb[50], rw[50];
+	uint32_t ra[50], rb[50], rw[50];
 	struct compare_settings set = compare_default_settings();
 	struct compare_row row;
 

@@ -4,11 +4,73 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "archive/run_archive.h"
 #include "rundata/csv.h"
 #include "rundata/report.h"
+#include "rundata/rundir.h"
 #include "unit.h"
+
+/*
+ * Every allocation of this program is counted, to know the most bytes
+ * held at once: what a memory limit refuses is the peak, temporaries
+ * (a sort's buffer, a copy of the samples) included. glibc's own entry
+ * points do the work. A realloc counts as its change of size: glibc
+ * moves a large (mmapped) block with mremap, never holding both copies,
+ * and copies only blocks below its mmap threshold (at most 32 MiB).
+ */
+void *__libc_malloc(size_t size);
+void *__libc_calloc(size_t n, size_t size);
+void *__libc_realloc(void *p, size_t size);
+void __libc_free(void *p);
+
+static long long held_now, held_peak;
+
+static void held_add(long long bytes)
+{
+	held_now += bytes;
+	if (held_now > held_peak)
+		held_peak = held_now;
+}
+
+static long long usable(void *p)
+{
+	return p ? (long long)malloc_usable_size(p) : 0;
+}
+
+void *malloc(size_t size)
+{
+	void *p = __libc_malloc(size);
+
+	held_add(usable(p));
+	return p;
+}
+
+void *calloc(size_t n, size_t size)
+{
+	void *p = __libc_calloc(n, size);
+
+	held_add(usable(p));
+	return p;
+}
+
+void *realloc(void *p, size_t size)
+{
+	long long before = usable(p);
+	void *q = __libc_realloc(p, size);
+
+	if (q || !size)
+		held_add(usable(q) - before);
+	return q;
+}
+
+void free(void *p)
+{
+	held_add(-usable(p));
+	__libc_free(p);
+}
 
 static const char *const tricky[] = {
 	"plain", "with,comma", "with \"quotes\"", "multi\nline", "",
@@ -283,6 +345,81 @@ static void table_memory_is_bounded(void **unused)
 }
 
 /*
+ * samples.csv is streamed, and what a run keeps of it, and import's
+ * check of its medians, hold at most 4 bytes per byte of the file at
+ * any moment (docs/contributing-runs.md). The rows that cost the most
+ * per byte: "a,1" without a repetition column (4 bytes a sample, all of
+ * one repetition); "a,V,R" with ten repetitions interleaved (6 bytes,
+ * and the medians check sorts a copy); a repetition per sample (a
+ * median each). A sample once cost 40 to 66 bytes (doubled arrays of
+ * 16, a copy of 16 and qsort's buffer of as much): 256 MiB of
+ * samples.csv, as an archive may hold, some 4 GB.
+ */
+static void samples_memory_is_bounded(void **unused)
+{
+	static const struct {
+		const char *what, *header, *results;
+		int repetitions;	/* 0: none, else how many */
+	} kinds[] = {
+		{ "one repetition", "name,value\n",
+		  "name,median,min,samples\na,1,1,5242880\n", 0 },
+		{ "ten repetitions", "name,value,repetition\n",
+		  "name,median,min,samples\na,5.5,1,5242880\n", 10 },
+		{ "a repetition per sample", "name,value,repetition\n",
+		  "name,median,min,samples\na,1,1,5242880\n",
+		  RUNDIR_MAX_REPETITION + 1 },
+	};
+	const size_t samples = 5 << 20;
+
+	(void)unused;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++) {
+		char dir[] = "/tmp/smapbench-samples-XXXXXX", results[64];
+		char samples_csv[64], err[256];
+		size_t reps = kinds[k].repetitions, size;
+		long long start, peak, held;
+		struct run_dir run;
+		FILE *f;
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(results, sizeof(results), "%s/results.csv", dir);
+		write_file(results, kinds[k].results, strlen(kinds[k].results));
+		snprintf(samples_csv, sizeof(samples_csv), "%s/samples.csv", dir);
+		f = fopen(samples_csv, "w");
+		assert_non_null(f);
+		fputs(kinds[k].header, f);
+		for (size_t i = 0; i < samples; i++)
+			if (reps == 10)	/* descending by repetition: not sorted */
+				fprintf(f, "a,%zu,%zu\n", 10 - i % 10, i % 10);
+			else if (reps)
+				fprintf(f, "a,1,%zu\n", i % reps);
+			else
+				fputs("a,1\n", f);
+		size = (size_t)ftell(f);
+		assert_int(fclose(f), 0, "writing samples.csv");
+		start = held_peak = held_now;
+		if (rundir_load(dir, &run, err, sizeof(err)))
+			fail_msg("%s: %s", kinds[k].what, err);
+		if (run_check_results(&run, results, err, sizeof(err)))
+			fail_msg("%s: %s", kinds[k].what, err);
+		peak = held_peak - start;
+		held = held_now - start;
+		assert_int(run.bench[0].count, samples, "samples loaded");
+		assert_int(run.bench[0].repetitions, reps ? reps : 1, "repetitions");
+		assert_near(run.bench[0].center, reps == 10 ? 5.5 : 1, 1e-12, "center");
+		print_message("# %s: %zu bytes of samples.csv, %lld held (%.2fx), "
+			      "%lld at the peak (%.2fx)\n", kinds[k].what, size,
+			      held, (double)held / size, peak, (double)peak / size);
+		if (peak > 4 * (long long)size + (16 << 20))
+			fail_msg("%s: %lld bytes at the peak for %zu of samples.csv",
+				 kinds[k].what, peak, size);
+		rundir_free(&run);
+		unlink(samples_csv);
+		unlink(results);
+		rmdir(dir);
+	}
+}
+
+/*
  * One line of commas cost the row reader 64 bytes per byte, a field per
  * comma: a samples.csv of 256 MiB, as an archive may hold, some 16 GiB.
  * A record now costs at most CSV_ROW_MAX_BYTES and 16 bytes per field,
@@ -358,6 +495,7 @@ int main(void)
 		cmocka_unit_test(table_refuses_malformed),
 		cmocka_unit_test(table_memory_is_bounded),
 		cmocka_unit_test(row_memory_is_bounded),
+		cmocka_unit_test(samples_memory_is_bounded),
 		cmocka_unit_test(row_flags_join_in_order),
 	};
 

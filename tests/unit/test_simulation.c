@@ -55,7 +55,7 @@ static double noise(struct stats_rng *rng, double sw)
 }
 
 /* r repetitions of one side, offsets given, at mean + offset. */
-static void side(struct stats_rng *rng, double *v, unsigned long *rep,
+static void side(struct stats_rng *rng, double *v, uint32_t *rep,
 		 size_t r, double mean, const double *offset, double sw)
 {
 	for (size_t k = 0; k < r; k++)
@@ -105,7 +105,7 @@ static struct cell two_sample(struct stats_rng *rng, size_t r, double icc,
 			      double ratio)
 {
 	double a[MAX_REPS * SAMPLES], b[MAX_REPS * SAMPLES];
-	unsigned long ra[MAX_REPS * SAMPLES], rb[MAX_REPS * SAMPLES];
+	uint32_t ra[MAX_REPS * SAMPLES], rb[MAX_REPS * SAMPLES];
 	double oa[MAX_REPS], ob[MAX_REPS];
 	/* total sd 1 on A: the floor is 2 of them */
 	double sb = sqrt(icc), sw = sqrt(1 - icc);
@@ -187,7 +187,7 @@ static double paired(struct stats_rng *rng, size_t r, double icc,
 		     double ratio, double rho)
 {
 	double a[MAX_REPS * SAMPLES], b[MAX_REPS * SAMPLES];
-	unsigned long ra[MAX_REPS * SAMPLES], rb[MAX_REPS * SAMPLES];
+	uint32_t ra[MAX_REPS * SAMPLES], rb[MAX_REPS * SAMPLES];
 	double oa[MAX_REPS], ob[MAX_REPS];
 	double sb = sqrt(icc), sw = sqrt(1 - icc), covered = 0;
 	double lift = median_lift() * sw * (ratio - 1);

@@ -108,9 +108,9 @@ static void rng_is_seeded_and_bounded(void **unused)
 static void repetition_medians_and_their_interval(void **unused)
 {
 	const double v[] = { 5, 1, 7, 3, 2 };
-	const unsigned long rep[] = { 2, 0, 2, 1, 0 };
+	const uint32_t rep[] = { 2, 0, 2, 1, 0 };
 	double medians[5];
-	unsigned long ids[5];
+	uint32_t ids[5];
 	struct stats_interval iv;
 
 	(void)unused;
@@ -131,6 +131,48 @@ static void repetition_medians_and_their_interval(void **unused)
 		   "no values");
 	assert_int(stats_mean_interval(v, 1, 0.95, &iv), 0, "one value");
 	assert_true(isnan(iv.low) && iv.estimate == 5);
+}
+
+/*
+ * The in-place sort by repetition, then value, keeps every pair and
+ * orders them; sorted input gives the medians of unsorted input, read
+ * where it is.
+ */
+static void sort_by_repetition_in_place(void **unused)
+{
+	enum { N = 1000 };
+	double v[N], copy[N], medians[N], again[N];
+	uint32_t rep[N], ids[N], ids_again[N];
+	double sum = 0, sorted_sum = 0;
+	struct stats_rng rng;
+	size_t reps;
+
+	(void)unused;
+	stats_rng_seed(&rng, 7);
+	for (size_t i = 0; i < N; i++) {
+		v[i] = (double)stats_rng_below(&rng, 50);	/* ties too */
+		rep[i] = (uint32_t)stats_rng_below(&rng, 13);
+		sum += v[i] * 100 + rep[i];
+	}
+	memcpy(copy, v, sizeof(v));
+	reps = stats_repetition_medians(v, rep, N, medians, ids);
+	assert_false(stats_sorted_by_repetition(v, rep, N));
+	stats_sort_by_repetition(v, rep, N);
+	assert_true(stats_sorted_by_repetition(v, rep, N));
+	for (size_t i = 0; i < N; i++)
+		sorted_sum += v[i] * 100 + rep[i];
+	assert_near(sorted_sum, sum, 0, "the same pairs");
+	assert_int(stats_repetition_medians(v, rep, N, again, ids_again), reps,
+		   "repetitions, sorted");
+	for (size_t i = 0; i < reps; i++) {
+		assert_near(again[i], medians[i], 0, "a median, sorted");
+		assert_int(ids_again[i], ids[i], "its repetition");
+	}
+	stats_sort_by_repetition(copy, NULL, N);
+	assert_true(stats_sorted_by_repetition(copy, NULL, N));
+	assert_near(stats_median(copy, N), stats_median(v, N), 0, "by value alone");
+	stats_sort_by_repetition(copy, NULL, 0);
+	stats_sort_by_repetition(copy, NULL, 1);
 }
 
 static const double t_levels[] = { 0.95, 0.975, 0.995, 0.9995 };
@@ -231,6 +273,7 @@ int main(void)
 		cmocka_unit_test(constant_data_has_zero_spread),
 		cmocka_unit_test(rng_is_seeded_and_bounded),
 		cmocka_unit_test(repetition_medians_and_their_interval),
+		cmocka_unit_test(sort_by_repetition_in_place),
 		cmocka_unit_test(student_quantile_is_exact),
 	};
 

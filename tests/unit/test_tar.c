@@ -177,21 +177,76 @@ static void write_then_read(void **unused)
 	free(bytes);
 }
 
-static void writer_refuses_long_names(void **unused)
+/*
+ * A run's canonical name takes up to 100 bytes: NAME/plots/x.png does
+ * not fit the name field, and goes into the prefix and name fields,
+ * split at the first '/' that leaves the name at most 100 bytes. What
+ * no split fits is refused.
+ */
+static void writer_splits_long_names(void **unused)
 {
-	char name[120], err[256], *bytes = NULL;
+	char top[101], path[300], hundred[101], err[256], *bytes = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&bytes, &len);
+	FILE *out = open_memstream(&bytes, &len), *in;
 	struct tar_writer w;
+	struct tar_reader r;
+	struct tar_entry e;
 
 	(void)unused;
-	memset(name, 'n', sizeof(name) - 1);
-	name[sizeof(name) - 1] = '\0';
+	memset(top, 't', 100);
+	top[100] = '\0';
+	memset(hundred, 'h', 100);
+	hundred[100] = '\0';
 	tar_writer_init(&w, out);
-	assert_int(tar_write_memory(&w, name, 0, "", 0, err, sizeof(err)), -1,
-		   "a 119-byte name");
+	snprintf(path, sizeof(path), "%s/plots/ops.png", top);
+	assert_true(tar_name_fits(path));
+	assert_int(tar_write_memory(&w, path, 0, "png", 3, err, sizeof(err)), 0, err);
+	snprintf(path, sizeof(path), "%s/x", top);
+	assert_int(tar_write_memory(&w, path, 0, "", 0, err, sizeof(err)), 0, err);
+	assert_int(tar_write_end(&w, err, sizeof(err)), 0, "end blocks");
+	fclose(out);
+	assert_int(memcmp(bytes + 345, top, 100), 0, "the run's name in the prefix");
+	assert_int(bytes[445], '\0', "the prefix ends there");
+	assert_str((char *)bytes, "plots/ops.png", "the rest in the name");
+	assert_str((char *)bytes + 1024, "x", "102 bytes: 100 and 'x'");
+	in = fmemopen(bytes, len, "r");
+	tar_reader_init(&r, in, &limits);
+	assert_int(tar_next(&r, &e, err, sizeof(err)), 1, err);
+	snprintf(path, sizeof(path), "%s/plots/ops.png", top);
+	assert_str(e.path, path, "joined again");
+	assert_str(e.relative, "plots/ops.png", "relative to the run");
+	assert_int(tar_next(&r, &e, err, sizeof(err)), 1, err);
+	assert_str(e.relative, "x", "the second");
+	assert_int(tar_next(&r, &e, err, sizeof(err)), 0, err);
+	tar_reader_free(&r);
+	fclose(in);
+	free(bytes);
+
+	bytes = NULL;
+	out = open_memstream(&bytes, &len);
+	tar_writer_init(&w, out);
+	assert_int(tar_write_memory(&w, hundred, 0, "", 0, err, sizeof(err)), 0,
+		   "100 bytes fill the name field");
+	fflush(out);
+	assert_int(memcmp(bytes, hundred, 100), 0, "with no NUL");
+	assert_int(bytes[100], '0', "the mode right after it");
+	snprintf(path, sizeof(path), "%sh", hundred);
+	assert_int(tar_write_memory(&w, path, 0, "", 0, err, sizeof(err)), -1,
+		   "101 bytes without a '/'");
+	snprintf(path, sizeof(path), "run/%sh", hundred);
+	assert_int(tar_write_memory(&w, path, 0, "", 0, err, sizeof(err)), -1,
+		   "a last component of 101 bytes");
+	snprintf(path, sizeof(path), "%s%.56s/x", hundred, hundred);
+	assert_false(tar_name_fits(path));
+	assert_int(tar_write_memory(&w, path, 0, "", 0, err, sizeof(err)), -1,
+		   "a prefix of 156 bytes");
+	assert_true(strstr(err, "split at a '/'") != NULL);
+	snprintf(path, sizeof(path), "%s%.55s/%s", hundred, hundred, hundred);
+	assert_true(tar_name_fits(path));	/* 155 and 100: the most */
 	assert_int(tar_write_memory(&w, "/abs", 0, "", 0, err, sizeof(err)), -1,
 		   "an absolute name");
+	assert_int(tar_write_memory(&w, "run/", 0, "", 0, err, sizeof(err)), -1,
+		   "a directory");
 	fclose(out);
 	free(bytes);
 }
@@ -261,11 +316,44 @@ static void refuses_paths(void **unused)
 	}
 }
 
+/* An entry whose prefix field holds prefix and name field name. */
+static void add_split(struct image *im, const char *prefix, const char *name)
+{
+	unsigned char h[512];
+
+	header(h, name, '0', 0);
+	memcpy(h + 345, prefix, strlen(prefix) < 155 ? strlen(prefix) : 155);
+	fix_checksum(h);
+	append(im, h, 512);
+}
+
+/*
+ * The reader judges prefix '/' name as one path, with every rule of a
+ * path: what the prefix hides is refused as it would be in the name.
+ */
 static void prefix_joins_name(void **unused)
 {
+	static const struct {
+		const char *prefix, *name, *reason;
+	} cases[] = {
+		{ "/etc", "passwd", "absolute path" },
+		{ "/", "run/x", "absolute path" },
+		{ "run/..", "x", "'..' component" },
+		{ "..", "run/x", "'..' component" },
+		{ "run", "../x", "'..' component" },
+		{ "run/.", "x", "'.' component" },
+		{ "run/", "x", "empty path component" },
+		{ "run", "", "ends in '/'" },
+		{ "run/a\nb", "x", "control character" },
+		{ "run\\sub", "x", "backslash" },
+		{ "run/\302\205", "x", "non-ASCII byte" },
+	};
+	char prefix[156], name[101], err[256];
 	struct image im = { 0 };
 	unsigned char h[512], pad[512] = { 0 };
-	char err[256];
+	FILE *f;
+	struct tar_reader r;
+	struct tar_entry e;
 
 	(void)unused;
 	header(h, "x.csv", '0', 3);
@@ -277,15 +365,45 @@ static void prefix_joins_name(void **unused)
 	add_end(&im);
 	assert_int(read_all(&im, &limits, err, sizeof(err)), 0, err);
 	free(im.bytes);
-	/* and the prefix is checked like the rest of the path */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		im = (struct image){ 0 };
+		add_split(&im, cases[i].prefix, cases[i].name);
+		add_end(&im);
+		refused_with(&im, cases[i].reason);
+		free(im.bytes);
+	}
+	/* both fields full, no NUL in either: a path of 256 bytes */
+	memset(prefix, 'p', 155);
+	memcpy(prefix, "run/", 4);
+	prefix[155] = '\0';
+	memset(name, 'n', 100);
+	name[100] = '\0';
 	im = (struct image){ 0 };
-	header(h, "x.csv", '0', 0);
-	memcpy(h + 345, "/etc", 4);
-	fix_checksum(h);
-	append(&im, h, 512);
+	add_split(&im, prefix, name);
 	add_end(&im);
-	refused_with(&im, "absolute path");
+	f = fmemopen(im.bytes, im.len, "r");
+	tar_reader_init(&r, f, &limits);
+	assert_int(tar_next(&r, &e, err, sizeof(err)), 1, err);
+	assert_int(strlen(e.path), 256, "prefix, '/', name");
+	assert_int(memcmp(e.path, prefix, 155), 0, "the prefix first");
+	assert_str(e.path + 156, name, "then the name");
+	tar_reader_free(&r);
+	fclose(f);
 	free(im.bytes);
+	/* a byte hidden after the text of either field */
+	for (int field = 0; field < 2; field++) {
+		im = (struct image){ 0 };
+		header(h, "run/x", '0', 0);
+		if (field)
+			memcpy(h + 345, "run\0../../etc", 14);
+		else
+			memcpy(h + 6, "\0../../etc", 11);
+		fix_checksum(h);
+		append(&im, h, 512);
+		add_end(&im);
+		refused_with(&im, "bytes after a NUL in its name or prefix field");
+		free(im.bytes);
+	}
 }
 
 static void refuses_bad_headers(void **unused)
@@ -445,7 +563,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(write_then_read),
-		cmocka_unit_test(writer_refuses_long_names),
+		cmocka_unit_test(writer_splits_long_names),
 		cmocka_unit_test(refuses_types),
 		cmocka_unit_test(refuses_paths),
 		cmocka_unit_test(prefix_joins_name),
