@@ -406,9 +406,12 @@ const char *const run_required_context[] = {
  * NULL when v is printable UTF-8, else what it holds and where (bytes
  * counted from 1) in buf: a C0 control byte or DEL; a C1 control, U+0080
  * to U+009F, which UTF-8 writes as 0xc2 0x80 to 0xc2 0x9f (a terminal
- * may act on it as on ESC); or bytes that are not UTF-8 as RFC 3629
- * defines it (no overlong form, no UTF-16 surrogate, nothing above
- * U+10FFFF), which each reader would decode its own way.
+ * may act on it as on ESC); a bidirectional control (U+061C, U+200E,
+ * U+200F, U+202A to U+202E, U+2066 to U+2069), with which a rendered
+ * table shows its text in another order than it has; or bytes that are
+ * not UTF-8 as RFC 3629 defines it (no overlong form, no UTF-16
+ * surrogate, nothing above U+10FFFF), which each reader would decode its
+ * own way.
  */
 static const char *text_problem(const unsigned char *v, char *buf,
 				size_t len)
@@ -468,6 +471,13 @@ static const char *text_problem(const unsigned char *v, char *buf,
 			snprintf(buf, len, "holds a C1 control character (U+%04X as "
 				 "0x%02x 0x%02x at byte %zu)", (unsigned)cp, c, v[i + 1],
 				 i + 1);
+			return buf;
+		}
+		if (cp == 0x61c || cp == 0x200e || cp == 0x200f ||
+		    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
+			snprintf(buf, len, "holds a bidirectional control (U+%04X at "
+				 "byte %zu), which would show the text out of order",
+				 (unsigned)cp, i + 1);
 			return buf;
 		}
 		i += more + 1;

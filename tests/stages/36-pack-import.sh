@@ -460,6 +460,17 @@ for b in $(seq 128 159); do
 done
 check "a host with any of the 32 C1 controls U+0080-U+009F (0xc2 0x80-0x9f): refused, naming host and where" \
 	test "$controls" = 32
+# the bidirectional controls, with which a table shows text out of order
+bidi=0
+for cp in 061C:'\xd8\x9c' 200E:'\xe2\x80\x8e' 200F:'\xe2\x80\x8f' \
+	202A:'\xe2\x80\xaa' 202B:'\xe2\x80\xab' 202C:'\xe2\x80\xac' \
+	202D:'\xe2\x80\xad' 202E:'\xe2\x80\xae' 2066:'\xe2\x81\xa6' \
+	2067:'\xe2\x81\xa7' 2068:'\xe2\x81\xa8' 2069:'\xe2\x81\xa9'; do
+	refused_host "a${cp#*:}b" "holds a bidirectional control (U+${cp%%:*} at byte 2)" &&
+		bidi=$((bidi + 1))
+done
+check "a host with any of the 12 bidirectional controls (U+202E ...): refused, naming host and where" \
+	test "$bidi" = 12
 while IFS='|' read -r bytes message; do
 	refused_host "$bytes" "is not UTF-8 ($message)" &&
 		ok "a host '$bytes': refused: the value of host is not UTF-8 ($message)"
