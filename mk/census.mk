@@ -61,3 +61,14 @@ census-unit:
 	@echo "census-unit: cmocka.h not found: apt-get install libcmocka-dev" >&2
 	@false
 endif
+
+# `true`, static: the baseline of the census of a static command. Beside
+# smapbench, where `smapbench census exec` looks for it.
+CENSUS_TRUE_STATIC := $(BUILD)/census/true-static
+.PHONY: census-true-static
+all: census-true-static
+census-true-static: $(CENSUS_TRUE_STATIC)
+$(CENSUS_TRUE_STATIC): census/baseline/true.c $(BUILD_FLAGS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (static)"
+	@$(CC) $(USER_CFLAGS) -static $(LDFLAGS) -o $@ $< $(LDLIBS)
