@@ -69,6 +69,8 @@ struct command_boot {
 	/* of pairs, rseq's on the way back to user space, and its updates */
 	int64_t rseq_pairs, rseq_updates;
 	double context_switches;
+	/* rseq as natively, and the pairs the estimate takes (model_pairs()) */
+	double rseq_pairs_per_update, native_rseq_pairs, model_pairs;
 	struct function_count *functions;	/* by pairs, most first */
 	size_t nfunctions;
 	struct syscall_count *syscalls;		/* by pairs, then calls */
@@ -274,18 +276,48 @@ static double note_number(const char *path, const char *key)
 	return v;
 }
 
+/*
+ * The pairs the estimate takes: those counted, with rseq's as many as
+ * natively. rseq updates user memory once after each context switch of
+ * the task; in the guest 9p makes COMMAND wait for the host at every
+ * open and close, so there rseq's windows follow the guest's switches,
+ * not the machine's. They are replaced by the windows of one update, as
+ * counted, times the context switches of a native run. Without a native
+ * run (--native-seconds): the counted pairs.
+ */
+static void model_pairs(struct command_boot *b, const struct census_native *n)
+{
+	const struct census_row *cmd = b->command;
+	double updates = 0, windows = 0;
+
+	for (size_t i = 0; i < cmd->nsyscalls; i++)
+		if (!strcmp(cmd->syscalls[i].name, RSEQ))
+			updates += (double)cmd->syscalls[i].calls;
+	for (size_t i = 0; i < cmd->nvias; i++)
+		if (!strcmp(cmd->vias[i].syscall, RSEQ))
+			windows += (double)cmd->vias[i].stac;
+	b->rseq_pairs_per_update = updates > 0 ? windows / updates : 0;
+	b->native_rseq_pairs = NAN;
+	b->model_pairs = (double)b->pairs;
+	if (isnan(n->context_switches))
+		return;
+	b->native_rseq_pairs = b->rseq_pairs_per_update * n->context_switches;
+	b->model_pairs = (double)(b->pairs - b->rseq_pairs) + b->native_rseq_pairs;
+}
+
 static void estimate(struct command_boot *b, const struct census_command_inputs *in)
 {
 	const struct census_pair_cost *cost = in->cost;
 	const struct census_native *n = in->native;
 
+	model_pairs(b, n);
 	b->estimate_seconds = b->fraction = b->fraction_low = b->fraction_high = NAN;
 	if (!cost->known || !(n->median > 0))
 		return;
-	b->estimate_seconds = (double)b->pairs * census_cost_seconds(cost, cost->value);
+	b->estimate_seconds = b->model_pairs * census_cost_seconds(cost, cost->value);
 	b->fraction = b->estimate_seconds / n->median;
-	b->fraction_low = (double)b->pairs * census_cost_seconds(cost, cost->low) / n->max;
-	b->fraction_high = (double)b->pairs * census_cost_seconds(cost, cost->high) / n->min;
+	b->fraction_low = b->model_pairs * census_cost_seconds(cost, cost->low) / n->max;
+	b->fraction_high = b->model_pairs * census_cost_seconds(cost, cost->high) / n->min;
 }
 
 static void free_command_census(struct command_census *cc)
@@ -420,7 +452,8 @@ static int write_census_csv(const struct outputs *o, FILE *f)
 		"entry_clac", "popf", "kinsn", "system_calls",
 		"pairs_per_system_call", "rseq_updates", "context_switches",
 		"native_seconds", "native_seconds_min", "native_seconds_max",
-		"native_context_switches", "pairs_per_native_second", "pair_cost",
+		"native_context_switches", "native_rseq_pairs", "model_pairs",
+		"pairs_per_native_second", "pair_cost",
 		"pair_cost_low", "pair_cost_high", "pair_cost_unit", "ghz",
 		"estimate_seconds", "estimate_fraction", "estimate_fraction_low",
 		"estimate_fraction_high", "boot_seconds", "guest_seconds",
@@ -455,7 +488,9 @@ static int write_census_csv(const struct outputs *o, FILE *f)
 		csv_field_double(&w, in->native->min);
 		csv_field_double(&w, in->native->max);
 		csv_field_double(&w, in->native->context_switches);
-		field_ratio(&w, (double)b->pairs, in->native->median);
+		csv_field_double(&w, b->native_rseq_pairs);
+		csv_field_double(&w, b->model_pairs);
+		field_ratio(&w, b->model_pairs, in->native->median);
 		csv_field_double(&w, cost->known ? cost->value : NAN);
 		csv_field_double(&w, cost->known ? cost->low : NAN);
 		csv_field_double(&w, cost->known ? cost->high : NAN);
@@ -655,20 +690,20 @@ static void report_counts(FILE *f, const struct command_census *cc,
 
 	fprintf(f, "## Windows opened\n\n"
 		"COMMAND's counts minus those of `true` run the same way in the same boot.\n\n"
-		"| kernel | SMAP | pairs (STAC) | of which rseq | CLAC | POPF | system calls | pairs per system call | pairs per second of native time | estimate: share of native time [interval] | census boot |\n"
-		"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		"| kernel | SMAP | pairs (STAC) | of which rseq | pairs, rseq as natively | CLAC | POPF | system calls | pairs per system call | pairs per second of native time | estimate: share of native time [interval] | census boot |\n"
+		"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	for (size_t i = 0; i < cc->nboots; i++) {
 		const struct command_boot *x = &cc->boots[i];
 
 		fprintf(f, "| ");
 		md_text(f, x->command->kernel);
-		fprintf(f, " | %s | %" PRId64 " | %" PRId64 " | %" PRId64 " | %" PRId64 " | %" PRId64 " | %s | %s | ",
+		fprintf(f, " | %s | %" PRId64 " | %" PRId64 " | %.0f | %" PRId64 " | %" PRId64 " | %" PRId64 " | %s | %s | ",
 			state_text(x->command->state), x->pairs, x->rseq_pairs,
-			x->clac, x->popf, x->system_calls,
+			x->model_pairs, x->clac, x->popf, x->system_calls,
 			format_number(a, sizeof(a), x->system_calls > 0 ?
 				      (double)x->pairs / (double)x->system_calls : NAN),
 			format_number(b, sizeof(b), in->native->median > 0 ?
-				      (double)x->pairs / in->native->median : NAN));
+				      x->model_pairs / in->native->median : NAN));
 		if (isnan(x->fraction))
 			fprintf(f, "- |");
 		else
@@ -676,24 +711,28 @@ static void report_counts(FILE *f, const struct command_census *cc,
 				100 * x->fraction_low, 100 * x->fraction_high);
 		fprintf(f, " %s s |\n", format_number(c, sizeof(c), x->boot_seconds));
 	}
-	fprintf(f, "\n\"of which rseq\": the windows of rseq's update on the way back to user space,\n"
-		"once after each time COMMAND slept or was preempted (3 on these kernels).\n"
-		"In the guest 9p makes COMMAND wait for the host at every open and close, so it\n"
-		"switches more often than natively:");
+	fprintf(f, "\n**rseq.** After every context switch of a task, rseq's update writes its\n"
+		"CPU number to user memory on the way back to user space: %s windows\n"
+		"an update here. In the guest, 9p makes COMMAND wait for the host at every open\n"
+		"and close, so it switches far more often than natively:",
+		format_number(d, sizeof(d), cc->nboots ? cc->boots[0].rseq_pairs_per_update : NAN));
 	for (size_t i = 0; i < cc->nboots; i++) {
 		const struct command_boot *x = &cc->boots[i];
 
 		if (strcmp(x->command->state, "smap"))
 			continue;
-		fprintf(f, " %s context switches and %" PRId64 " rseq updates on ",
-			format_number(d, sizeof(d), x->context_switches), x->rseq_updates);
+		fprintf(f, " %s context switches on ",
+			format_number(d, sizeof(d), x->context_switches));
 		md_text(f, x->command->kernel);
-		fputc(';', f);
+		fputc(',', f);
 	}
 	if (isnan(in->native->context_switches))
-		fprintf(f, " natively not measured (`--native-seconds`).\n\n");
+		fprintf(f, " and natively not measured (`--native-seconds`): the estimate takes the\n"
+			"pairs as counted.\n\n");
 	else
-		fprintf(f, " natively %s (the median of the timed runs).\n\n",
+		fprintf(f, " %s natively (the median of the timed runs). So \"pairs, rseq as natively\"\n"
+			"replaces the counted rseq windows by the windows of one update times the native\n"
+			"context switches, and the estimate and the pairs per second take that figure.\n\n",
 			format_number(d, sizeof(d), in->native->context_switches));
 }
 
@@ -911,11 +950,11 @@ static void print_summary(const struct outputs *o, FILE *f)
 	for (size_t i = 0; i < cc->nboots; i++) {
 		const struct command_boot *b = &cc->boots[i];
 
-		fprintf(f, "  %-24s %-10s %10" PRId64 " pairs above the baseline (%" PRId64 " of rseq), %" PRId64 " system calls, %s pairs per native second",
+		fprintf(f, "  %-24s %-10s %10" PRId64 " pairs above the baseline (%" PRId64 " of rseq; %.0f with rseq as natively), %" PRId64 " system calls, %s pairs per native second",
 			b->command->kernel, b->command->state, b->pairs,
-			b->rseq_pairs, b->system_calls,
+			b->rseq_pairs, b->model_pairs, b->system_calls,
 			format_number(per, sizeof(per), o->in->native->median > 0 ?
-				      (double)b->pairs / o->in->native->median : NAN));
+				      b->model_pairs / o->in->native->median : NAN));
 		if (!isnan(b->fraction))
 			fprintf(f, "; estimate %.3g%% of the native time [%.3g%%, %.3g%%]",
 				100 * b->fraction, 100 * b->fraction_low,
