@@ -120,12 +120,9 @@ static int time_natively(const struct census_command_options *o,
 			n->seconds[n->runs++] = r.seconds;
 		}
 	}
-	qsort(n->seconds, n->runs, sizeof(n->seconds[0]), compare_double);
+	census_native_summarise(n);
 	qsort(switches, n->runs, sizeof(switches[0]), compare_double);
 	n->context_switches = median(switches, n->runs);
-	n->min = n->seconds[0];
-	n->max = n->seconds[n->runs - 1];
-	n->median = median(n->seconds, n->runs);
 	printf("census: %s takes %.3f s natively (median of %zu, %.3f to %.3f s)\n",
 	       o->argv[0], n->median, n->runs, n->min, n->max);
 	rc = 0;
@@ -222,6 +219,7 @@ static int boot_all(const struct census_command_options *o, const char *build,
 	struct census_program p = { .stdin_fd = -1, .output_fd = -1 };
 	struct census_outcome r;
 	size_t cap = 0, nenv = 0;
+	ssize_t len;
 	FILE *f;
 	int rc = 1;
 
@@ -232,11 +230,12 @@ static int boot_all(const struct census_command_options *o, const char *build,
 			WHO, script);
 		return 1;
 	}
-	if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0) {
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0) {
 		fprintf(stderr, "%s: cannot find this program: %s\n", WHO, strerror(errno));
 		return 1;
 	}
-	self[strnlen(self, sizeof(self) - 1)] = '\0';
+	self[len] = '\0';
 	snprintf(envfile, sizeof(envfile), "%s/command.env", work);
 	snprintf(list, sizeof(list), "%s/boots.list", work);
 	if (write_environment(envfile)) {

@@ -81,7 +81,25 @@ struct census_command_inputs {
 	const struct census_pair_cost *cost;
 	unsigned top;
 	double timeout;
+	/*
+	 * When and where the counts were taken, and by which smapbench: NULL
+	 * for now, this host and this build; a redrawn directory keeps its own.
+	 */
+	const char *date, *host, *version, *revision;
 };
+
+/* The median, least and most of the native runs, from their seconds. */
+void census_native_summarise(struct census_native *n);
+
+/*
+ * Draw the census directory of a command again, from its raw/ and
+ * context.csv, as a new directory under out with its name (census.csv,
+ * sites.csv, syscalls.csv, report.md, plots/: what the code of this build
+ * makes of the same counts). 0 with the path in written, or -1 with the
+ * reason in err.
+ */
+int census_command_redraw(const char *dir, const char *out, char *written,
+			  size_t writtenlen, char *err, size_t errlen);
 
 /*
  * Write the census directory of a command under out, named by host,

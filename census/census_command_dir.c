@@ -90,6 +90,7 @@ struct outputs {
 	const struct command_census *cc;
 	const struct census_command_inputs *in;
 	const char *command;	/* the command line, quoted for a shell */
+	const char *date, *host;	/* when and where it was counted */
 	int has_plot;
 };
 
@@ -118,6 +119,13 @@ static int64_t function_pairs(const struct function_count *f)
 static int64_t syscall_pairs(const struct syscall_count *s)
 {
 	return difference(s->stac, s->baseline_stac);
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /* ---- deriving ------------------------------------------------------ */
@@ -622,46 +630,54 @@ static int write_context(const struct outputs *o, FILE *f)
 	const struct census_command_inputs *in = o->in;
 	const struct census_pair_cost *cost = in->cost;
 	const struct census_native *n = in->native;
-	char host[256] = "", date[64], runs[CENSUS_NATIVE_MAX_RUNS * 16] = "";
+	char runs[CENSUS_NATIVE_MAX_RUNS * 32] = "", key[32];
 	struct csv_writer w;
-	time_t now = time(NULL);
+	size_t argc = 0;
 
+	/* numbers as %.17g: census redraw reads back the very same doubles */
 	csv_writer_init(&w, f);
-	gethostname(host, sizeof(host) - 1);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	context_line(&w, "key", "value");
-	context_line(&w, "date", "%s", date);
-	context_line(&w, "host", "%s", host);
+	context_line(&w, "date", "%s", o->date);
+	context_line(&w, "host", "%s", o->host);
 	context_line(&w, "kind", "census-command");
-	context_line(&w, "smapbench_version", "%s", SMAPBENCH_VERSION);
-	context_line(&w, "git_revision", "%s", SMAPBENCH_GIT_REVISION);
+	context_line(&w, "smapbench_version", "%s", in->version ? in->version :
+		     SMAPBENCH_VERSION);
+	context_line(&w, "git_revision", "%s", in->revision ? in->revision :
+		     SMAPBENCH_GIT_REVISION);
 	context_line(&w, "virt", "tcg");
 	context_line(&w, "command", "%s", o->command);
+	for (char *const *a = in->argv; *a; a++)
+		argc++;
+	context_line(&w, "argc", "%zu", argc);
+	for (size_t i = 0; i < argc; i++) {
+		snprintf(key, sizeof(key), "argv_%zu", i);
+		context_line(&w, key, "%s", in->argv[i]);
+	}
 	context_line(&w, "cwd", "%s", in->cwd);
-	context_line(&w, "timeout_seconds", "%g", in->timeout);
+	context_line(&w, "timeout_seconds", "%.17g", in->timeout);
 	for (size_t i = 0; i < n->runs; i++)
-		snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs), "%s%.4f",
+		snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs), "%s%.17g",
 			 i ? " " : "", n->seconds[i]);
 	context_line(&w, "native_seconds_given", "%d", n->given);
 	context_line(&w, "native_seconds_runs", "%s", runs);
-	context_line(&w, "native_seconds", "%.4f", n->median);
-	context_line(&w, "native_context_switches", "%g", n->context_switches);
+	context_line(&w, "native_seconds", "%.17g", n->median);
+	context_line(&w, "native_context_switches", "%.17g", n->context_switches);
 	context_line(&w, "pair_cost_known", "%d", cost->known);
 	if (cost->known) {
-		context_line(&w, "pair_cost", "%g", cost->value);
-		context_line(&w, "pair_cost_low", "%g", cost->low);
-		context_line(&w, "pair_cost_high", "%g", cost->high);
+		context_line(&w, "pair_cost", "%.17g", cost->value);
+		context_line(&w, "pair_cost_low", "%.17g", cost->low);
+		context_line(&w, "pair_cost_high", "%.17g", cost->high);
 		context_line(&w, "pair_cost_unit", "%s", cost->unit);
 		context_line(&w, "pair_cost_source", "%s", cost->source);
-		context_line(&w, "ghz", "%g", cost->ghz);
+		context_line(&w, "ghz", "%.17g", cost->ghz);
 		context_line(&w, "ghz_source", "%s", cost->ghz_source);
 	}
 	context_line(&w, "top", "%u", in->top);
 	for (size_t i = 0; i < c->nboots; i++) {
-		char key[32];
-
 		snprintf(key, sizeof(key), "boot_%zu", i + 1);
 		context_line(&w, key, "%s", c->boots[i]);
+		snprintf(key, sizeof(key), "boot_%zu_seconds", i + 1);
+		context_line(&w, key, "%.17g", o->cc->boots[i].boot_seconds);
 	}
 	return csv_writer_error(&w) ? -1 : 0;
 }
@@ -687,6 +703,7 @@ static void report_counts(FILE *f, const struct command_census *cc,
 			  const struct census_command_inputs *in)
 {
 	char a[64], b[64], c[64], d[64];
+	double per_update = NAN;
 
 	fprintf(f, "## Windows opened\n\n"
 		"COMMAND's counts minus those of `true` run the same way in the same boot.\n\n"
@@ -711,11 +728,16 @@ static void report_counts(FILE *f, const struct command_census *cc,
 				100 * x->fraction_low, 100 * x->fraction_high);
 		fprintf(f, " %s s |\n", format_number(c, sizeof(c), x->boot_seconds));
 	}
+	for (size_t i = 0; i < cc->nboots; i++)
+		if (cc->boots[i].rseq_pairs_per_update > 0) {
+			per_update = cc->boots[i].rseq_pairs_per_update;
+			break;
+		}
 	fprintf(f, "\n**rseq.** After every context switch of a task, rseq's update writes its\n"
 		"CPU number to user memory on the way back to user space: %s windows\n"
-		"an update here. In the guest, 9p makes COMMAND wait for the host at every open\n"
-		"and close, so it switches far more often than natively:",
-		format_number(d, sizeof(d), cc->nboots ? cc->boots[0].rseq_pairs_per_update : NAN));
+		"an update here with SMAP. In the guest, 9p makes COMMAND wait for the host at\n"
+		"every open and close, so it switches far more often than natively:",
+		format_number(d, sizeof(d), per_update));
 	for (size_t i = 0; i < cc->nboots; i++) {
 		const struct command_boot *x = &cc->boots[i];
 
@@ -768,8 +790,6 @@ static void report_model(FILE *f, const struct census_command_inputs *in)
 static void report_sites(FILE *f, const struct command_census *cc,
 			 unsigned top)
 {
-	char share[32];
-
 	for (size_t i = 0; i < cc->nboots; i++) {
 		const struct command_boot *b = &cc->boots[i];
 		int64_t all = total_pairs(b);
@@ -792,9 +812,8 @@ static void report_sites(FILE *f, const struct command_census *cc,
 				break;
 			fprintf(f, "| %zu | ", k + 1);
 			md_code(f, fn->name);
-			fprintf(f, " | %" PRId64 " | %s | ", function_pairs(fn),
-				format_percent(share, sizeof(share),
-					       (double)function_pairs(fn) / (double)all) + 1);
+			fprintf(f, " | %" PRId64 " | %.1f%% | ", function_pairs(fn),
+				100.0 * (double)function_pairs(fn) / (double)all);
 			for (size_t v = 0; v < fn->nvia && v < VIA_SHOWN &&
 			     fn->via[v].pairs > 0; v++) {
 				fprintf(f, "%s", v ? ", " : "");
@@ -1039,11 +1058,22 @@ int census_command_write_dir(const struct census *census,
 	const struct command_boot *smap[PLOT_SERIES];
 	struct command_census cc;
 	struct atomic_dir dir;
-	char command[4096], name[512], host[256] = "", part[40], state[64],
-	     path[PATH_MAX + 64];
+	char command[4096], name[512], host[256] = "", date[64], part[40],
+	     state[64], path[PATH_MAX + 64];
 	struct outputs o = {
 		.census = census, .cc = &cc, .in = in, .command = command,
+		.date = in->date, .host = in->host,
 	};
+	time_t now = time(NULL);
+
+	if (!o.date) {
+		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+		o.date = date;
+	}
+	if (!o.host) {
+		gethostname(host, sizeof(host) - 1);
+		o.host = host;
+	}
 
 	if (nfiles != census->nboots) {
 		snprintf(err, errlen, "%zu plugin outputs for %zu boots", nfiles,
@@ -1084,10 +1114,12 @@ int census_command_write_dir(const struct census *census,
 		fprintf(stderr, "smapbench census: no window above the baseline in a SMAP boot: no plot\n");
 	if (write_file(&dir, "report.md", write_report, &o, err, errlen))
 		goto fail;
-	gethostname(host, sizeof(host) - 1);
 	name_part(in->argv, part, sizeof(part));
 	snprintf(state, sizeof(state), "census-%s", part);
-	run_dir_name(name, sizeof(name), host, state);
+	if (run_dir_name_dated(name, sizeof(name), o.host, o.date, state)) {
+		snprintf(err, errlen, "the date '%s' is not YYYY-mm-ddTHH:MM:SSZ", o.date);
+		goto fail;
+	}
 	if (atomic_dir_commit_new(&dir, out, name, err, errlen))
 		goto fail_early;
 	snprintf(written, writtenlen, "%s", dir.target);
@@ -1100,4 +1132,15 @@ fail:
 fail_early:
 	free_command_census(&cc);
 	return -1;
+}
+
+void census_native_summarise(struct census_native *n)
+{
+	double *v = n->seconds;
+
+	qsort(v, n->runs, sizeof(*v), compare_double);
+	n->min = v[0];
+	n->max = v[n->runs - 1];
+	n->median = n->runs % 2 ? v[n->runs / 2] :
+		    (v[n->runs / 2 - 1] + v[n->runs / 2]) / 2;
 }

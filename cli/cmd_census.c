@@ -37,6 +37,7 @@ static void usage(FILE *f)
 		"       smapbench census table CENSUS\n"
 		"       smapbench census exec [--env-file F] [--output F] [--timeout S] -- COMMAND...\n"
 		"       smapbench census [OPTIONS] -- COMMAND [ARGUMENT]...\n"
+		"       smapbench census redraw DIR --out PARENT\n"
 		"\n"
 		"The instruction census: how many STAC, CLAC and POPF the kernel executes\n"
 		"per operation of each benchmark, counted by the QEMU plugin of census/plugin/.\n"
@@ -58,6 +59,8 @@ static void usage(FILE *f)
 		"exec      (in a guest under the plugin) run `true`, then COMMAND, each\n"
 		"          between markers, with the environment of --env-file (NUL-separated)\n"
 		"          and their output in --output; what the census of a command runs\n"
+		"redraw    the census directory of a command DIR drawn again by this build\n"
+		"          from its raw/ and context.csv, as a new directory under PARENT\n"
 		"\n"
 		"The census of a command:\n\n");
 	census_command_usage(f);
@@ -279,6 +282,36 @@ static int cmd_command(int argc, char **argv)
 	return rc;
 }
 
+static int cmd_redraw(int argc, char **argv)
+{
+	char written[PATH_MAX], err[2048];
+	const char *out = NULL, *dir = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (argv[i][0] == '-' || dir) {
+			return bad_usage("redraw takes one census directory and --out DIR, not '%s'",
+					 argv[i]);
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir || !out)
+		return bad_usage("%s", "redraw needs a census directory of a command and --out DIR");
+	atomic_dir_cleanup_on_signals();
+	if (census_command_redraw(dir, out, written, sizeof(written), err,
+				  sizeof(err))) {
+		fprintf(stderr, "smapbench census: %s\n", err);
+		return 1;
+	}
+	printf("census directory: %s\n", written);
+	return 0;
+}
+
 int cmd_census(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -301,6 +334,8 @@ int cmd_census(int argc, char **argv)
 		return cmd_check_or_table(argc - 1, argv + 1, 1);
 	if (!strcmp(argv[1], "exec"))
 		return cmd_exec(argc - 1, argv + 1);
-	return bad_usage("no census command '%s' (measure, collect, check, table, exec; or -- COMMAND for the census of a command)",
+	if (!strcmp(argv[1], "redraw"))
+		return cmd_redraw(argc - 1, argv + 1);
+	return bad_usage("no census command '%s' (measure, collect, check, table, exec, redraw; or -- COMMAND for the census of a command)",
 			 argv[1]);
 }

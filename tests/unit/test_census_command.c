@@ -364,6 +364,74 @@ static void test_running_a_program(void **state)
 	assert_int(o.exec_errno, ENOENT, "execve's error comes back");
 }
 
+/* Two files with the same bytes. */
+static void assert_same_file(const char *a, const char *b)
+{
+	char ta[32768], tb[32768];
+	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+	size_t na, nb;
+
+	if (!fa || !fb)
+		fail_msg("cannot read %s or %s", a, b);
+	na = fread(ta, 1, sizeof(ta), fa);
+	nb = fread(tb, 1, sizeof(tb), fb);
+	fclose(fa);
+	fclose(fb);
+	if (na != nb || memcmp(ta, tb, na))
+		fail_msg("%s and %s differ", a, b);
+}
+
+/* The directory drawn again from its raw/ and context.csv is the same. */
+static void test_redraw(void **state)
+{
+	static const char *const files[] = {
+		"census.csv", "sites.csv", "syscalls.csv", "context.csv",
+		"report.md", "plots/census-sites.dat", "raw/6.1.0-test-smap.tsv",
+	};
+	struct census c = { 0 };
+	struct census_boot_file file;
+	char smap[256], err[1024] = "", first[4096], again[4096], out[512],
+	     a[8192], b[8192];
+	char *argv[] = { "prog", "a'b", NULL };
+	struct census_native native = {
+		.runs = 2, .seconds = { 0.123456789012, 0.2 },
+		.context_switches = 3,
+	};
+	struct census_pair_cost cost = {
+		.known = 1, .value = 31.123456789, .low = 30, .high = 33,
+		.has_interval = 1, .unit = "cycles", .ghz = 2.792345678,
+		.source = "a row", .ghz_source = "its calibration",
+	};
+	struct census_command_inputs in = {
+		.argv = argv, .cwd = "/x", .native = &native, .cost = &cost,
+		.top = 5, .timeout = 60,
+	};
+
+	(void)state;
+	census_native_summarise(&native);
+	load(&c, "smap", "redraw.tsv", NOTES(1) BASELINE_ROW COMMAND_ROW TAIL,
+	     smap, sizeof(smap));
+	file = (struct census_boot_file){ .path = smap, .seconds = 21.5 };
+	setenv("SMAPBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
+	snprintf(out, sizeof(out), "%s/first", tmpdir);
+	assert_int(census_command_write_dir(&c, &file, 1, &in, out, first,
+					    sizeof(first), NULL, err,
+					    sizeof(err)), 0, err);
+	snprintf(out, sizeof(out), "%s/again", tmpdir);
+	assert_int(census_command_redraw(first, out, again, sizeof(again), err,
+					 sizeof(err)), 0, err);
+	if (strcmp(strrchr(first, '/'), strrchr(again, '/')))
+		fail_msg("the redrawn directory keeps its name: %s, %s", first, again);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(a, sizeof(a), "%s/%s", first, files[i]);
+		snprintf(b, sizeof(b), "%s/%s", again, files[i]);
+		assert_same_file(a, b);
+	}
+	assert_int(census_command_redraw(tmpdir, out, again, sizeof(again), err,
+					 sizeof(err)), -1, "not a census of a command");
+	census_free(&c);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -383,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_a_site_function),
 		cmocka_unit_test(test_command_directory),
 		cmocka_unit_test(test_protocol_1_refused),
+		cmocka_unit_test(test_redraw),
 		cmocka_unit_test(test_cost_from_a_table),
 		cmocka_unit_test(test_running_a_program),
 	};
