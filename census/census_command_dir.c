@@ -699,10 +699,24 @@ static void md_code(FILE *f, const char *s)
 	fputs("</code>", f);
 }
 
+/* A ratio in at most 3 digits ("7.9", "0", "1.01"); "-" for none. */
+static const char *ratio_text(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, isnan(v) ? "-" : "%.3g", v);
+	return buf;
+}
+
+/* A count, or a median of counts ("260", "12.5"); "-" for none. */
+static const char *count_text(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, isnan(v) ? "-" : v == round(v) ? "%.0f" : "%.1f", v);
+	return buf;
+}
+
 static void report_counts(FILE *f, const struct command_census *cc,
 			  const struct census_command_inputs *in)
 {
-	char a[64], b[64], c[64], d[64];
+	char a[64], b[64], d[64];
 	double per_update = NAN;
 
 	fprintf(f, "## Windows opened\n\n"
@@ -717,16 +731,16 @@ static void report_counts(FILE *f, const struct command_census *cc,
 		fprintf(f, " | %s | %" PRId64 " | %" PRId64 " | %.0f | %" PRId64 " | %" PRId64 " | %" PRId64 " | %s | %s | ",
 			state_text(x->command->state), x->pairs, x->rseq_pairs,
 			x->model_pairs, x->clac, x->popf, x->system_calls,
-			format_number(a, sizeof(a), x->system_calls > 0 ?
-				      (double)x->pairs / (double)x->system_calls : NAN),
-			format_number(b, sizeof(b), in->native->median > 0 ?
-				      x->model_pairs / in->native->median : NAN));
+			ratio_text(a, sizeof(a), x->system_calls > 0 ?
+				   (double)x->pairs / (double)x->system_calls : NAN),
+			count_text(b, sizeof(b), in->native->median > 0 ?
+				   round(x->model_pairs / in->native->median) : NAN));
 		if (isnan(x->fraction))
 			fprintf(f, "- |");
 		else
 			fprintf(f, "%.3g%% [%.3g%%, %.3g%%] |", 100 * x->fraction,
 				100 * x->fraction_low, 100 * x->fraction_high);
-		fprintf(f, " %s s |\n", format_number(c, sizeof(c), x->boot_seconds));
+		fprintf(f, " %.0f s |\n", x->boot_seconds);
 	}
 	for (size_t i = 0; i < cc->nboots; i++)
 		if (cc->boots[i].rseq_pairs_per_update > 0) {
@@ -734,28 +748,29 @@ static void report_counts(FILE *f, const struct command_census *cc,
 			break;
 		}
 	fprintf(f, "\n**rseq.** After every context switch of a task, rseq's update writes its\n"
-		"CPU number to user memory on the way back to user space: %s windows\n"
-		"an update here with SMAP. In the guest, 9p makes COMMAND wait for the host at\n"
-		"every open and close, so it switches far more often than natively:",
-		format_number(d, sizeof(d), per_update));
-	for (size_t i = 0; i < cc->nboots; i++) {
+		"CPU number to user memory on the way back to user space: %s windows per\n"
+		"update here with SMAP. How often COMMAND switches is not the same in the\n"
+		"guest, one quiet vCPU where 9p makes every open and close wait for the host,\n"
+		"as on this machine, where other work preempts it: in the guest",
+		ratio_text(d, sizeof(d), per_update));
+	for (size_t i = 0, n = 0; i < cc->nboots; i++) {
 		const struct command_boot *x = &cc->boots[i];
 
 		if (strcmp(x->command->state, "smap"))
 			continue;
-		fprintf(f, " %s context switches on ",
-			format_number(d, sizeof(d), x->context_switches));
+		fprintf(f, "%s %s times on ", n++ ? "," : "",
+			count_text(d, sizeof(d), x->context_switches));
 		md_text(f, x->command->kernel);
-		fputc(',', f);
 	}
 	if (isnan(in->native->context_switches))
-		fprintf(f, " and natively not measured (`--native-seconds`): the estimate takes the\n"
+		fprintf(f, "; natively not measured (`--native-seconds`), so the estimate takes the\n"
 			"pairs as counted.\n\n");
 	else
-		fprintf(f, " %s natively (the median of the timed runs). So \"pairs, rseq as natively\"\n"
-			"replaces the counted rseq windows by the windows of one update times the native\n"
-			"context switches, and the estimate and the pairs per second take that figure.\n\n",
-			format_number(d, sizeof(d), in->native->context_switches));
+		fprintf(f, "; natively %s times (the median of the timed runs). So \"pairs, rseq as\n"
+			"natively\" replaces the counted rseq windows by the windows of one update times\n"
+			"the native context switches, and the pairs per second and the estimate take\n"
+			"that figure.\n\n",
+			count_text(d, sizeof(d), in->native->context_switches));
 }
 
 static void report_model(FILE *f, const struct census_command_inputs *in)
@@ -838,8 +853,8 @@ static void report_sites(FILE *f, const struct command_census *cc,
 				s->name);
 			fprintf(f, " | %" PRId64 " | %" PRId64 " | %s |\n", calls,
 				syscall_pairs(s),
-				format_number(per, sizeof(per), calls > 0 ?
-					      (double)syscall_pairs(s) / (double)calls : NAN));
+				ratio_text(per, sizeof(per), calls > 0 ?
+					   (double)syscall_pairs(s) / (double)calls : NAN));
 		}
 		fputc('\n', f);
 	}
@@ -972,8 +987,8 @@ static void print_summary(const struct outputs *o, FILE *f)
 		fprintf(f, "  %-24s %-10s %10" PRId64 " pairs above the baseline (%" PRId64 " of rseq; %.0f with rseq as natively), %" PRId64 " system calls, %s pairs per native second",
 			b->command->kernel, b->command->state, b->pairs,
 			b->rseq_pairs, b->model_pairs, b->system_calls,
-			format_number(per, sizeof(per), o->in->native->median > 0 ?
-				      b->model_pairs / o->in->native->median : NAN));
+			count_text(per, sizeof(per), o->in->native->median > 0 ?
+				   round(b->model_pairs / o->in->native->median) : NAN));
 		if (!isnan(b->fraction))
 			fprintf(f, "; estimate %.3g%% of the native time [%.3g%%, %.3g%%]",
 				100 * b->fraction, 100 * b->fraction_low,
