@@ -101,6 +101,7 @@ struct ksym {
 };
 
 struct ksyms {
+	uint64_t switch_asm, switch_c;	/* __switch_to_asm, __switch_to */
 	struct ksym *module;	/* smapbench.ko's text symbols */
 	size_t nmodule, module_cap;
 	uint64_t *core;		/* the kernel's text symbol addresses */
@@ -200,6 +201,10 @@ static int read_kallsyms(struct ksyms *k, struct census_declared *d,
 			if (!strcmp(name, return_work[i].symbol))
 				census_guest_send("syscall %" PRIx64 " %s", addr,
 						  return_work[i].name);
+		if (!strcmp(name, "__switch_to_asm"))
+			k->switch_asm = addr;
+		if (!strcmp(name, "__switch_to"))
+			k->switch_c = addr;
 		if (grow((void **)&k->core, &k->core_cap, k->ncore,
 			 sizeof(*k->core)))
 			goto nomem;
@@ -241,6 +246,22 @@ static int is_loop_label(const char *name)
 	return !strncmp(name, LOOP_PREFIX, strlen(LOOP_PREFIX));
 }
 
+/* The first core text address above addr, or 0. */
+static uint64_t next_core(const struct ksyms *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->ncore;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->core[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->ncore ? k->core[lo] : 0;
+}
+
 /*
  * Declares the kernel's entry code (each up to the next text symbol),
  * the module's functions (each up to the next symbol that is not a loop
@@ -249,23 +270,19 @@ static int is_loop_label(const char *name)
 static void declare_ranges(const struct ksyms *k, struct census_declared *d)
 {
 	for (size_t i = 0; i < k->nentry; i++) {
-		size_t lo = 0, hi = k->ncore;
+		uint64_t end = next_core(k, k->entry[i].addr);
 
-		/* first core address above the symbol's */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (k->core[mid] <= k->entry[i].addr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < k->ncore) {
+		if (end) {
 			census_guest_send("entry %" PRIx64 " %" PRIx64,
-					  k->entry[i].addr, k->core[lo]);
+					  k->entry[i].addr, end);
 			d->entries++;
 		}
 	}
+	/* the context switch, so that each task keeps its system call */
+	if (k->switch_asm && k->switch_c && next_core(k, k->switch_asm))
+		census_guest_send("switch %" PRIx64 " %" PRIx64 " %" PRIx64,
+				  k->switch_asm, next_core(k, k->switch_asm),
+				  k->switch_c);
 	for (size_t i = 0; i < k->nmodule; i++) {
 		const struct ksym *s = &k->module[i];
 		uint64_t end = 0;

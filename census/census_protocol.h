@@ -25,6 +25,9 @@
  *                            ([rseq], [signal]): its runs are the calls,
  *                            and the STACs until user code runs again, or
  *                            another is entered, are attributed to it
+ *   switch <start> <end> <c> __switch_to_asm [start, end) and __switch_to
+ *                            (c): each task keeps its system call while it
+ *                            is switched out (census_plugin.c)
  *   point <name> <addr>      counts executions of the instruction at addr
  *                            (a loop head: iterations)
  *   entry <start> <end>      exception and interrupt entry code: a CLAC in
@@ -63,8 +66,8 @@
  * the SYSCALL instructions executed in user mode; y: a declared system
  * call's calls; x: a STAC site's executions in one system call, "-" for
  * none (a fault or an interrupt from user mode, or before any call).
- * Version 1 had no syscall line and no u:, y: or x: fields; readers take
- * both.
+ * Version 1 had no syscall or switch line and no u:, y: or x: fields;
+ * readers take both.
  */
 #ifndef CENSUS_PROTOCOL_H
 #define CENSUS_PROTOCOL_H

@@ -26,6 +26,7 @@
  * system call whose function ran last, as long as no user code ran
  * since (an inline counter of user blocks tells): what a page fault or
  * an interrupt from user mode opens belongs to no system call.
+ * Each task keeps its own across a context switch (on_switch_done()).
  *
  * One vCPU: counters are plain, not atomic (-smp 1; a callback from
  * another vCPU is reported as an error). Built against the qemu-plugin.h
@@ -256,6 +257,86 @@ static void on_bracket(unsigned int vcpu, void *arg)
 	}
 }
 
+/*
+ * Context switches. The system call a STAC is attributed to is that of
+ * the task running it: with several tasks in system calls at once (a
+ * parent in wait4() while its child sleeps in execve(), threads), the
+ * last entry the CPU ran is another task's. __switch_to_asm pushes the
+ * callee-saved registers on the previous task's kernel stack and pops
+ * them from the next one's, then jumps to __switch_to; kernel stacks are
+ * THREAD_SIZE-aligned, so the first and the last address it accesses,
+ * shifted by STACK_SHIFT, name the two tasks. Each task's system call is
+ * kept while it is switched out.
+ */
+#define STACK_SHIFT	14	/* THREAD_SIZE: 16 KiB on x86-64 without KASAN */
+#define MAX_TASKS	(1 << 14)
+
+struct task_slot {
+	uint64_t stack;		/* 0: a free slot */
+	int syscall;
+};
+
+static struct task_slot tasks[MAX_TASKS];
+static size_t ntasks;
+/* __switch_to_asm [start, end) and __switch_to's entry; 0: not declared */
+static uint64_t switch_start, switch_end, switch_done;
+static uint64_t switch_first, switch_last;
+
+static struct task_slot *task_slot(uint64_t stack, bool create)
+{
+	size_t i = (size_t)((stack * 0x9e3779b97f4a7c15ULL) >> 40) & (MAX_TASKS - 1);
+
+	for (size_t probes = 0; probes < MAX_TASKS; probes++) {
+		struct task_slot *t = &tasks[(i + probes) & (MAX_TASKS - 1)];
+
+		if (t->stack == stack)
+			return t;
+		if (!t->stack) {
+			if (!create || ntasks == MAX_TASKS / 2)
+				return NULL;
+			t->stack = stack;
+			ntasks++;
+			return t;
+		}
+	}
+	return NULL;
+}
+
+static void on_switch_begin(unsigned int vcpu, void *unused)
+{
+	(void)vcpu;
+	(void)unused;
+	switch_first = switch_last = 0;
+}
+
+static void on_switch_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
+			     uint64_t vaddr, void *unused)
+{
+	(void)vcpu;
+	(void)info;
+	(void)unused;
+	if (!switch_first)
+		switch_first = vaddr >> STACK_SHIFT;
+	switch_last = vaddr >> STACK_SHIFT;
+}
+
+/* __switch_to: the previous task's system call kept, the next one's back. */
+static void on_switch_done(unsigned int vcpu, void *unused)
+{
+	struct task_slot *prev, *next;
+
+	(void)vcpu;
+	(void)unused;
+	if (!switch_first || switch_first == switch_last)
+		return;
+	prev = task_slot(switch_first, true);
+	if (prev)
+		prev->syscall = syscall_now();
+	next = task_slot(switch_last, false);
+	current_syscall = next ? next->syscall : NO_SYSCALL;
+	user_blocks_at_syscall = user_blocks;
+}
+
 static void on_syscall_entry(unsigned int vcpu, void *arg)
 {
 	struct syscall_entry *e = arg;
@@ -355,6 +436,18 @@ static void instrument_kernel(struct qemu_plugin_tb *tb, size_t n)
 		if (e)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn,
 				on_syscall_entry, QEMU_PLUGIN_CB_NO_REGS, e);
+		if (switch_start) {
+			if (va == switch_start)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn,
+					on_switch_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
+			if (va >= switch_start && va < switch_end)
+				qemu_plugin_register_vcpu_mem_cb(insn,
+					on_switch_access, QEMU_PLUGIN_CB_NO_REGS,
+					QEMU_PLUGIN_MEM_RW, NULL);
+			if (va == switch_done)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn,
+					on_switch_done, QEMU_PLUGIN_CB_NO_REGS, NULL);
+		}
 		if (b != BRACKET_NONE) {
 			unsigned int what = b;
 			struct site *s;
@@ -494,6 +587,18 @@ static void declare(const char *kind, const char *args)
 
 			e->addr = start;
 			snprintf(e->name, sizeof(e->name), "%s", name);
+		}
+	} else if (!strcmp(kind, "switch")) {
+		uint64_t done;
+
+		if (sscanf(args, "%" SCNx64 " %" SCNx64 " %" SCNx64, &start, &end,
+			   &done) != 3 || end <= start || !kernel_address(start) ||
+		    !kernel_address(done)) {
+			record("error", "malformed switch line");
+		} else {
+			switch_start = start;
+			switch_end = end;
+			switch_done = done;
 		}
 	} else if (!strcmp(kind, "func")) {
 		if (sscanf(args, "%95s %" SCNx64 " %" SCNx64, name, &start, &end) != 3 ||
@@ -701,7 +806,7 @@ static void take_line(void)
 			record("error", "the guest speaks another census protocol version");
 	} else if (!strcmp(kind, "func") || !strcmp(kind, "point") ||
 		   !strcmp(kind, "entry") || !strcmp(kind, "sym") ||
-		   !strcmp(kind, "syscall")) {
+		   !strcmp(kind, "syscall") || !strcmp(kind, "switch")) {
 		if (flushing || flushed)
 			record("error", "a declaration after ready");
 		else

@@ -200,6 +200,12 @@ for ((k = 1; k < ${#kernels[@]}; k += 2)); do
 	via=$(column via_1 sites.csv "$release" smap)
 	check "census-command: $release SMAP: the first site is the copy to user, reached from pread64 ($top, $via)" \
 		test "$via" = pread64
+	# each task keeps its system call: the child's execve() copies the
+	# environment while the parent sleeps in wait4()
+	execve=$(column command_stac syscalls.csv "$release" smap ",execve,")
+	wait4=$(column command_stac syscalls.csv "$release" smap ",wait4,")
+	check "census-command: $release SMAP: execve's windows are execve's, not those of the parent's wait4 ($execve, $wait4)" \
+		awk -v e="$execve" -v w="$wait4" 'BEGIN { exit !(e >= 50 && w != "" && w <= 5) }'
 	pairs=$(column pairs census.csv "$release" clearcpuid)
 	stac=$(column command_stac census.csv "$release" clearcpuid)
 	check "census-command: $release clearcpuid=smap: no window at all ($pairs above the baseline, $stac in all)" \
