@@ -120,26 +120,110 @@ static size_t split(char *s, char sep, char **field, size_t max)
 	return n;
 }
 
-/* A "row" record: label fields, counts, then f: and p: fields. */
+static int add_site(struct census_row *r, const char *where, size_t len,
+		    uint64_t stac)
+{
+	struct census_site *s = realloc(r->sites, (r->nsites + 1) * sizeof(*s));
+
+	if (!s)
+		return -1;
+	r->sites = s;
+	s += r->nsites;
+	s->where = strndup(where, len);
+	s->stac = stac;
+	r->nsites++;
+	return s->where ? 0 : -1;
+}
+
+static int add_syscall(struct census_row *r, const char *name, size_t len,
+		       uint64_t calls)
+{
+	struct census_syscall *s = realloc(r->syscalls,
+					   (r->nsyscalls + 1) * sizeof(*s));
+
+	if (!s)
+		return -1;
+	r->syscalls = s;
+	s += r->nsyscalls;
+	s->name = strndup(name, len);
+	s->calls = calls;
+	r->nsyscalls++;
+	return s->name ? 0 : -1;
+}
+
+/*
+ * The s:, u:, y: and x: fields of a row record (others are left to the
+ * caller). 0, -1 when malformed, -2 on no memory.
+ */
+static int take_count_field(struct census_row *r, const char *field)
+{
+	const char *eq = strchr(field, '=');
+	uint64_t value;
+
+	if (!eq || field[1] != ':' || !strchr("suyx", field[0]))
+		return 0;
+	if (parse_u64(eq + 1, &value))
+		return -1;
+	switch (field[0]) {
+	case 's':
+		return add_site(r, field + 2, (size_t)(eq - field - 2), value) ?
+		       -2 : 0;
+	case 'u':
+		if (strncmp(field, "u:syscall=", 10))
+			return 0;
+		r->has_syscalls = 1;
+		r->user_syscalls = value;
+		return 0;
+	case 'y':
+		return add_syscall(r, field + 2, (size_t)(eq - field - 2),
+				   value) ? -2 : 0;
+	default: {
+		/* x:<site>@<syscall>: a site's name has no '@' */
+		const char *at = memchr(field + 2, '@', (size_t)(eq - field - 2));
+		struct census_via *v;
+
+		if (!at)
+			return -1;
+		v = realloc(r->vias, (r->nvias + 1) * sizeof(*v));
+		if (!v)
+			return -2;
+		r->vias = v;
+		v += r->nvias;
+		v->where = strndup(field + 2, (size_t)(at - field - 2));
+		v->syscall = strndup(at + 1, (size_t)(eq - at - 1));
+		v->stac = value;
+		r->nvias++;
+		return v->where && v->syscall ? 0 : -2;
+	}
+	}
+}
+
+/* A "row" record: label fields, counts, then f:, p:, s:, u:, y:, x: fields. */
 static int take_row(struct census *c, const char *kernel, const char *state,
 		    char *line, char *err, size_t errlen)
 {
-	char *field[4096], *label[8];
-	size_t n = split(line, '\t', field, 4096), nl;
+	size_t tabs = 1, n, nl;
+	char **field, *label[8];
 	char func[128] = "", head[128] = "", old_head[128] = "";
 	struct census_row *r;
 	uint64_t head_runs = 0;
-	int found_func = 0, found_head = 0;
+	int found_func = 0, found_head = 0, rc = -1;
 
+	for (const char *p = line; *p; p++)
+		tabs += *p == '\t';
+	field = malloc(tabs * sizeof(*field));
+	if (!field)
+		goto nomem;
+	n = split(line, '\t', field, tabs);
 	if (n < 7) {
 		snprintf(err, errlen, "a row record has %zu fields after its kind, not at least 7", n);
-		return -1;
+		goto out;
 	}
 	nl = split(field[0], ' ', label, 8);
 	if (nl != 6) {
 		snprintf(err, errlen, "row label '%s' is not 'name suite op variant size batch'",
 			 field[0]);
-		return -1;
+		goto out;
 	}
 	r = new_row(c);
 	if (!r)
@@ -160,30 +244,22 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 	    parse_u64(field[4], &r->total.entry_clac) ||
 	    parse_u64(field[5], &r->total.popf) || parse_u64(field[6], &r->kinsn)) {
 		snprintf(err, errlen, "row %s: a count is not a number", r->name);
-		return -1;
+		goto out;
 	}
 	for (size_t i = 7; i < n; i++) {
-		char *eq = strchr(field[i], '=');
-		uint64_t runs;
-		struct census_site *s;
+		int taken = take_count_field(r, field[i]);
 
-		if (strncmp(field[i], "s:", 2) || !eq)
-			continue;
-		if (parse_u64(eq + 1, &runs))
+		if (taken == -2)
+			goto nomem;
+		if (taken)
 			goto bad;
-		s = realloc(r->sites, (r->nsites + 1) * sizeof(*s));
-		if (!s)
-			goto nomem;
-		r->sites = s;
-		s[r->nsites].where = strndup(field[i] + 2, (size_t)(eq - field[i] - 2));
-		s[r->nsites].stac = runs;
-		if (!s[r->nsites++].where)
-			goto nomem;
 	}
 	if (strcmp(r->suite, "kmod") ||
 	    kmod_symbols(r, func, sizeof(func), head, sizeof(head), old_head,
-			 sizeof(old_head)))
-		return 0;
+			 sizeof(old_head))) {
+		rc = 0;
+		goto out;
+	}
 	for (size_t i = 7; i < n; i++) {
 		char *eq = strchr(field[i], '=');
 
@@ -204,18 +280,22 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 	}
 	r->has_loop = 1;
 	r->ops = head_runs;
+	rc = 0;
 	if (!found_func || !found_head)
-		return set_status(r, "failed: %s%s%s was not counted (not declared before its code ran, or not in smapbench.ko)",
-				  found_func ? "" : func,
-				  !found_func && !found_head ? " and " : "",
-				  found_head ? "" : head) ? -1 : 0;
-	return 0;
+		rc = set_status(r, "failed: %s%s%s was not counted (not declared before its code ran, or not in smapbench.ko)",
+				found_func ? "" : func,
+				!found_func && !found_head ? " and " : "",
+				found_head ? "" : head) ? -1 : 0;
+	goto out;
 bad:
-	snprintf(err, errlen, "row %s: malformed f:, p: or s: counts", r->name);
-	return -1;
+	snprintf(err, errlen, "row %s: malformed f:, p:, s:, u:, y: or x: counts",
+		 r->name);
+	goto out;
 nomem:
 	snprintf(err, errlen, "out of memory");
-	return -1;
+out:
+	free(field);
+	return rc;
 }
 
 /* The row a skip record refers to: the last one of that name, or a new one. */
@@ -305,9 +385,11 @@ int census_load_plugin_output(struct census *c, const char *state,
 		if (tab)
 			*tab = '\0';
 		if (!strcmp(line, "census")) {
-			if (atoi(text) != CENSUS_PROTOCOL_VERSION) {
-				snprintf(err, errlen, "%s: census protocol %s, this smapbench reads %d",
-					 path, text, CENSUS_PROTOCOL_VERSION);
+			if (atoi(text) < CENSUS_PROTOCOL_OLDEST ||
+			    atoi(text) > CENSUS_PROTOCOL_VERSION) {
+				snprintf(err, errlen, "%s: census protocol %s, this smapbench reads %d to %d",
+					 path, text, CENSUS_PROTOCOL_OLDEST,
+					 CENSUS_PROTOCOL_VERSION);
 				goto out;
 			}
 			header = 1;
@@ -543,6 +625,14 @@ void census_free(struct census *c)
 		for (size_t k = 0; k < r->nsites; k++)
 			free(r->sites[k].where);
 		free(r->sites);
+		for (size_t k = 0; k < r->nsyscalls; k++)
+			free(r->syscalls[k].name);
+		free(r->syscalls);
+		for (size_t k = 0; k < r->nvias; k++) {
+			free(r->vias[k].where);
+			free(r->vias[k].syscall);
+		}
+		free(r->vias);
 	}
 	free(c->rows);
 	for (size_t i = 0; i < c->nboots; i++)
@@ -576,4 +666,12 @@ int census_write_sites_csv(const struct census *c, FILE *f)
 		}
 	}
 	return csv_writer_error(&w) ? -1 : 0;
+}
+
+void census_site_function(const char *where, char *out, size_t len)
+{
+	const char *plus = strrchr(where, '+');
+
+	snprintf(out, len, "%.*s",
+		 (int)(plus ? (size_t)(plus - where) : strlen(where)), where);
 }

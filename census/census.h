@@ -50,6 +50,23 @@ struct census_row {
 		uint64_t stac;
 	} *sites;
 	size_t nsites;
+	/*
+	 * Protocol 2 (plugin output only): SYSCALL instructions run in user
+	 * mode, each declared system call's calls, and each STAC site's
+	 * executions per system call it ran in ("-": none).
+	 */
+	int has_syscalls;
+	uint64_t user_syscalls;
+	struct census_syscall {
+		char *name;
+		uint64_t calls;
+	} *syscalls;
+	size_t nsyscalls;
+	struct census_via {
+		char *where, *syscall;
+		uint64_t stac;
+	} *vias;
+	size_t nvias;
 };
 
 struct census {
@@ -70,6 +87,12 @@ extern const char *const census_states[];
  */
 int census_load_plugin_output(struct census *c, const char *state,
 			      const char *path, char *err, size_t errlen);
+/*
+ * The function of a STAC site as the plugin names it: "copy_to_user+0x1a"
+ * is copy_to_user, "p9_client_read[9pnet]+0x40" p9_client_read[9pnet]; a
+ * bare address (no symbol knew it) stays itself.
+ */
+void census_site_function(const char *where, char *out, size_t len);
 /* census-sites.csv: where each row's STACs ran. 0 or -1. */
 int census_write_sites_csv(const struct census *c, FILE *f);
 /* census.csv; 0 or -1 (a write error). */

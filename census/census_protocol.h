@@ -18,6 +18,16 @@
  *                            while it is the innermost declared function
  *                            the CPU executed last (its "scope")
  *   sym <addr> <name>        a kernel text symbol, to name STAC sites
+ *                            (a module's as <name>[<module>])
+ *   syscall <addr> <name>    the entry function of a system call
+ *                            (__x64_sys_<name>), or of work on the way
+ *                            back to user space under a bracketed name
+ *                            ([rseq], [signal]): its runs are the calls,
+ *                            and the STACs until user code runs again, or
+ *                            another is entered, are attributed to it
+ *   switch <start> <end> <c> __switch_to_asm [start, end) and __switch_to
+ *                            (c): each task keeps its system call while it
+ *                            is switched out (census_plugin.c)
  *   point <name> <addr>      counts executions of the instruction at addr
  *                            (a loop head: iterations)
  *   entry <start> <end>      exception and interrupt entry code: a CLAC in
@@ -42,6 +52,9 @@
  *       [f:<name>=<calls>/<stac>/<clac>/<entry_clac>/<popf>]...
  *       [p:<name>=<executions>]...
  *       [s:<site>=<executions>]...
+ *       u:syscall=<executions>
+ *       [y:<syscall>=<calls>]...
+ *       [x:<site>@<syscall>=<executions>]...
  *   error <text>
  *   exit <rows>
  *
@@ -49,12 +62,19 @@
  * half) within the interval; clac includes entry_clac; functions and
  * points appear only when their counts changed. An s: field is a STAC
  * instruction that ran in the interval, as <function>+<offset> of a
- * declared function or a sym, else as its address in hex.
+ * declared function or a sym, else as its address in hex. u:syscall is
+ * the SYSCALL instructions executed in user mode; y: a declared system
+ * call's calls; x: a STAC site's executions in one system call, "-" for
+ * none (a fault or an interrupt from user mode, or before any call).
+ * Version 1 had no syscall or switch line and no u:, y: or x: fields;
+ * readers take both.
  */
 #ifndef CENSUS_PROTOCOL_H
 #define CENSUS_PROTOCOL_H
 
-#define CENSUS_PROTOCOL_VERSION	1
+#define CENSUS_PROTOCOL_VERSION	2
+/* The oldest version whose output the host still reads. */
+#define CENSUS_PROTOCOL_OLDEST	1
 /* A user address far from what a static program or its mmaps use. */
 #define CENSUS_MARKER_BASE	0x5a0000000000ULL
 #define CENSUS_MARKER_BYTES	256

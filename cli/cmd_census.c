@@ -9,6 +9,8 @@
  *             census.csv, the plugin's raw output and the plot
  *   check     the oracle over a census.csv, as TAP lines
  *   table     the syscall rows as a Markdown table (for docs)
+ *   exec      in a guest: the baseline and a command, between markers
+ *   -- COMMAND  the census of a command (cli/census_options.c)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +21,8 @@
 #include <sys/stat.h>
 
 #include "census/census.h"
+#include "census/census_command.h"
+#include "cli/census_options.h"
 #include "cli/commands.h"
 #include "rundata/atomic_dir.h"
 #include "suites/suite.h"
@@ -31,6 +35,9 @@ static void usage(FILE *f)
 		"       smapbench census collect [--out DIR] STATE=FILE...\n"
 		"       smapbench census check CENSUS\n"
 		"       smapbench census table CENSUS\n"
+		"       smapbench census exec [--env-file F] [--output F] [--timeout S] -- COMMAND...\n"
+		"       smapbench census [OPTIONS] -- COMMAND [ARGUMENT]...\n"
+		"       smapbench census redraw DIR --out PARENT\n"
 		"\n"
 		"The instruction census: how many STAC, CLAC and POPF the kernel executes\n"
 		"per operation of each benchmark, counted by the QEMU plugin of census/plugin/.\n"
@@ -48,7 +55,15 @@ static void usage(FILE *f)
 		"check     the oracle on CENSUS (a census.csv or the directory holding\n"
 		"          it): TAP lines; exit status 1 if any is not ok\n"
 		"table     STAC, CLAC and kernel instructions per call of the syscall\n"
-		"          benchmarks on each kernel's SMAP boot, as Markdown\n");
+		"          benchmarks on each kernel's SMAP boot, as Markdown\n"
+		"exec      (in a guest under the plugin) run `true`, then COMMAND, each\n"
+		"          between markers, with the environment of --env-file (NUL-separated)\n"
+		"          and their output in --output; what the census of a command runs\n"
+		"redraw    the census directory of a command DIR drawn again by this build\n"
+		"          from its raw/ and context.csv, as a new directory under PARENT\n"
+		"\n"
+		"The census of a command:\n\n");
+	census_command_usage(f);
 }
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -240,6 +255,63 @@ static int cmd_check_or_table(int argc, char **argv, int table)
 	return failures ? 1 : 0;
 }
 
+/* ------------------------------------------------------------ a command */
+
+static int cmd_exec(int argc, char **argv)
+{
+	struct census_exec_options o;
+	int rc = census_exec_parse_options(argc, argv, &o);
+
+	if (rc == 1) {
+		usage(stdout);
+		return 0;
+	}
+	return rc ? rc : census_exec(&o);
+}
+
+static int cmd_command(int argc, char **argv)
+{
+	struct census_command_options o;
+	int rc = census_command_parse_options(argc, argv, &o);
+
+	if (!rc)
+		rc = census_command(&o);
+	else if (rc == 1)
+		rc = 0;
+	free(o.kernels);
+	return rc;
+}
+
+static int cmd_redraw(int argc, char **argv)
+{
+	char written[PATH_MAX], err[2048];
+	const char *out = NULL, *dir = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (argv[i][0] == '-' || dir) {
+			return bad_usage("redraw takes one census directory and --out DIR, not '%s'",
+					 argv[i]);
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir || !out)
+		return bad_usage("%s", "redraw needs a census directory of a command and --out DIR");
+	atomic_dir_cleanup_on_signals();
+	if (census_command_redraw(dir, out, written, sizeof(written), err,
+				  sizeof(err))) {
+		fprintf(stderr, "smapbench census: %s\n", err);
+		return 1;
+	}
+	printf("census directory: %s\n", written);
+	return 0;
+}
+
 int cmd_census(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -250,6 +322,8 @@ int cmd_census(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (argv[1][0] == '-')
+		return cmd_command(argc, argv);
 	if (!strcmp(argv[1], "measure"))
 		return cmd_measure(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "collect"))
@@ -258,6 +332,10 @@ int cmd_census(int argc, char **argv)
 		return cmd_check_or_table(argc - 1, argv + 1, 0);
 	if (!strcmp(argv[1], "table"))
 		return cmd_check_or_table(argc - 1, argv + 1, 1);
-	return bad_usage("no census command '%s' (measure, collect, check, table)",
+	if (!strcmp(argv[1], "exec"))
+		return cmd_exec(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "redraw"))
+		return cmd_redraw(argc - 1, argv + 1);
+	return bad_usage("no census command '%s' (measure, collect, check, table, exec, redraw; or -- COMMAND for the census of a command)",
 			 argv[1]);
 }

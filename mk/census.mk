@@ -61,3 +61,26 @@ census-unit:
 	@echo "census-unit: cmocka.h not found: apt-get install libcmocka-dev" >&2
 	@false
 endif
+
+# The known workload of the census of a command (stage 43-census-command):
+# exactly 1000 pread()s of 64 bytes from tmpfs, static so that no dynamic
+# loader adds windows of its own.
+CENSUS_PREAD_LOOP := $(BUILD)/tests/census/pread-loop
+.PHONY: census-pread-loop
+all: census-pread-loop
+census-pread-loop: $(CENSUS_PREAD_LOOP)
+$(CENSUS_PREAD_LOOP): tests/census/pread_loop.c $(BUILD_FLAGS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (static)"
+	@$(CC) $(USER_CFLAGS) -static $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+# `true`, static: the baseline of the census of a static command. Beside
+# smapbench, where `smapbench census exec` looks for it.
+CENSUS_TRUE_STATIC := $(BUILD)/census/true-static
+.PHONY: census-true-static
+all: census-true-static
+census-true-static: $(CENSUS_TRUE_STATIC)
+$(CENSUS_TRUE_STATIC): census/baseline/true.c $(BUILD_FLAGS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (static)"
+	@$(CC) $(USER_CFLAGS) -static $(LDFLAGS) -o $@ $< $(LDLIBS)

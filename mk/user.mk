@@ -42,9 +42,10 @@ STATIC_LIBS    := $(BPF_LIB) $(BPF_LDLIBS) $(STATIC_LIBS)
 endif
 
 # Every room of README.md's Layout; a new .c file in one needs no make line.
-# Not census/plugin/: QEMU loads that, not smapbench (mk/census.mk).
+# Not census/plugin/ (QEMU loads that) nor census/baseline/ (a program of
+# its own): mk/census.mk builds them.
 USER_ROOMS   := measure rundata analysis archive suites census system run cli
-USER_SRCS    := $(filter-out census/plugin/% $(if $(BPF_SUITE),,suites/bpf.c),\
+USER_SRCS    := $(filter-out census/plugin/% census/baseline/% $(if $(BPF_SUITE),,suites/bpf.c),\
 	$(sort $(foreach room,$(USER_ROOMS),$(wildcard $(room)/*.c $(room)/*/*.c))))
 # Every cmocka test: a new tests/unit/test_<name>.c needs no make line.
 UNIT_SRCS    := $(sort $(wildcard tests/unit/test_*.c))

@@ -1,11 +1,12 @@
 #!/bin/bash
 # Redraws what data/ derives from its measurements with the code of this
-# checkout: each run's plots/ and report.md, each comparison (compare.csv,
-# compare-settings.csv, plots/, report.md, from the two runs its name
-# holds), data/README-plot.png (the comparison's ops plot), and the
-# cross-machine table of every run: data/table/ and data/TABLE.md. The
-# measurements themselves (samples.csv, results.csv, context.csv, a
-# census's raw/) are never touched.
+# checkout: each run's plots/ and report.md, each census of a command
+# (from its raw/ and context.csv: smapbench census redraw), each
+# comparison (compare.csv, compare-settings.csv, plots/, report.md, from
+# the two runs its name holds), data/README-plot.png (the comparison's
+# ops plot), and the cross-machine table of every run: data/table/ and
+# data/TABLE.md. The measurements themselves (samples.csv, results.csv,
+# context.csv, a census's raw/) are never touched.
 #
 #   scripts/redraw-data.sh            redraw in place (make redraw-data)
 #   scripts/redraw-data.sh --table    only the table (make table)
@@ -56,6 +57,21 @@ for dir in "$data"/*/; do
 	[ -f "$dir/results.csv" ] || continue
 	redraw "plot $name" "$smapbench" plot "data/$name"
 	redraw "report $name" "$smapbench" report "data/$name"
+done
+# Censuses of a command: drawn again from their raw/ and context.csv.
+[ "$only_table" -eq 1 ] ||
+for dir in "$data"/*/; do
+	dir=${dir%/}
+	name=$(basename "$dir")
+	[ "$(cat "$dir/.smapbench" 2>/dev/null)" = "smapbench census-command" ] ||
+		continue
+	fresh=$(mktemp -d "$data/.redraw.XXXXXX") || { failed=1; continue; }
+	if redraw "census $name" "$smapbench" census redraw "data/$name" \
+		--out "data/$(basename "$fresh")" &&
+		[ -d "$fresh/$name" ]; then
+		rm -rf "$dir" && mv "$fresh/$name" "$dir"
+	fi
+	rm -rf "$fresh"
 done
 # Comparisons: compare-A-vs-B, both runs published beside them.
 for dir in "$data"/compare-*-vs-*/; do

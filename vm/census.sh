@@ -5,6 +5,17 @@
 # directory with census.csv and its plot.
 #
 #   vm/census.sh [options]
+#   vm/census.sh --command --work DIR --smapbench PATH [--cd DIR]
+#                 [--command-timeout S] [--kernel PATH]... [--states LIST]
+#                 -- COMMAND [ARGUMENT]...
+#
+# The second form is the boots of `smapbench census -- COMMAND`, which
+# calls it: each kernel in each state boots this machine's root file
+# system (vm/hostroot.sh) under the plugin and runs `smapbench census exec`
+# there on COMMAND, in DIR/command.env's environment; the plugin's output
+# of each boot goes to DIR/<release>-<state>.tsv, and DIR/boots.list gets a
+# line "<state> <that file> <boot seconds>" per boot. It stops at the first
+# boot that fails.
 #
 # Options:
 #   --kernel PATH     kernel image to boot; repeat for more (default:
@@ -18,7 +29,8 @@
 #                     (default 0.05)
 #   --out DIR         where the census directory goes (default: data/)
 #   --check           then run the oracle on it (smapbench census check)
-#   --timeout S       seconds one boot may take (default 1200)
+#   --timeout S       seconds one boot may take (default 1200; with
+#                     --command, --command-timeout and 900 more)
 #
 # SMAPBENCH_KMOD_DIR, holding <release>/smapbench.ko, names prebuilt
 # modules instead of building them (make kmod-for).
@@ -35,8 +47,9 @@ vm_script_init census 'failed, 2'
 help() { vm_help; }
 die() { vm_die "$@"; }
 
-kernels=() states=smap,clearcpuid,cpu-off out=$top/data check=0
-boot_timeout=1200 guest_args=()
+kernels=() states="" out=$top/data check=0
+boot_timeout="" guest_args=() command=0 work="" smapbench_path="" cd=$PWD
+command_timeout=1800
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernels+=("${2:?--kernel needs a path}"); shift ;;
@@ -60,11 +73,33 @@ while [ $# -gt 0 ]; do
 	--timeout)
 		boot_timeout=${2:?--timeout needs seconds}; shift
 		[[ $boot_timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a number of seconds" ;;
+	--command) command=1 ;;
+	--work) work=${2:?--work needs a directory}; shift ;;
+	--smapbench) smapbench_path=${2:?--smapbench needs a path}; shift ;;
+	--cd) cd=${2:?--cd needs a directory}; shift ;;
+	--command-timeout)
+		command_timeout=${2:?--command-timeout needs seconds}; shift
+		[[ $command_timeout =~ ^[1-9][0-9]*$ ]] ||
+			die "--command-timeout must be a number of seconds" ;;
+	--) shift; break ;;
 	-h | --help) help; exit 0 ;;
 	*) die "unknown argument '$1' (see $0 --help)" ;;
 	esac
 	shift
 done
+if [ "$command" -eq 1 ]; then
+	[ -n "$work" ] && [ -d "$work" ] || die "--command needs --work, an existing directory"
+	[ -n "$smapbench_path" ] && [ -x "$smapbench_path" ] ||
+		die "--command needs --smapbench, the smapbench program the guest runs"
+	[ $# -gt 0 ] || die "--command needs -- COMMAND"
+	[ -r "$work/command.env" ] || die "--command needs $work/command.env"
+	states=${states:-smap,clearcpuid}
+	boot_timeout=${boot_timeout:-$((command_timeout + 900))}
+elif [ $# -gt 0 ]; then
+	die "a COMMAND after -- needs --command"
+fi
+states=${states:-smap,clearcpuid,cpu-off}
+boot_timeout=${boot_timeout:-1200}
 IFS=, read -r -a state_list <<<"$states"
 for state in "${state_list[@]}"; do
 	case $state in smap | clearcpuid | cpu-off) ;;
@@ -101,6 +136,68 @@ fi
 make_quiet() {
 	make -C "$top" --no-print-directory -s BUILD="$BUILD" "$@"
 }
+
+# Stop the boot running, if any, when interrupted.
+running="" child=""
+stop() {
+	[ -n "$running" ] && [ -r "$running/timeout.pid" ] &&
+		kill -TERM "$(cat "$running/timeout.pid")" 2>/dev/null
+	# vm/hostroot.sh stops its QEMU on SIGTERM
+	[ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child"
+	exit 130
+}
+trap stop INT TERM
+
+# The boots of the census of a command (the second form above).
+command_boots() {
+	local image release state dir tsv cpu append rc
+	: >"$work/boots.list" || return 1
+	for image in "${kernels[@]}"; do
+		[ -r "$image" ] || die "--kernel $image: no such file"
+		release=$(vm_image_release "$image") || die "$image is not an x86 bzImage"
+		for state in "${state_list[@]}"; do
+			cpu=max append=""
+			case $state in
+			clearcpuid) append=clearcpuid=smap ;;
+			cpu-off) cpu=max,-smap ;;
+			esac
+			dir=$work/boot-$release-$state
+			tsv=$work/$release-$state.tsv
+			# QEMU splits -plugin's argument at commas
+			[[ $tsv == *,* ]] && die "$tsv: a path with a comma cannot be a plugin argument"
+			mkdir -p "$dir" || return 1
+			vm_note "census boot: $release $state"
+			"$here/hostroot.sh" boot --accel tcg --smp 1 --quiet \
+				--plugin "$plugin,out=$tsv" --kernel "$image" \
+				--dir "$dir" --cpu "$cpu" --append "$append" --cd "$cd" \
+				--timeout "$boot_timeout" -- \
+				"$smapbench_path" census exec --env-file "$work/command.env" \
+				--output /run/census-command.out \
+				--timeout "$command_timeout" -- "$@" &
+			child=$!
+			wait "$child"
+			rc=$?
+			child=""
+			echo "$state $tsv $(cat "$dir/seconds" 2>/dev/null || echo nan)" \
+				>>"$work/boots.list"
+			vm_note "census boot: $release $state took $(cat "$dir/seconds" 2>/dev/null)s (status $rc)"
+			if [ "$rc" -ne 0 ]; then
+				echo "census: $release $state: the census in the guest failed (status $rc); its output:" >&2
+				tail -n 30 "$dir/share/job.out" 2>/dev/null | sed 's/^/#   /' >&2
+				return 1
+			fi
+		done
+	done
+}
+
+if [ "$command" -eq 1 ]; then
+	make_quiet census-plugin >/dev/null ||
+		die "building the census plugin failed (make census-plugin)"
+	plugin=$build/vm/census/libcensus.so
+	command_boots "$@"
+	exit
+fi
+
 make_quiet smapbench smapbench-static census-plugin >/dev/null ||
 	die "building smapbench and the census plugin failed (make census-plugin)"
 smapbench=$build/smapbench
@@ -108,15 +205,6 @@ plugin=$build/vm/census/libcensus.so
 work_root=$build/census/work
 rm -rf "$work_root"
 mkdir -p "$work_root" || die "cannot create $work_root"
-
-# Stop the boot running, if any, when interrupted.
-running=""
-stop() {
-	[ -n "$running" ] && [ -r "$running/timeout.pid" ] &&
-		kill -TERM "$(cat "$running/timeout.pid")" 2>/dev/null
-	exit 130
-}
-trap stop INT TERM
 
 # initramfs_for RELEASE DIR: the guest's initramfs, path on stdout.
 initramfs_for() {

@@ -27,6 +27,9 @@
 #                      boots the kernel under KVM to user space first
 #                      (cached in build/vm/accel/), else takes TCG
 #   --memory MIB       guest memory (default 2048)
+#   --smp N            guest CPUs (default 2, or VM_SMP)
+#   --plugin SPEC      a QEMU TCG plugin and its arguments (QEMU -plugin),
+#                      e.g. the census plugin (vm/census.sh --command)
 #   --timeout S        seconds the whole boot may take (default 1800)
 #   --quiet            do not show the command's output while it runs
 #
@@ -58,7 +61,7 @@ boot | initramfs | accel) ;;
 esac
 kernel="" headers="" moddir="" dir="$build/vm/hostroot/boot" share="" cpu=max
 append="" workdir=$top hostname=smapbench-vm accel=auto memory=2048
-limit=1800 quiet=0
+limit=1800 quiet=0 smp=${VM_SMP:-2} plugin=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?--kernel needs a path}; shift ;;
@@ -72,6 +75,8 @@ while [ $# -gt 0 ]; do
 	--hostname) hostname=${2:?--hostname needs a name}; shift ;;
 	--accel) accel=${2:?--accel needs auto, kvm or tcg}; shift ;;
 	--memory) memory=${2:?--memory needs MiB}; shift ;;
+	--smp) smp=${2:?--smp needs a number of CPUs}; shift ;;
+	--plugin) plugin=(-plugin "${2:?--plugin needs a plugin and its arguments}"); shift ;;
 	--timeout) limit=${2:?--timeout needs seconds}; shift ;;
 	--quiet) quiet=1 ;;
 	--) shift; break ;;
@@ -82,6 +87,9 @@ while [ $# -gt 0 ]; do
 done
 accel=$(vm_accel_request "$accel") || exit 2
 [[ $memory =~ ^[1-9][0-9]*$ ]] || vm_die "--memory must be a number of MiB"
+[[ $smp =~ ^[1-9][0-9]*$ ]] || vm_die "--smp must be a number of CPUs"
+[ ${#plugin[@]} -eq 0 ] || [ "$accel" = tcg ] ||
+	vm_die "--plugin needs --accel tcg: QEMU runs plugins under TCG only"
 [[ $limit =~ ^[1-9][0-9]*$ ]] || vm_die "--timeout must be a number of seconds"
 if [ "$mode" = boot ] && [ $# -eq 0 ]; then
 	vm_die "boot needs a command after --"
@@ -186,7 +194,7 @@ if [ "$quiet" -eq 0 ]; then
 	follower=$!
 fi
 vm_run_qemu "$dir" "$limit" -accel "$accel" -cpu "$cpu" -m "$memory" \
-	-smp "${VM_SMP:-2}" \
+	-smp "$smp" "${plugin[@]}" \
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap,id=hostroot" \
 	-virtfs "local,path=$share,mount_tag=$VM_SHARE_TAG,security_model=none,id=share" \
 	-kernel "$kernel" -initrd "$initramfs" -append "$cmdline"

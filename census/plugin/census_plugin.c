@@ -20,6 +20,14 @@
  * counter of its own, so that the STACs of an interval can be reported
  * by place, named from the kernel symbols the guest declared.
  *
+ * System calls: user-mode SYSCALL instructions are counted inline, and
+ * the entry function of each system call the guest declares
+ * (__x64_sys_*) calls back when it runs. A STAC is attributed to the
+ * system call whose function ran last, as long as no user code ran
+ * since (an inline counter of user blocks tells): what a page fault or
+ * an interrupt from user mode opens belongs to no system call.
+ * Each task keeps its own across a context switch (on_switch_done()).
+ *
  * One vCPU: counters are plain, not atomic (-smp 1; a callback from
  * another vCPU is reported as an error). Built against the qemu-plugin.h
  * of QEMU 7.2 (plugin API version 1), the QEMU Debian 12 ships: Debian
@@ -44,6 +52,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 /* Open addressing: a power of two, well above the sites a kernel runs. */
 #define MAX_SITES	(1 << 14)
 #define NAME_MAX_LEN	96
+/* x86-64 has about 460 system calls; room for a kernel with more. */
+#define MAX_SYSCALLS	1024
+/* (STAC site, system call) pairs: open addressing, a power of two. */
+#define MAX_VIAS	(1 << 16)
+/* Attributed to no system call (see the header comment). */
+#define NO_SYSCALL	(-1)
 
 enum bracket {
 	BRACKET_NONE,
@@ -88,6 +102,20 @@ struct site {
 	uint64_t count, count_begin;
 };
 
+/* A system call's entry function, and how often it ran. */
+struct syscall_entry {
+	uint64_t addr;
+	char name[NAME_MAX_LEN];
+	uint64_t calls, calls_begin;
+};
+
+/* The executions of one STAC site while in one system call. */
+struct via {
+	const struct site *site;	/* NULL: a free slot */
+	int syscall;			/* index in syscalls[], or NO_SYSCALL */
+	uint64_t count, count_begin;
+};
+
 /*
  * Fixed arrays: inline operations hold pointers to these counters for
  * as long as the translated code lives.
@@ -104,9 +132,22 @@ static bool symbols_sorted;
 /* Bounds of everything declared: most code is outside, found fast. */
 static uint64_t declared_low = UINT64_MAX, declared_high;
 
+/* Sorted by address at ready; only looked up from then on. */
+static struct syscall_entry syscalls[MAX_SYSCALLS];
+static size_t nsyscalls;
+static bool syscalls_sorted;
+static struct via vias[MAX_VIAS];
+static size_t nvias;
+static bool vias_full;
+
 static uint64_t kinsn, kinsn_begin;
 static struct counts total, total_begin;
 static struct func *scope;
+/* User-mode SYSCALL instructions executed, and user blocks executed. */
+static uint64_t user_syscalls, user_syscalls_begin, user_blocks;
+/* The system call entered last, and user_blocks at that moment. */
+static int current_syscall = NO_SYSCALL;
+static uint64_t user_blocks_at_syscall;
 
 static FILE *out;
 static char line[CENSUS_LINE_MAX + 1];
@@ -166,6 +207,36 @@ static void count_into(struct counts *c, unsigned int what)
 	}
 }
 
+/* The counter of a STAC site in a system call, made when first needed. */
+static struct via *via_of(const struct site *s, int syscall)
+{
+	uint64_t key = (uint64_t)(uintptr_t)s * 31 + (uint64_t)(syscall + 1);
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 48) & (MAX_VIAS - 1);
+
+	for (size_t probes = 0; probes < MAX_VIAS; probes++) {
+		struct via *v = &vias[(i + probes) & (MAX_VIAS - 1)];
+
+		if (v->site == s && v->syscall == syscall)
+			return v;
+		if (!v->site) {
+			if (nvias == MAX_VIAS / 2)
+				return NULL;
+			v->site = s;
+			v->syscall = syscall;
+			nvias++;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* The system call a STAC runs in: entered last, and no user code since. */
+static int syscall_now(void)
+{
+	return user_blocks == user_blocks_at_syscall ? current_syscall :
+	       NO_SYSCALL;
+}
+
 static void on_bracket(unsigned int vcpu, void *arg)
 {
 	struct site *s = arg;
@@ -176,6 +247,125 @@ static void on_bracket(unsigned int vcpu, void *arg)
 	count_into(&total, s->what);
 	if (scope)
 		count_into(&scope->in, s->what);
+	if (in_interval && s->what == BRACKET_STAC) {
+		struct via *v = via_of(s, syscall_now());
+
+		if (v)
+			v->count++;
+		else
+			vias_full = true;
+	}
+}
+
+/*
+ * Context switches. The system call a STAC is attributed to is that of
+ * the task running it: with several tasks in system calls at once (a
+ * parent in wait4() while its child sleeps in execve(), threads), the
+ * last entry the CPU ran is another task's. __switch_to_asm pushes the
+ * callee-saved registers on the previous task's kernel stack and pops
+ * them from the next one's, then jumps to __switch_to; kernel stacks are
+ * THREAD_SIZE-aligned, so the first and the last address it accesses,
+ * shifted by STACK_SHIFT, name the two tasks. Each task's system call is
+ * kept while it is switched out.
+ */
+#define STACK_SHIFT	14	/* THREAD_SIZE: 16 KiB on x86-64 without KASAN */
+#define MAX_TASKS	(1 << 14)
+
+struct task_slot {
+	uint64_t stack;		/* 0: a free slot */
+	int syscall;
+};
+
+static struct task_slot tasks[MAX_TASKS];
+static size_t ntasks;
+/* __switch_to_asm [start, end) and __switch_to's entry; 0: not declared */
+static uint64_t switch_start, switch_end, switch_done;
+static uint64_t switch_first, switch_last;
+
+static struct task_slot *task_slot(uint64_t stack, bool create)
+{
+	size_t i = (size_t)((stack * 0x9e3779b97f4a7c15ULL) >> 40) & (MAX_TASKS - 1);
+
+	for (size_t probes = 0; probes < MAX_TASKS; probes++) {
+		struct task_slot *t = &tasks[(i + probes) & (MAX_TASKS - 1)];
+
+		if (t->stack == stack)
+			return t;
+		if (!t->stack) {
+			if (!create || ntasks == MAX_TASKS / 2)
+				return NULL;
+			t->stack = stack;
+			ntasks++;
+			return t;
+		}
+	}
+	return NULL;
+}
+
+static void on_switch_begin(unsigned int vcpu, void *unused)
+{
+	(void)vcpu;
+	(void)unused;
+	switch_first = switch_last = 0;
+}
+
+static void on_switch_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
+			     uint64_t vaddr, void *unused)
+{
+	(void)vcpu;
+	(void)info;
+	(void)unused;
+	if (!switch_first)
+		switch_first = vaddr >> STACK_SHIFT;
+	switch_last = vaddr >> STACK_SHIFT;
+}
+
+/* __switch_to: the previous task's system call kept, the next one's back. */
+static void on_switch_done(unsigned int vcpu, void *unused)
+{
+	struct task_slot *prev, *next;
+
+	(void)vcpu;
+	(void)unused;
+	if (!switch_first || switch_first == switch_last)
+		return;
+	prev = task_slot(switch_first, true);
+	if (prev)
+		prev->syscall = syscall_now();
+	next = task_slot(switch_last, false);
+	current_syscall = next ? next->syscall : NO_SYSCALL;
+	user_blocks_at_syscall = user_blocks;
+}
+
+static void on_syscall_entry(unsigned int vcpu, void *arg)
+{
+	struct syscall_entry *e = arg;
+
+	if (vcpu)
+		other_vcpu_seen = true;
+	e->calls++;
+	current_syscall = (int)(e - syscalls);
+	user_blocks_at_syscall = user_blocks;
+}
+
+/* The declared system call entered at va, or NULL. */
+static struct syscall_entry *syscall_at(uint64_t va)
+{
+	size_t lo = 0, hi = nsyscalls;
+
+	if (!syscalls_sorted)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (syscalls[mid].addr == va)
+			return &syscalls[mid];
+		if (syscalls[mid].addr < va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 /* The site of an instruction, made on its first translation; NULL if full. */
@@ -239,8 +429,25 @@ static void instrument_kernel(struct qemu_plugin_tb *tb, size_t n)
 		enum bracket b = bracket_of(qemu_plugin_insn_data(insn),
 					    qemu_plugin_insn_size(insn));
 
+		struct syscall_entry *e = syscall_at(va);
+
 		qemu_plugin_register_vcpu_insn_exec_inline(insn,
 				QEMU_PLUGIN_INLINE_ADD_U64, &kinsn, 1);
+		if (e)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn,
+				on_syscall_entry, QEMU_PLUGIN_CB_NO_REGS, e);
+		if (switch_start) {
+			if (va == switch_start)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn,
+					on_switch_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
+			if (va >= switch_start && va < switch_end)
+				qemu_plugin_register_vcpu_mem_cb(insn,
+					on_switch_access, QEMU_PLUGIN_CB_NO_REGS,
+					QEMU_PLUGIN_MEM_RW, NULL);
+			if (va == switch_done)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn,
+					on_switch_done, QEMU_PLUGIN_CB_NO_REGS, NULL);
+		}
 		if (b != BRACKET_NONE) {
 			unsigned int what = b;
 			struct site *s;
@@ -280,10 +487,18 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		instrument_kernel(tb, n);
 		return;
 	}
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+						 &user_blocks, 1);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
+		const uint8_t *bytes = qemu_plugin_insn_data(insn);
 
+		/* SYSCALL: 0f 05 */
+		if (qemu_plugin_insn_size(insn) == 2 && bytes[0] == 0x0f &&
+		    bytes[1] == 0x05)
+			qemu_plugin_register_vcpu_insn_exec_inline(insn,
+					QEMU_PLUGIN_INLINE_ADD_U64, &user_syscalls, 1);
 		if (va >= CENSUS_MARKER_BASE &&
 		    va < CENSUS_MARKER_BASE + CENSUS_MARKER_BYTES)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
@@ -361,6 +576,30 @@ static void declare(const char *kind, const char *args)
 
 	if (!strcmp(kind, "sym")) {
 		declare_symbol(args);
+	} else if (!strcmp(kind, "syscall")) {
+		if (sscanf(args, "%" SCNx64 " %95s", &start, name) != 2 ||
+		    !kernel_address(start)) {
+			record("error", "malformed syscall line");
+		} else if (nsyscalls == MAX_SYSCALLS) {
+			record("error", "too many syscall lines");
+		} else {
+			struct syscall_entry *e = &syscalls[nsyscalls++];
+
+			e->addr = start;
+			snprintf(e->name, sizeof(e->name), "%s", name);
+		}
+	} else if (!strcmp(kind, "switch")) {
+		uint64_t done;
+
+		if (sscanf(args, "%" SCNx64 " %" SCNx64 " %" SCNx64, &start, &end,
+			   &done) != 3 || end <= start || !kernel_address(start) ||
+		    !kernel_address(done)) {
+			record("error", "malformed switch line");
+		} else {
+			switch_start = start;
+			switch_end = end;
+			switch_done = done;
+		}
 	} else if (!strcmp(kind, "func")) {
 		if (sscanf(args, "%95s %" SCNx64 " %" SCNx64, name, &start, &end) != 3 ||
 		    end <= start || !kernel_address(start)) {
@@ -421,6 +660,11 @@ static void begin(const char *text)
 		points[i].executions_begin = points[i].executions;
 	for (size_t i = 0; i < MAX_SITES; i++)
 		sites[i].count_begin = sites[i].count;
+	for (size_t i = 0; i < nsyscalls; i++)
+		syscalls[i].calls_begin = syscalls[i].calls;
+	for (size_t i = 0; i < MAX_VIAS; i++)
+		vias[i].count_begin = vias[i].count;
+	user_syscalls_begin = user_syscalls;
 	total_begin = total;
 	scope = NULL;
 	in_interval = true;
@@ -435,6 +679,23 @@ static struct counts since(const struct counts *now, const struct counts *then)
 		.entry_clac = now->entry_clac - then->entry_clac,
 		.popf = now->popf - then->popf,
 	};
+}
+
+/*
+ * A STAC site as the output names it: <function>+<offset> of a declared
+ * function or a sym, else its address in hex.
+ */
+static void print_site(const struct site *s)
+{
+	const struct func *f = func_containing(s->vaddr);
+	const struct symbol *sym = f ? NULL : symbol_at(s->vaddr);
+
+	if (f)
+		fprintf(out, "%s+%#" PRIx64, f->name, s->vaddr - f->start);
+	else if (sym)
+		fprintf(out, "%s+%#" PRIx64, sym->name, s->vaddr - sym->addr);
+	else
+		fprintf(out, "%" PRIx64, s->vaddr);
 }
 
 static void end(const char *text)
@@ -475,21 +736,30 @@ static void end(const char *text)
 	for (size_t i = 0; i < MAX_SITES; i++) {
 		const struct site *s = &sites[i];
 		uint64_t runs = s->count - s->count_begin;
-		const struct symbol *sym;
-		const struct func *f;
 
 		if (!runs || s->what != BRACKET_STAC)
 			continue;
-		f = func_containing(s->vaddr);
-		sym = f ? NULL : symbol_at(s->vaddr);
-		if (f)
-			fprintf(out, "\ts:%s+%#" PRIx64 "=%" PRIu64, f->name,
-				s->vaddr - f->start, runs);
-		else if (sym)
-			fprintf(out, "\ts:%s+%#" PRIx64 "=%" PRIu64, sym->name,
-				s->vaddr - sym->addr, runs);
-		else
-			fprintf(out, "\ts:%" PRIx64 "=%" PRIu64, s->vaddr, runs);
+		fputs("\ts:", out);
+		print_site(s);
+		fprintf(out, "=%" PRIu64, runs);
+	}
+	fprintf(out, "\tu:syscall=%" PRIu64, user_syscalls - user_syscalls_begin);
+	for (size_t i = 0; i < nsyscalls; i++) {
+		uint64_t calls = syscalls[i].calls - syscalls[i].calls_begin;
+
+		if (calls)
+			fprintf(out, "\ty:%s=%" PRIu64, syscalls[i].name, calls);
+	}
+	for (size_t i = 0; i < MAX_VIAS; i++) {
+		const struct via *v = &vias[i];
+		uint64_t runs = v->count - v->count_begin;
+
+		if (!v->site || !runs)
+			continue;
+		fputs("\tx:", out);
+		print_site(v->site);
+		fprintf(out, "@%s=%" PRIu64, v->syscall == NO_SYSCALL ? "-" :
+			syscalls[v->syscall].name, runs);
 	}
 	fputc('\n', out);
 	fflush(out);
@@ -515,6 +785,13 @@ static void on_flushed(qemu_plugin_id_t id)
 	flushed = true;
 }
 
+static int compare_syscall(const void *a, const void *b)
+{
+	const struct syscall_entry *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static void take_line(void)
 {
 	char *args = strchr(line, ' ');
@@ -528,13 +805,17 @@ static void take_line(void)
 		if (atoi(args) != CENSUS_PROTOCOL_VERSION)
 			record("error", "the guest speaks another census protocol version");
 	} else if (!strcmp(kind, "func") || !strcmp(kind, "point") ||
-		   !strcmp(kind, "entry") || !strcmp(kind, "sym")) {
+		   !strcmp(kind, "entry") || !strcmp(kind, "sym") ||
+		   !strcmp(kind, "syscall") || !strcmp(kind, "switch")) {
 		if (flushing || flushed)
 			record("error", "a declaration after ready");
 		else
 			declare(kind, args);
 	} else if (!strcmp(kind, "ready")) {
 		if (!flushing && !flushed) {
+			qsort(syscalls, nsyscalls, sizeof(*syscalls),
+			      compare_syscall);
+			syscalls_sorted = true;
 			flushing = true;
 			qemu_plugin_reset(self, on_flushed);
 		}
@@ -579,6 +860,8 @@ static void at_qemu_exit(qemu_plugin_id_t id, void *unused)
 		record("error", "more than one vCPU: boot with -smp 1");
 	if (sites_full)
 		record("error", "more STAC/CLAC/POPF sites than the plugin holds: some went uncounted");
+	if (vias_full)
+		record("error", "more (STAC site, system call) pairs than the plugin holds: some went unattributed");
 	if (in_interval)
 		record("error", "the guest stopped inside an interval");
 	fprintf(out, "exit\t%" PRIu64 "\n", rows);
