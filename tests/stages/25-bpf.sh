@@ -20,6 +20,13 @@ if ! [ -x "$smapbench" ]; then
 	exit 1
 fi
 
+# column_of FILE ROW COLUMN: the named column of the row whose name is ROW.
+column_of() {
+	awk -F, -v row="$2" -v col="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+		c && $1 == row { print $c; exit }' "$1"
+}
+
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -52,11 +59,15 @@ if [ "$rows" -gt 0 ]; then
 			not_ok "$name missing from results.csv"
 			continue
 		fi
-		# median, ci_low, ci_high (columns 10, 18, 19) are numbers.
-		IFS=, read -r -a f <<<"$row"
-		if [[ "${f[9]}" =~ ^[0-9.e+-]+$ && "${f[17]}" =~ ^[0-9.e+-]+$ &&
-			"${f[18]}" =~ ^[0-9.e+-]+$ && "${f[21]}" == bpf-ktime ]]; then
-			ok "$name: median ${f[9]} ns, CI [${f[17]}, ${f[18]}]"
+		# median, ci_low and ci_high are numbers and the counter is the
+		# bpf clock; columns found by the header's names, not positions.
+		median=$(column_of "$dir/results.csv" "$name" median)
+		low=$(column_of "$dir/results.csv" "$name" ci_low)
+		high=$(column_of "$dir/results.csv" "$name" ci_high)
+		counter=$(column_of "$dir/results.csv" "$name" counter)
+		if [[ "$median" =~ ^[0-9.e+-]+$ && "$low" =~ ^[0-9.e+-]+$ &&
+			"$high" =~ ^[0-9.e+-]+$ && "$counter" == bpf-ktime ]]; then
+			ok "$name: median $median ns, CI [$low, $high]"
 		else
 			not_ok "$name: malformed row: $row"
 		fi
