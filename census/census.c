@@ -610,6 +610,18 @@ out:
 	return rc;
 }
 
+const struct census_row *census_find_row(const struct census *c,
+					 const char *kernel, const char *state,
+					 const char *name)
+{
+	for (size_t i = 0; i < c->count; i++)
+		if (!strcmp(c->rows[i].kernel, kernel) &&
+		    !strcmp(c->rows[i].state, state) &&
+		    !strcmp(c->rows[i].name, name))
+			return &c->rows[i];
+	return NULL;
+}
+
 void census_free(struct census *c)
 {
 	for (size_t i = 0; i < c->count; i++) {

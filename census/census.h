@@ -121,6 +121,10 @@ int census_write_plot_data(const struct census *c, FILE *f);
 int census_write_dir(const struct census *census, char **files, int nfiles,
 		     const char *out, char *written, size_t writtenlen,
 		     char *err, size_t errlen);
+/* The row of name in a boot of kernel and state, or NULL. */
+const struct census_row *census_find_row(const struct census *c,
+					 const char *kernel, const char *state,
+					 const char *name);
 void census_free(struct census *c);
 
 #endif /* SMAPBENCH_CENSUS_H */

@@ -324,18 +324,6 @@ static size_t smap_kernels(const struct census *c, const char **kernel,
 	return n;
 }
 
-static const struct census_row *find(const struct census *c,
-				     const char *kernel, const char *state,
-				     const char *name)
-{
-	for (size_t i = 0; i < c->count; i++)
-		if (!strcmp(c->rows[i].kernel, kernel) &&
-		    !strcmp(c->rows[i].state, state) &&
-		    !strcmp(c->rows[i].name, name))
-			return &c->rows[i];
-	return NULL;
-}
-
 /* Syscall rows of the first SMAP boot that has them, in its order. */
 static int first_of_name(const struct census *c, size_t i)
 {
@@ -372,8 +360,9 @@ void census_table(const struct census *c, FILE *out)
 			continue;
 		fprintf(out, "| `%s` |", c->rows[i].name);
 		for (size_t k = 0; k < nk; k++) {
-			const struct census_row *r = find(c, kernel[k], "smap",
-							  c->rows[i].name);
+			const struct census_row *r =
+				census_find_row(c, kernel[k], "smap",
+						c->rows[i].name);
 
 			if (!r || !r->ops) {
 				fprintf(out, " - | - | - | - |");
@@ -404,8 +393,9 @@ int census_write_plot_data(const struct census *c, FILE *f)
 		/* gnuplot's tic labels: the name without its suite */
 		fprintf(f, "%s", c->rows[i].name + strlen("syscall/"));
 		for (size_t k = 0; k < nk; k++) {
-			const struct census_row *r = find(c, kernel[k], "smap",
-							  c->rows[i].name);
+			const struct census_row *r =
+				census_find_row(c, kernel[k], "smap",
+						c->rows[i].name);
 
 			if (r && r->ops)
 				fprintf(f, ",%.6g", per_op(r->total.stac, r->ops));

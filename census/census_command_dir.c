@@ -253,19 +253,6 @@ static int by_via(const void *a, const void *b)
 	return strcmp(x->syscall, y->syscall);
 }
 
-/* The row of name in the boot's kernel and state, or NULL. */
-static const struct census_row *row_of(const struct census *c,
-				       const char *kernel, const char *state,
-				       const char *name)
-{
-	for (size_t i = 0; i < c->count; i++)
-		if (!strcmp(c->rows[i].kernel, kernel) &&
-		    !strcmp(c->rows[i].state, state) &&
-		    !strcmp(c->rows[i].name, name))
-			return &c->rows[i];
-	return NULL;
-}
-
 /* The number of a "note\t<key> <number>" line of a plugin output, or NAN. */
 static double note_number(const char *path, const char *key)
 {
@@ -354,8 +341,8 @@ static int derive(const struct census *c, const struct census_boot_file *files,
 		const struct census_row *base, *cmd;
 
 		sscanf(c->boots[i], "%255s %31s", kernel, state);
-		base = row_of(c, kernel, state, "command/baseline");
-		cmd = row_of(c, kernel, state, "command/command");
+		base = census_find_row(c, kernel, state, "command/baseline");
+		cmd = census_find_row(c, kernel, state, "command/command");
 		if (!base || !cmd) {
 			snprintf(err, errlen, "%s: no %s row: not the output of a command's census",
 				 files[i].path, base ? "command/command" : "command/baseline");
@@ -1011,28 +998,6 @@ static void print_summary(const struct outputs *o, FILE *f)
 
 static const struct atomic_dir_kind census_command_dir = { .name = "census-command" };
 
-static int copy_into(const struct atomic_dir *d, const char *from,
-		     const char *name, char *err, size_t errlen)
-{
-	FILE *in = fopen(from, "r"), *out;
-	char buf[65536];
-	size_t n;
-
-	if (!in) {
-		snprintf(err, errlen, "cannot read %s: %s", from, strerror(errno));
-		return -1;
-	}
-	out = atomic_dir_open(d, name, err, errlen);
-	if (!out) {
-		fclose(in);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
-	return atomic_dir_close(out, name, err, errlen);
-}
-
 /* A file of the directory being built, made by writer. 0 or -1. */
 static int write_file(const struct atomic_dir *d, const char *name,
 		      int (*writer)(const struct outputs *, FILE *),
@@ -1118,7 +1083,7 @@ int census_command_write_dir(const struct census *census,
 
 		sscanf(census->boots[i], "%255s %63s", kernel, state);
 		snprintf(raw, sizeof(raw), "raw/%s-%s.tsv", kernel, state);
-		if (copy_into(&dir, files[i].path, raw, err, errlen))
+		if (atomic_dir_copy_in(&dir, files[i].path, raw, err, errlen))
 			goto fail;
 	}
 	if (!write_file(&dir, "plots/census-sites.dat", write_plot_data, &o,

@@ -44,29 +44,6 @@ static int render_plot(const char *dir, size_t nkernels, const char *context)
 	return rc;
 }
 
-/* Copy a file into the census directory being built. */
-static int copy_into(const struct atomic_dir *d, const char *from,
-		     const char *name, char *err, size_t errlen)
-{
-	FILE *in = fopen(from, "r"), *out;
-	char buf[65536];
-	size_t n;
-
-	if (!in) {
-		snprintf(err, errlen, "cannot read %s: %s", from, strerror(errno));
-		return -1;
-	}
-	out = atomic_dir_open(d, name, err, errlen);
-	if (!out) {
-		fclose(in);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
-	return atomic_dir_close(out, name, err, errlen);
-}
-
 static int write_context(const struct atomic_dir *d, const struct census *c,
 			 char *err, size_t errlen)
 {
@@ -145,7 +122,8 @@ int census_write_dir(const struct census *census, char **files, int nfiles,
 
 		sscanf(census->boots[i], "%255s %31s", kernel, state);
 		snprintf(raw, sizeof(raw), "raw/%s-%s.tsv", kernel, state);
-		if (copy_into(&dir, strchr(files[i], '=') + 1, raw, err, errlen))
+		if (atomic_dir_copy_in(&dir, strchr(files[i], '=') + 1, raw,
+				       err, errlen))
 			goto fail;
 	}
 	if (write_with(&dir, "plots/census-pairs.dat", census_write_plot_data,

@@ -641,6 +641,28 @@ int atomic_dir_close(FILE *f, const char *name, char *err, size_t errlen)
 	return 0;
 }
 
+int atomic_dir_copy_in(const struct atomic_dir *d, const char *from,
+		       const char *name, char *err, size_t errlen)
+{
+	FILE *in = fopen(from, "r"), *out;
+	char buf[65536];
+	size_t n;
+
+	if (!in) {
+		snprintf(err, errlen, "cannot read %s: %s", from, strerror(errno));
+		return -1;
+	}
+	out = atomic_dir_open(d, name, err, errlen);
+	if (!out) {
+		fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	return atomic_dir_close(out, name, err, errlen);
+}
+
 /* ------------------------------------------------ one file */
 
 FILE *atomic_file_begin(struct atomic_file *f, const char *target,

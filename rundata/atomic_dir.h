@@ -95,6 +95,9 @@ FILE *atomic_dir_open(const struct atomic_dir *d, const char *name, char *err,
 		      size_t errlen);
 /* Close a file of atomic_dir_open, reporting a write error. */
 int atomic_dir_close(FILE *f, const char *name, char *err, size_t errlen);
+/* Copy the file at from into the directory being built, as name. */
+int atomic_dir_copy_in(const struct atomic_dir *d, const char *from,
+		       const char *name, char *err, size_t errlen);
 
 /*
  * One file replaced atomically (report.md): written to .NAME.XXXXXX
