@@ -41,6 +41,11 @@ need_command() {
 	exit 1
 }
 
+# csv_column NAME FILE: the 1-based index of the column NAME in the header
+# of the CSV FILE; nothing when it has none. Stages read results by name,
+# as columns are added.
+csv_column() { head -n 1 "$2" | tr , '\n' | grep -nx -- "$1" | cut -d: -f1; }
+
 # check DESCRIPTION COMMAND...: ok when COMMAND succeeds; otherwise not_ok,
 # with what COMMAND printed so the failure explains itself.
 check() {

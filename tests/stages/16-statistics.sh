@@ -59,12 +59,9 @@ fi
 
 cmocka_tap simulation "$build/tests/unit/test_simulation"
 
-# column NAME FILE: the index of a CSV header column
-column() { head -n 1 "$2" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
-
 # verdicts FILE: "verdict count" lines of a compare.csv
 verdicts() {
-	awk -F, -v v="$(column verdict "$1")" 'NR > 1 { n[$v]++ }
+	awk -F, -v v="$(csv_column verdict "$1")" 'NR > 1 { n[$v]++ }
 		END { for (k in n) printf "%s %d\n", k, n[k] }' "$1" | sort
 }
 
@@ -77,7 +74,7 @@ invoke() {
 # shifted CSV: "share median" of compare.csv's rows: the share that moved
 # the majority's way, and the median of |relative| in percent
 shifted() {
-	awk -F, -v r="$(column relative "$1")" 'NR > 1 && $r != "" {
+	awk -F, -v r="$(csv_column relative "$1")" 'NR > 1 && $r != "" {
 			n++; up += $r > 0; a[n] = $r < 0 ? -$r : $r }
 		END {
 			for (i = 1; i <= n; i++)
@@ -90,8 +87,8 @@ shifted() {
 
 # covered A B: "inside rows": how many of B's centers lie inside A's intervals
 covered() {
-	awk -F, -v c="$(column center "$1")" -v l="$(column ci_low "$1")" \
-		-v h="$(column ci_high "$1")" 'FNR == 1 { next }
+	awk -F, -v c="$(csv_column center "$1")" -v l="$(csv_column ci_low "$1")" \
+		-v h="$(csv_column ci_high "$1")" 'FNR == 1 { next }
 		NR == FNR { lo[$1] = $l; hi[$1] = $h; next }
 		$1 in lo { m++; k += lo[$1] <= $c && $c <= hi[$1] } END { print k + 0, m + 0 }' "$1" "$2"
 }
@@ -161,8 +158,8 @@ while [ "$(wc -w <<<"$kept")" -lt "$pairs" ] && [ "$i" -le $((pairs + 4)) ]; do
 		continue
 	fi
 	kept="$kept $i"
-	read -r n c z <<<"$(awk -F, -v v="$(column verdict "$csv")" \
-		-v l="$(column ci_low "$csv")" -v h="$(column ci_high "$csv")" \
+	read -r n c z <<<"$(awk -F, -v v="$(csv_column verdict "$csv")" \
+		-v l="$(csv_column ci_low "$csv")" -v h="$(csv_column ci_high "$csv")" \
 		'NR > 1 { n++; c += $v == "faster" || $v == "slower"; z += $l <= 0 && 0 <= $h }
 		END { print n, c + 0, z + 0 }' "$csv")"
 	rows=$((rows + n)) called=$((called + c)) held=$((held + z))
@@ -171,7 +168,7 @@ while [ "$(wc -w <<<"$kept")" -lt "$pairs" ] && [ "$i" -le $((pairs + 4)) ]; do
 	read -r k2 m2 <<<"$(covered "$b/results.csv" "$a/results.csv")"
 	covered=$((covered + k1 + k2)) compared=$((compared + m1 + m2))
 	echo "# pair $i-$j: $c of $n rows called faster/slower, 0 inside the interval of B - A in $z, rerun coverage $k1 of $m1 and $k2 of $m2 back, rows moved one way $share, median |B-A| $median% (load $load)"
-	[ "$c" -gt 0 ] && awk -F, -v v="$(column verdict "$csv")" -v r="$(column relative "$csv")" \
+	[ "$c" -gt 0 ] && awk -F, -v v="$(csv_column verdict "$csv")" -v r="$(csv_column relative "$csv")" \
 		'NR > 1 && ($v == "faster" || $v == "slower") { printf "#   %s %s %+.1f%%\n", $1, $v, 100 * $r }' "$csv"
 	# a known cost added to the second run
 	inject "$a" "$b" "$tmp/plus$i"
@@ -181,8 +178,8 @@ while [ "$(wc -w <<<"$kept")" -lt "$pairs" ] && [ "$i" -le $((pairs + 4)) ]; do
 		show <"$tmp/pc$i.out"
 	else
 		pc=$tmp/pc$i/compare.csv
-		read -r n s f h <<<"$(awk -F, -v v="$(column verdict "$pc")" \
-			-v l="$(column ci_low "$pc")" -v h="$(column ci_high "$pc")" \
+		read -r n s f h <<<"$(awk -F, -v v="$(csv_column verdict "$pc")" \
+			-v l="$(csv_column ci_low "$pc")" -v h="$(csv_column ci_high "$pc")" \
 			'NR == FNR { c[$1] = $2; next }
 			FNR > 1 { n++; s += $v == "slower"; f += $v == "faster"
 				held += $l <= c[$1] && c[$1] <= $h }
@@ -243,11 +240,11 @@ fi
 # work moves a single run's figure by more than the chain.
 a=$(for k in $(seq 1 "$i"); do
 	f=$(cat "$tmp/$k.dir")/results.csv
-	awk -F, -v c="$(column center "$f")" -v l="$(column ci_low "$f")" \
-		-v h="$(column ci_high "$f")" -v d="${f%/results.csv}" \
+	awk -F, -v c="$(csv_column center "$f")" -v l="$(csv_column ci_low "$f")" \
+		-v h="$(csv_column ci_high "$f")" -v d="${f%/results.csv}" \
 		'$1 ~ /^syscall\/getppid_adds\// && $c > 0 { print ($h - $l) / $c, d }' "$f"
 done | sort -g | awk 'NR == 1 { print $2 }')
-chain=$(awk -F, -v c="$(column center "$a/results.csv")" \
+chain=$(awk -F, -v c="$(csv_column center "$a/results.csv")" \
 	'$1 ~ /^syscall\/adds\// { print $c }' "$a/results.csv")
 # as_control OP DIR: that run with OP's rows renamed syscall/control
 as_control() {
@@ -267,9 +264,9 @@ if [ -z "$chain" ] ||
 	show <"$tmp/real.out"
 else
 	csv=$tmp/real/compare.csv
-	read -r delta low high verdict <<<"$(awk -F, -v d="$(column delta "$csv")" \
-		-v l="$(column ci_low "$csv")" -v h="$(column ci_high "$csv")" \
-		-v v="$(column verdict "$csv")" 'NR == 2 { print $d, $l, $h, $v }' "$csv")"
+	read -r delta low high verdict <<<"$(awk -F, -v d="$(csv_column delta "$csv")" \
+		-v l="$(csv_column ci_low "$csv")" -v h="$(csv_column ci_high "$csv")" \
+		-v v="$(csv_column verdict "$csv")" 'NR == 2 { print $d, $l, $h, $v }' "$csv")"
 	what="real cost: getppid_adds - getppid $delta [$low, $high] ticks, the chain alone $chain, verdict $verdict"
 	if [ "$verdict" = slower ] &&
 		awk -v d="$delta" -v x="$chain" 'BEGIN { exit !(d >= x / 1.5 && d <= x * 1.5) }'; then

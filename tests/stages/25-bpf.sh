@@ -20,13 +20,6 @@ if ! [ -x "$smapbench" ]; then
 	exit 1
 fi
 
-# column_of FILE ROW COLUMN: the named column of the row whose name is ROW.
-column_of() {
-	awk -F, -v row="$2" -v col="$3" '
-		NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
-		c && $1 == row { print $c; exit }' "$1"
-}
-
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -48,6 +41,15 @@ if ! [ -f "$dir/results.csv" ]; then
 fi
 
 rows=$(grep -c '^bpf/' "$dir/results.csv")
+# the columns checked, by name: their indices from 0
+for c in median ci_low ci_high counter; do
+	i=$(csv_column "$c" "$dir/results.csv")
+	if [ -z "$i" ]; then
+		not_ok "results.csv has no column $c"
+		exit 1
+	fi
+	declare "at_$c=$((i - 1))"
+done
 skipped=$(grep -c '^bpf/' "$dir/skipped.csv" 2>/dev/null)
 if [ "$rows" -gt 0 ]; then
 	ok "results.csv has $rows bpf rows"
@@ -61,10 +63,9 @@ if [ "$rows" -gt 0 ]; then
 		fi
 		# median, ci_low and ci_high are numbers and the counter is the
 		# bpf clock; columns found by the header's names, not positions.
-		median=$(column_of "$dir/results.csv" "$name" median)
-		low=$(column_of "$dir/results.csv" "$name" ci_low)
-		high=$(column_of "$dir/results.csv" "$name" ci_high)
-		counter=$(column_of "$dir/results.csv" "$name" counter)
+		IFS=, read -r -a f <<<"$row"
+		median=${f[at_median]} low=${f[at_ci_low]}
+		high=${f[at_ci_high]} counter=${f[at_counter]}
 		if [[ "$median" =~ ^[0-9.e+-]+$ && "$low" =~ ^[0-9.e+-]+$ &&
 			"$high" =~ ^[0-9.e+-]+$ && "$counter" == bpf-ktime ]]; then
 			ok "$name: median $median ns, CI [$low, $high]"
