@@ -66,19 +66,17 @@ $(if $(HAVE_BPF),,$(call left_out,bpf suite (skipped at run time),\
 	the running kernel has no $(BPF_VMLINUX_BTF) (CONFIG_DEBUG_INFO_BTF))))
 
 # ---------------------------------------------------------------- module
-# Headers of the running kernel (KDIR), else the newest Debian 6.1 headers,
-# the kernel the QEMU runs boot (sort -V: 6.1.0-9 < 6.1.0-57).
+# Headers of the running kernel (KDIR) and nothing else: a module built
+# against another kernel's headers would not load here, and would say
+# nothing about this kernel's features. Other kernels: make kmod-for.
 KERNEL_RELEASE := $(shell uname -r)
 KDIR       ?= /lib/modules/$(KERNEL_RELEASE)/build
-KMOD_DEB61 ?= $(lastword $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 \
-			2>/dev/null | sort -V))
-KMOD_KDIR  := $(patsubst %/Makefile,%,$(firstword $(wildcard $(KDIR)/Makefile) \
-			$(wildcard $(KMOD_DEB61)/Makefile)))
-$(if $(KMOD_KDIR),,$(call left_out,smapbench.ko (the kmod suite),\
-	no kernel headers in $(KDIR) nor /usr/src/linux-headers-6.1.*-amd64; \
-	apt-get install linux-headers-$(KERNEL_RELEASE) for this kernel$(if \
-	$(wildcard /proc/modules),,$(comma) which cannot load modules anyway \
-	(no CONFIG_MODULES)$(comma)) or linux-headers-amd64 for run-bench.sh --vm))
+KMOD_KDIR  := $(patsubst %/Makefile,%,$(wildcard $(KDIR)/Makefile))
+kmod_other := $(patsubst linux-headers-%,%,$(notdir $(wildcard /usr/src/linux-headers-*-amd64)))
+kmod_no_modules := $(if $(wildcard /proc/modules),,$(comma) though this kernel cannot load modules (no CONFIG_MODULES))
+kmod_elsewhere := $(if $(kmod_other),; other kernels: make kmod-for KVER=<release> (headers here for $(kmod_other)))
+$(if $(KMOD_KDIR),,$(call left_out,smapbench.ko for this kernel ($(KERNEL_RELEASE)),\
+	no kernel headers in $(KDIR); apt-get install linux-headers-$(KERNEL_RELEASE)$(kmod_no_modules)$(kmod_elsewhere)))
 
 # ---------------------------------------------------------------- census
 # The instruction census (docs/census.md) runs guests under a QEMU TCG

@@ -1,11 +1,9 @@
 # smapbench.ko and its in-guest self-test.
 #
-#   make module                  build the module for the default kernel:
-#                                KDIR if it exists (default
-#                                /lib/modules/$(uname -r)/build), else the
-#                                newest Debian 6.1 headers in /usr/src, else
-#                                say how to install headers (not an error);
-#                                mk/config.mk finds them
+#   make module                  build the module for the running kernel,
+#                                from KDIR (default /lib/modules/$(uname -r)/build)
+#                                only; without it, say what to install (not an
+#                                error; mk/config.mk finds them)
 #   make kmod-for KVER=<release> build build/kmod/<release>/smapbench.ko
 #                                against /lib/modules/<release>/build or
 #                                /usr/src/linux-headers-<release>; e.g.
@@ -29,6 +27,22 @@
 
 KMOD_SOURCES := kmod/Kbuild kmod/smapbench_main.c kmod/smapbench_ops.c \
 	kmod/smapbench_ops.h kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def
+# The compile tests of the kernel APIs the module may lack
+# (scripts/kmod-config.sh): a change to one probes again.
+KMOD_PROBES  := $(wildcard kmod/probes/*.c) scripts/kmod-config.sh
+
+# Arguments of every kbuild run for the module and its probes, which
+# select the compiler or the headers rather than warnings:
+#   KMOD_LLVM=1            build with clang and LLVM's tools (LLVM=1), as
+#                          a clang-built kernel needs
+#   KMOD_OVERLAY=<dir>     headers searched before the kernel's own (a model
+#                          of another kernel version: tests/kmod/overlays/)
+#   KMOD_VERSION=<x.y>     the version kbuild reports (VERSION, PATCHLEVEL);
+#                          by default an overlay's, from its directory's name
+KMOD_VERSION ?= $(notdir $(patsubst %/,%,$(KMOD_OVERLAY)))
+KMOD_KBUILD_ARGS = $(if $(KMOD_LLVM),LLVM=1) $(if $(KMOD_OVERLAY),"NOSTDINC_FLAGS=-nostdinc -I$(call from_top,$(KMOD_OVERLAY))") \
+	$(if $(KMOD_VERSION),VERSION=$(word 1,$(subst ., ,$(KMOD_VERSION))) \
+	PATCHLEVEL=$(word 2,$(subst ., ,$(KMOD_VERSION))))
 KMOD_BUILD   := $(BUILD)/kmod
 
 # Kernel release of a build directory, as the module's vermagic has it
@@ -55,14 +69,25 @@ endif
 # $(call from_top,<path>): <path> as seen from $$top, the checkout.
 from_top = $(if $(filter /%,$(1)),$(1),$$top/$(1))
 
+# What a build was asked for beyond the kernel: compiler and overlay.
+kmod_build_label = $(if $(KMOD_LLVM), LLVM=1)$(if $(KMOD_OVERLAY), overlay $(KMOD_OVERLAY))$(if $(KMOD_VERSION), as $(KMOD_VERSION))
+
 # $(call kmod_build,<kernel build dir>,<output dir>,<kbuild flags>)
+# The probes run first (scripts/kmod-config.sh writes smapbench_config.h
+# beside the sources); each feature the kernel lacks is named, with
+# what it leaves out of the module.
 define kmod_build
 	@mkdir -p "$(2)/uapi"
 	@cp -p $(filter-out kmod/uapi/%,$(KMOD_SOURCES)) "$(2)/"
 	@cp -p $(filter kmod/uapi/%,$(KMOD_SOURCES)) "$(2)/uapi/"
-	@echo "  KBUILD  $(2) against $(1)$(if $(3), $(3))"
+	+@$(call via_space_free_path,$$top/scripts/kmod-config.sh $(1) \
+		$(call from_top,$(2)) $(KMOD_KBUILD_ARGS))
+	@awk '/^\/\* / { what = $$0; sub(/^\/\* /, "", what); sub(/ \*\/$$/, "", what) } \
+		/^#define SMAPBENCH_HAVE_/ && $$3 == 0 { print "  ABSENT  " what }' \
+		"$(2)/smapbench_config.h"
+	@echo "  KBUILD  $(2) against $(1)$(kmod_build_label)$(if $(3), $(3))"
 	+@$(call via_space_free_path,$(MAKE) --no-print-directory -C $(1) \
-		M=$(call from_top,$(2)) $(3) modules)
+		M=$(call from_top,$(2)) $(KMOD_KBUILD_ARGS) $(3) modules)
 endef
 
 .PHONY: module kmod-for kmod-lint kmod-checkpatch kmod-selftest kmod-clean
@@ -76,7 +101,7 @@ ifneq ($(KMOD_KDIR),)
 # (its configuration and symbol versions) or KMOD_FLAGS call for it.
 KMOD_KO := $(KMOD_BUILD)/$(call kmod_release,$(KMOD_KDIR))/smapbench.ko
 module: $(KMOD_KO)
-$(KMOD_KO): $(KMOD_SOURCES) $(wildcard $(KMOD_KDIR)/include/generated/autoconf.h \
+$(KMOD_KO): $(KMOD_SOURCES) $(KMOD_PROBES) $(wildcard $(KMOD_KDIR)/include/generated/autoconf.h \
 		$(KMOD_KDIR)/Module.symvers) $(if $(KMOD_FLAGS),FORCE)
 	$(call kmod_build,$(KMOD_KDIR),$(patsubst %/,%,$(dir $@)),$(KMOD_FLAGS))
 	@touch $@
@@ -88,23 +113,27 @@ ifneq ($(filter module,$(MAKECMDGOALS)),)
 endif
 endif
 
-KMOD_OUT ?= $(KMOD_BUILD)/$(KVER)
-kmod-for: $(KMOD_SOURCES)
-	@if [ -z "$(KVER)" ]; then \
-		echo "usage: make kmod-for KVER=<release> [KMOD_FLAGS=W=1|C=2]" >&2; \
+# The tree kmod-for builds against: KMOD_TREE (any prepared kernel tree,
+# e.g. scripts/kmod-clang-tree.sh's), else the headers of release KVER.
+kmod_for_kdir = $(if $(KMOD_TREE),$(wildcard $(KMOD_TREE)/Makefile),$(call kmod_kdir_of,$(KVER)))
+KMOD_OUT ?= $(KMOD_BUILD)/$(or $(KVER),$(call kmod_release,$(KMOD_TREE)))
+kmod-for: $(KMOD_SOURCES) $(KMOD_PROBES)
+	@if [ -z "$(KVER)$(KMOD_TREE)" ]; then \
+		echo "usage: make kmod-for KVER=<release>|KMOD_TREE=<dir> [KMOD_FLAGS=W=1|C=2] [KMOD_LLVM=1] [KMOD_OVERLAY=<dir>]" >&2; \
 		exit 2; \
 	fi
-	@if [ -z "$(call kmod_kdir_of,$(KVER))" ]; then \
-		echo "error: no headers for $(KVER): apt-get install linux-headers-$(KVER)" >&2; \
+	@if [ -z "$(kmod_for_kdir)" ]; then \
+		echo "error: $(if $(KMOD_TREE),no kernel tree at $(KMOD_TREE),no headers for $(KVER): apt-get install linux-headers-$(KVER))" >&2; \
 		exit 1; \
 	fi
-	$(call kmod_build,$(call kmod_kdir_of,$(KVER)),$(KMOD_OUT),$(KMOD_FLAGS))
+	$(call kmod_build,$(patsubst %/Makefile,%,$(kmod_for_kdir)),$(KMOD_OUT),$(KMOD_FLAGS))
 
 kmod-clean:
 	rm -rf $(KMOD_BUILD)
 
 kmod-checkpatch: kmod-doctools
-	$(CHECKPATCH) --no-tree --show-types -f $(filter-out %/Kbuild,$(KMOD_SOURCES))
+	$(CHECKPATCH) --no-tree --show-types -f $(filter-out %/Kbuild,$(KMOD_SOURCES)) \
+		$(wildcard kmod/probes/*.c)
 
 kmod-lint: kmod-checkpatch kmod-kerneldoc
 	shellcheck -S warning tests/kmod/check-layout.sh

@@ -36,6 +36,10 @@ test_packages() {
 	# to boot in QEMU: 6.1 (the default) and 6.12 (masked uaccess).
 	echo linux-headers-amd64 linux-image-amd64
 	echo linux-headers-6.12-amd64 linux-image-6.12-amd64
+	# PREEMPT_RT, built and booted: the module caps its windows lower there.
+	echo linux-headers-6.12-rt-amd64 linux-image-6.12-rt-amd64
+	# A clang-configured 6.12 tree for the module (scripts/kmod-clang-tree.sh).
+	echo linux-source-6.12 lld libssl-dev
 	echo qemu-system-x86 busybox-static cpio
 	# scripts/fetch-qemu-plugin-header.sh: Debian's QEMU source tarball.
 	echo curl xz-utils

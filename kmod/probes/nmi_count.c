@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe: irq_stat.__nmi_count, the NMIs this CPU took
+ * exports: irq_stat
+ *
+ * x86 counts every NMI per CPU in irq_stat, which it exports to
+ * modules. Without it a window cannot tell that an NMI ran inside it.
+ */
+#include <linux/hardirq.h>
+#include <linux/percpu.h>
+#include <asm/hardirq.h>
+
+unsigned int smapbench_probe_nmi_count(void);
+
+unsigned int smapbench_probe_nmi_count(void)
+{
+	return this_cpu_read(irq_stat.__nmi_count);
+}

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Prepares a kernel tree configured for clang (LLVM=1) from Debian's
+# linux-source-6.12, to build smapbench.ko the way a clang-built kernel
+# (Android, ChromeOS, some distributions' kernels) would.
+#
+#   scripts/kmod-clang-tree.sh [--check]   prints the tree's path
+#
+# Debian ships no clang-built kernel, so this takes Debian's own 6.12
+# configuration, lets kconfig adapt it to clang (olddefconfig drops what
+# is GCC-only), and runs modules_prepare: enough to build and check an
+# external module, not to boot. BTF is turned off (it needs pahole and a
+# vmlinux) and the trusted keys emptied (Debian's are not in the source
+# tarball). Module.symvers is Debian's 6.12 one, so that modpost checks
+# the module's symbols. About 3 minutes on two cores, once: the tree is
+# kept in $SMAPBENCH_CACHE (default /var/cache/smapbench), outside the
+# checkout, and rebuilt only when the source package or clang changes.
+# --check only says (exit 0 or 1) whether a prepared tree is there.
+set -eu
+cache=${SMAPBENCH_CACHE:-/var/cache/smapbench}
+tarball=/usr/src/linux-source-6.12.tar.xz
+headers=$(ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | grep -v -- -rt- | sort -V | tail -n 1)
+tree=$cache/linux-6.12-llvm
+stamp=$tree/.smapbench-prepared
+
+want_stamp() {
+	echo "source $(stat -c '%s %Y' "$tarball" 2>/dev/null)"
+	echo "config $headers"
+	echo "clang $(clang --version 2>/dev/null | head -n 1)"
+}
+
+if [ "${1:-}" = --check ]; then
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(want_stamp)" ]
+	exit
+fi
+for need in "$tarball" "$headers/.config"; do
+	if ! [ -e "$need" ]; then
+		echo "kmod-clang-tree: $need is missing (apt-get install linux-source-6.12 linux-headers-6.12-amd64)" >&2
+		exit 1
+	fi
+done
+for tool in clang ld.lld llvm-nm llvm-objcopy flex bison bc; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "kmod-clang-tree: $tool is missing (apt-get install clang lld llvm flex bison bc)" >&2
+		exit 1
+	fi
+done
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(want_stamp)" ]; then
+	echo "$tree"
+	exit 0
+fi
+
+mkdir -p "$cache"
+work=$(mktemp -d "$cache/linux-6.12-llvm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+echo "kmod-clang-tree: unpacking $tarball" >&2
+tar -xJf "$tarball" -C "$work" --strip-components=1
+cp "$headers/.config" "$work/.config"
+(
+	cd "$work"
+	scripts/config --disable DEBUG_INFO_BTF \
+		--set-str SYSTEM_TRUSTED_KEYS "" \
+		--set-str SYSTEM_REVOCATION_KEYS "" \
+		--set-str MODULE_SIG_KEY "certs/signing_key.pem"
+	echo "kmod-clang-tree: olddefconfig and modules_prepare with LLVM=1" >&2
+	make -s LLVM=1 olddefconfig
+	make -s LLVM=1 -j"$(nproc)" modules_prepare
+) >"$work/.smapbench-prepare.log" 2>&1 || {
+	tail -n 30 "$work/.smapbench-prepare.log" >&2
+	echo "kmod-clang-tree: preparing the tree failed (log above)" >&2
+	exit 1
+}
+grep -q '^CONFIG_CC_IS_CLANG=y' "$work/.config" || {
+	echo "kmod-clang-tree: the prepared tree is not configured for clang" >&2
+	exit 1
+}
+cp "$headers/Module.symvers" "$work/Module.symvers"
+want_stamp >"$work/.smapbench-prepared"
+rm -rf "$tree"
+mv "$work" "$tree"
+trap - EXIT
+echo "$tree"
