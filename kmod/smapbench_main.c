@@ -25,6 +25,7 @@
 #include <linux/capability.h>
 #include <linux/compat.h>
 #include <linux/fs.h>
+#include <linux/hardirq.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/miscdevice.h>
@@ -32,6 +33,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/nospec.h>
+#include <linux/percpu.h>
 #include <linux/objtool.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
@@ -68,6 +70,10 @@
 #define REFAULT_LIMIT		4
 /* Windows over the budget in a row that halve the iteration count. */
 #define OVERRUN_LIMIT		2
+/* Deadline checks per budget: a window overruns by a chunk at most. */
+#define CHUNKS			64
+/* Windows in a row an NMI or SMI may disturb before -EBUSY. */
+#define DISTURB_LIMIT		8
 /*
  * General-purpose and fixed counters are 48 bits wide on every x86 PMU
  * smapbench targets; deltas are taken modulo that width.
@@ -77,6 +83,16 @@
 #define CPUID_7_EBX_SMEP	BIT(7)
 #define CPUID_7_EBX_SMAP	BIT(20)
 #define CPUID_1_ECX_HYPERVISOR	BIT(31)
+
+/*
+ * The longest interrupts-off window: on PREEMPT_RT a tenth, because there
+ * a task of higher priority must not wait a millisecond for this CPU.
+ */
+static u32 budget_ns(void)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_RT) ? SMAPBENCH_SAMPLE_BUDGET_NS_RT :
+					       SMAPBENCH_SAMPLE_BUDGET_NS;
+}
 
 /* SMAP in CPUID, read once: it decides whether raw STAC/CLAC #UD. */
 static bool smap_cpuid;
@@ -109,10 +125,12 @@ struct stamp {
  * @ctx: what @loop works on.
  * @samples: kernel copy of the samples, copied out at the end.
  * @clock: TSC and cycle counter.
- * @budget_tsc: SMAPBENCH_SAMPLE_BUDGET_NS in TSC ticks.
+ * @budget_tsc: budget_ns() in TSC ticks.
  * @window_max_tsc: longest interrupts-off window so far.
  * @over_budget: windows that ran over @budget_tsc.
  * @refaults: times the buffer had to be faulted in again.
+ * @disturbed: windows discarded because an NMI or SMI ran inside.
+ * @chunk: iterations between two deadline checks (run_chunks()).
  * @overhead: scratch for the timer-overhead median.
  */
 struct run_state {
@@ -126,6 +144,8 @@ struct run_state {
 	u64 window_max_tsc;
 	u32 over_budget;
 	u32 refaults;
+	u32 disturbed;
+	u32 chunk;
 	u64 overhead[OVERHEAD_RUNS];
 };
 
@@ -139,6 +159,7 @@ static bool cpuid_smap(void)
 	return ebx & CPUID_7_EBX_SMAP;
 }
 
+#ifdef CONFIG_PERF_EVENTS
 /*
  * rdpmc of the counter @ev is scheduled on. perf_event_read_local() would
  * be the API, but it is not exported to modules; with interrupts off on
@@ -163,6 +184,13 @@ static bool pmc_read(struct perf_event *ev, u64 *val)
 	*val = ((u64)hi << 32) | lo;
 	return !bad;
 }
+#else
+/* No perf events, no counter to read. */
+static bool pmc_read(struct perf_event *ev, u64 *val)
+{
+	return false;
+}
+#endif
 
 /* Cycles first, TSC last at the start; mirrored at the end. */
 static __always_inline void clock_start(struct clock *c, struct stamp *s)
@@ -181,7 +209,11 @@ static __always_inline void clock_stop(struct clock *c, struct stamp *s)
 		c->cycles = false;
 }
 
-/* Called pinned to @cpu; leaves the clock TSC-only when no PMU helps. */
+/*
+ * Called pinned to @cpu; leaves the clock TSC-only when no PMU helps,
+ * and in a kernel built without perf events.
+ */
+#ifdef CONFIG_PERF_EVENTS
 static void clock_open(struct clock *c, int cpu)
 {
 	struct perf_event_attr attr = {
@@ -216,6 +248,17 @@ static void clock_close(struct clock *c)
 		perf_event_release_kernel(c->event);
 	c->event = NULL;
 }
+#else
+static void clock_open(struct clock *c, int cpu)
+{
+	c->event = NULL;
+	c->cycles = false;
+}
+
+static void clock_close(struct clock *c)
+{
+}
+#endif
 
 /*
  * Sets or clears EFLAGS.AC with the instruction this CPU has: STAC/CLAC
@@ -227,7 +270,7 @@ static void clock_close(struct clock *c)
 static noinline void ac_clear(void)
 {
 	if (smap_cpuid)
-		asm volatile(__ASM_CLAC : : : "memory");
+		asm volatile(SMAPBENCH_ASM_CLAC : : : "memory");
 	else
 		asm volatile("pushf\n\t"
 			     "andl %[noac], (%%rsp)\n\t"
@@ -240,7 +283,7 @@ STACK_FRAME_NON_STANDARD(ac_clear);
 static noinline void ac_set(void)
 {
 	if (smap_cpuid)
-		asm volatile(__ASM_STAC : : : "memory");
+		asm volatile(SMAPBENCH_ASM_STAC : : : "memory");
 	else
 		asm volatile("pushf\n\t"
 			     "orl %[ac], (%%rsp)\n\t"
@@ -285,13 +328,89 @@ static bool ac_leak_wanted(void)
 }
 
 /*
+ * What else ran on this CPU while a window held interrupts off: an NMI
+ * (perf, the watchdog, a machine check) or an SMI (firmware), which no
+ * interrupts-off window can keep out. Their counts are read before and
+ * after each window; a window with either inside is discarded.
+ */
+struct marks {
+	u32 nmi;
+	u32 smi;
+};
+
+/* MSR_SMI_COUNT answered at load (Intel from Nehalem; not AMD). */
+static bool smi_count_ok;
+
+/* The SMIs this CPU took, or false where rdmsr faults (#GP). */
+static bool read_smi_count(u32 *count)
+{
+	u32 lo, hi, bad = 1;
+
+	asm volatile("1:	rdmsr\n"
+		     "	xorl %[bad], %[bad]\n"
+		     "2:\n"
+		     _ASM_EXTABLE(1b, 2b)
+		     : "=a" (lo), "=d" (hi), [bad] "+r" (bad)
+		     : "c" (MSR_SMI_COUNT));
+	*count = lo;
+	return !bad;
+}
+
+static __always_inline void marks_read(struct marks *m)
+{
+#if SMAPBENCH_HAVE_NMI_COUNT
+	m->nmi = this_cpu_read(irq_stat.__nmi_count);
+#else
+	m->nmi = 0;
+#endif
+	m->smi = 0;
+	if (smi_count_ok && !read_smi_count(&m->smi))
+		m->smi = 0;
+}
+
+/*
+ * The loop in chunks of st->chunk iterations, the TSC read between
+ * them: a chunk that would end past @deadline, judged by the one before
+ * it, is not started, and the window ends with -ETIME (then discarded
+ * like one over the budget). So a window overruns the budget only by a
+ * chunk that ran far slower than the one before it (a budget / CHUNKS
+ * of iterations at the probed speed), not by the whole count. The same
+ * code runs for every op and variant, inside the timed region: it
+ * cancels in inline - nopad. A window whose chunks ran over halves them
+ * (bounded_window()).
+ */
+static __always_inline int run_chunks(struct run_state *st, u32 n,
+				      u64 deadline)
+{
+	u64 now, prev = rdtsc();
+	u32 k, done = 0;
+	int ret;
+
+	for (;;) {
+		k = min(n - done, st->chunk);
+		st->ctx.first = done;
+		ret = st->loop(&st->ctx, k);
+		done += k;
+		if (ret || done == n)
+			return ret;
+		now = rdtsc();
+		if (now + (now - prev) > deadline)
+			return -ETIME;
+		prev = now;
+	}
+}
+
+/*
  * One interrupts-off window around @n iterations. @out gets the sample
  * and the window's own length: from right after local_irq_save() to
  * right before local_irq_restore(), clock reads and checks included.
+ * Returns -ETIME for a window stopped at its deadline and -EBUSY for one
+ * an NMI or SMI disturbed; neither sample is usable.
  */
 static int window(struct run_state *st, u32 n, struct smapbench_sample *out)
 {
 	bool leak = ac_leak_wanted();
+	struct marks m0, m1;
 	struct stamp t0, t1;
 	unsigned long flags;
 	u64 w0, w1;
@@ -303,14 +422,16 @@ static int window(struct run_state *st, u32 n, struct smapbench_sample *out)
 	preempt_disable();
 	local_irq_save(flags);
 	w0 = rdtsc_ordered();
+	marks_read(&m0);
 	pagefault_disable();
 	clock_start(&st->clock, &t0);
-	ret = st->loop(&st->ctx, n);
+	ret = run_chunks(st, n, w0 + st->budget_tsc);
 	clock_stop(&st->clock, &t1);
 	if (unlikely(leak))
 		ac_set();
 	ac = ac_recover(leak);
 	pagefault_enable();
+	marks_read(&m1);
 	w1 = rdtsc_ordered();
 	local_irq_restore(flags);
 	preempt_enable();
@@ -319,7 +440,11 @@ static int window(struct run_state *st, u32 n, struct smapbench_sample *out)
 	out->cycles = (t1.cycles - t0.cycles) & PMC_MASK;
 	out->window_tsc = w1 - w0;
 	st->window_max_tsc = max(st->window_max_tsc, out->window_tsc);
-	return ac ? -EIO : ret;
+	if (ac)
+		return -EIO;
+	if (!ret && (m0.nmi != m1.nmi || m0.smi != m1.smi))
+		return -EBUSY;
+	return ret;
 }
 
 /*
@@ -334,6 +459,7 @@ static int probe(struct run_state *st, u32 n, u64 *ticks)
 
 	pagefault_disable();
 	t0 = rdtsc_ordered();
+	st->ctx.first = 0;
 	ret = st->loop(&st->ctx, n);
 	*ticks = rdtsc_ordered() - t0;
 	if (ac_recover(false))
@@ -398,25 +524,45 @@ static int breathe(void)
 	return 0;
 }
 
+
+
 /*
- * One window that counts. A window over the budget is discarded and
- * taken again; OVERRUN_LIMIT of them in a row halve *@n (the caller then
- * starts its samples again), and at one iteration end the run: -E2BIG.
+ * One window that counts. A window over the budget, or stopped at its
+ * deadline, is discarded and taken again; OVERRUN_LIMIT of them in a row
+ * halve *@n (the caller then starts its samples again), and at one
+ * iteration end the run: -E2BIG. A window an NMI or SMI disturbed is
+ * discarded and taken again, DISTURB_LIMIT times in a row at most: then
+ * -EBUSY (something fires NMIs at every window: perf sampling, say).
  */
 static int bounded_window(struct run_state *st, u32 *n,
 			  struct smapbench_sample *out)
 {
-	int overruns = 0, ret;
+	int overruns = 0, disturbed = 0, ret;
+	bool stopped;
 
 	for (;;) {
 		ret = measure(st, *n, out, NULL);
+		if (ret == -EBUSY) {
+			st->disturbed++;
+			if (++disturbed > DISTURB_LIMIT)
+				return -EBUSY;
+			ret = breathe();
+			if (ret)
+				return ret;
+			continue;
+		}
+		stopped = ret == -ETIME;
+		if (stopped)
+			ret = 0;
 		if (!ret)
 			ret = breathe();
 		if (ret)
 			return ret;
-		if (out->window_tsc <= st->budget_tsc)
+		if (!stopped && out->window_tsc <= st->budget_tsc)
 			return 0;
 		st->over_budget++;
+		/* Iterations got slower than sized: check the deadline sooner. */
+		st->chunk = max(st->chunk / 2, 1U);
 		if (++overruns < OVERRUN_LIMIT)
 			continue;
 		if (*n == 1)
@@ -504,6 +650,8 @@ static int size_iterations(struct run_state *st, u32 *done)
 		ticks = min(ticks, t);
 	}
 	st->req.iteration_tsc = max_t(u64, DIV_ROUND_UP_ULL(ticks, n), 1);
+	st->chunk = clamp_t(u64, div64_u64(div_u64(st->budget_tsc, CHUNKS),
+					   st->req.iteration_tsc), 1, U32_MAX);
 	if (n == 1 && ticks > target)
 		return -E2BIG;
 	*done = clamp_t(u64, div64_u64(target, st->req.iteration_tsc), 1, want);
@@ -569,6 +717,7 @@ static int take_samples(struct run_state *st)
 	r->window_max_tsc = st->window_max_tsc;
 	r->over_budget = st->over_budget;
 	r->refaults = st->refaults;
+	r->disturbed = st->disturbed;
 	return ret;
 }
 
@@ -694,6 +843,8 @@ static long ioctl_run(struct smapbench_run __user *arg)
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
 		return -ENOMEM;
+	/* No deadline checks until the sizing knows an iteration's length. */
+	st->chunk = U32_MAX;
 	ret = -EFAULT;
 	if (copy_from_user(&st->req, arg, sizeof(st->req)))
 		goto out;
@@ -714,7 +865,7 @@ static long ioctl_run(struct smapbench_run __user *arg)
 		goto out;
 	/* The copies' kernel side, or where the string is made. */
 	if (st->desc->flags & (SMAPBENCH_OPF_KBUF | SMAPBENCH_OPF_STRING)) {
-		st->ctx.kbuf = kvzalloc(st->ctx.size, GFP_KERNEL);
+		st->ctx.kbuf = kzalloc(st->ctx.size, GFP_KERNEL);
 		if (!st->ctx.kbuf)
 			goto out;
 	}
@@ -722,7 +873,7 @@ static long ioctl_run(struct smapbench_run __user *arg)
 	ret = prefault(st);
 	if (ret)
 		goto out;
-	st->budget_tsc = div_u64((u64)SMAPBENCH_SAMPLE_BUDGET_NS *
+	st->budget_tsc = div_u64((u64)budget_ns() *
 				 (tsc_khz ? tsc_khz : 1000000), 1000000);
 	st->req.budget_tsc = st->budget_tsc;
 	ret = take_samples(st);
@@ -732,11 +883,11 @@ static long ioctl_run(struct smapbench_run __user *arg)
 	 * Only the documented (out) fields change; reserved stay zero. A
 	 * refusal or a vanishing buffer reports its figures too.
 	 */
-	if ((!ret || ret == -E2BIG || ret == -EAGAIN) &&
+	if ((!ret || ret == -E2BIG || ret == -EAGAIN || ret == -EBUSY) &&
 	    copy_to_user(arg, &st->req, sizeof(st->req)))
 		ret = -EFAULT;
 out:
-	kvfree(st->ctx.kbuf);
+	kfree(st->ctx.kbuf);
 	kvfree(st->samples);
 	kfree(st);
 	return ret;
@@ -781,6 +932,12 @@ static long ioctl_info(struct smapbench_info __user *arg)
 
 	if (SMAPBENCH_HAVE_MASKED)
 		info.flags |= SMAPBENCH_INFO_MASKED_UACCESS;
+	if (SMAPBENCH_HAVE_TRY_CMPXCHG_USER)
+		info.flags |= SMAPBENCH_INFO_FUTEX_BLOCKS;
+	if (SMAPBENCH_HAVE_NMI_COUNT)
+		info.flags |= SMAPBENCH_INFO_NMI_COUNT;
+	if (smi_count_ok)
+		info.flags |= SMAPBENCH_INFO_SMI_COUNT;
 
 	info.tsc_khz = tsc_khz;
 	for (op = 0; op < SMAPBENCH_OP_COUNT; op++) {
@@ -795,7 +952,9 @@ static long ioctl_info(struct smapbench_info __user *arg)
 	info.max_iterations = SMAPBENCH_MAX_ITERATIONS;
 	info.max_size = SMAPBENCH_MAX_SIZE;
 	info.max_batch = SMAPBENCH_MAX_BATCH;
-	info.sample_budget_ns = SMAPBENCH_SAMPLE_BUDGET_NS;
+	info.sample_budget_ns = budget_ns();
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		info.flags |= SMAPBENCH_INFO_PREEMPT_RT;
 	info.sample_size = sizeof(struct smapbench_sample);
 	info.sample_flags = SMAPBENCH_SAMPLE_WINDOW;
 	strscpy(info.release, utsname()->release, sizeof(info.release));
@@ -842,17 +1001,21 @@ static struct miscdevice smapbench_dev = {
 
 static int __init smapbench_init(void)
 {
+	u32 smis;
 	int ret = smapbench_ops_check();
 
 	if (ret)
 		return ret;
 	smap_cpuid = cpuid_smap();
+	smi_count_ok = read_smi_count(&smis);
 	ret = misc_register(&smapbench_dev);
 	if (ret)
 		return ret;
-	pr_info("ready: SMAP cpuid=%d feature=%d cr4=%d, tsc_khz=%u, masked=%d\n",
+	pr_info("ready: SMAP cpuid=%d feature=%d cr4=%d, tsc_khz=%u, masked=%d, futex blocks=%d, windows of at most %u ns%s\n",
 		smap_cpuid, boot_cpu_has(X86_FEATURE_SMAP),
-		!!(__read_cr4() & X86_CR4_SMAP), tsc_khz, SMAPBENCH_HAVE_MASKED);
+		!!(__read_cr4() & X86_CR4_SMAP), tsc_khz, SMAPBENCH_HAVE_MASKED,
+		SMAPBENCH_HAVE_TRY_CMPXCHG_USER, budget_ns(),
+		IS_ENABLED(CONFIG_PREEMPT_RT) ? " (PREEMPT_RT)" : "");
 	return 0;
 }
 

@@ -96,19 +96,29 @@ static_assert(sizeof(struct smapbench_frame) == SMAPBENCH_SIGFRAME_BYTES);
  */
 static __always_inline void raw_stac(void)
 {
-	asm volatile(__ASM_STAC : : : "memory");
+	asm volatile(SMAPBENCH_ASM_STAC : : : "memory");
 }
 
 static __always_inline void raw_clac(void)
 {
-	asm volatile(__ASM_CLAC : : : "memory");
+	asm volatile(SMAPBENCH_ASM_CLAC : : : "memory");
 }
 
-/* nopad: one raw STAC/CLAC pair around the whole sample. */
+/*
+ * One raw STAC and one raw CLAC per call of an inline or nopad loop:
+ * nopad needs them around its accesses, which run inside the pair;
+ * inline executes the same two before its loop (back to back, so that
+ * no STAC follows another), so that the twins differ by their
+ * per-access brackets alone. A window calls the loop once per chunk
+ * (smapbench_main.c), so the pair runs once per chunk in both and
+ * cancels in inline - nopad.
+ */
 static __always_inline void sample_open(const int v)
 {
-	if (v == SMAPBENCH_VARIANT_NOPAD)
+	if (v == SMAPBENCH_VARIANT_NOPAD || v == SMAPBENCH_VARIANT_INLINE)
 		raw_stac();
+	if (v == SMAPBENCH_VARIANT_INLINE)
+		raw_clac();
 }
 
 static __always_inline void sample_close(const int v)
@@ -333,11 +343,17 @@ static __always_inline int futex_one(const int v, void __user *p, u64 *sum)
 	if (v == SMAPBENCH_VARIANT_KAPI)
 		return futex_atomic_cmpxchg_inatomic(&old, p, 0, 0);
 
+#if SMAPBENCH_HAVE_TRY_CMPXCHG_USER
 	if (!unsafe_try_cmpxchg_user((u32 __user *)p, &old, 0, efault))
 		*sum += old;
 	return 0;
 efault:
 	return -EFAULT;
+#else
+	/* Without it no batched or masked futex loop is built. */
+	BUILD_BUG();
+	return -EOPNOTSUPP;
+#endif
 }
 
 /*
@@ -380,10 +396,6 @@ static __always_inline int sigframe_one(const int v,
 	return err ? -EFAULT : 0;
 }
 
-__diag_push();
-__diag_error(GCC, 8, "-Wswitch-enum", "every op has its case");
-__diag_error(clang, 11, "-Wswitch-enum", "every op has its case");
-
 /* One access of a C variant: kapi, or inside a batched or masked block. */
 static __always_inline int access_one(const int op, const int v,
 				      const unsigned int size, void __user *p,
@@ -422,17 +434,28 @@ static __always_inline int access_one(const int op, const int v,
 }
 
 /*
- * @n iterations of a C variant. An iteration is one access for kapi, one
- * block of ctx->batch accesses for batched and masked. Block i + 1
+ * @count iterations of a C variant. An iteration is one access for kapi,
+ * one block of ctx->batch accesses for batched and masked. Block i + 1
  * starts where block i started: the same ctx->span bytes every
  * iteration. @width is the access width of get/put_user, else 0;
  * @head_name the loop's LOOP_HEAD().
  *
- * The loop is closed by an asm dec/jnz that clobbers memory: every
- * iteration reads its arguments from @ctx again, so the compiler cannot
- * hoist any part of it (access_ok(), the size checks of copy_to_user(),
- * ...) out of the loop. Each iteration does all that one call of the API
- * does, and the named first instruction is the head that jnz goes to.
+ * The loop is closed by an asm goto, dec and jnz, that clobbers memory:
+ * the compiler cannot lay the loop out around the branch (its latch
+ * before the head), and every iteration reads its arguments from @ctx
+ * again, so no part of an iteration (access_ok(), the size checks of
+ * copy_to_user(), ...) is hoisted out of the loop. Each iteration does
+ * all that one call of the API does, and the named first instruction is
+ * the head the branch goes to.
+ *
+ * The count is an output of that asm goto only with clang. GCC before
+ * 11.5, 12.4 and 13.3 can miscompile an asm goto with outputs (the
+ * kernel's CONFIG_GCC_ASM_GOTO_OUTPUT_BROKEN), and a wrong count here is
+ * an endless loop with interrupts off; so with GCC the count lives in
+ * r15, which this object reserves (-ffixed-r15, Kbuild): the compiler
+ * never touches it, the asm goto has no output, and the caller's r15
+ * (callee-saved) is kept on the stack and put back. clang has no
+ * -ffixed-r15 on x86, and sound asm goto outputs.
  */
 static __always_inline int c_loop(struct smapbench_ctx *ctx, u32 count,
 				  const int op, const int v, const int width,
@@ -440,15 +463,26 @@ static __always_inline int c_loop(struct smapbench_ctx *ctx, u32 count,
 {
 	const bool blocks = v == SMAPBENCH_VARIANT_BATCHED ||
 			    v == SMAPBENCH_VARIANT_MASKED;
+#ifdef SMAPBENCH_FIXED_R15
+	u64 saved_r15;
+#else
 	/* A register no call clobbers: no copy lands between pad and head. */
 	register u32 n asm("r15") = count;
+#endif
 	u64 sum = 0;
 	int ret = 0;
-	u32 i = 0, j;
+	u32 i = ctx->first, j;
 
-	if (unlikely(!n))
+	if (unlikely(!count))
 		return 0;
+#ifdef SMAPBENCH_FIXED_R15
+	asm volatile("mov %%r15, %[saved]\n\t"
+		     "mov %k[count], %%r15d"
+		     : [saved] "=m" (saved_r15) : [count] "r" (count) : "memory");
+	asm volatile(".p2align 6" : "+r" (sum), "+r" (i) : : "memory");
+#else
 	asm volatile(".p2align 6" : "+r" (n), "+r" (sum), "+r" (i) : : "memory");
+#endif
 head:
 	asm volatile(LOOP_NAME : : [head] "i" (head_name));
 	{
@@ -472,10 +506,19 @@ head:
 			goto out;
 	}
 	i++;
-	asm volatile goto("dec %k[n]\n\t"
-			  "jnz %l[head]"
-			  : [n] "+r" (n) : : "memory", "cc" : head);
+#ifdef SMAPBENCH_FIXED_R15
+	asm goto("dec %%r15d\n\t"
+		 "jnz %l[head]"
+		 : : : "memory", "cc" : head);
+#else
+	asm goto("dec %k[n]\n\t"
+		 "jnz %l[head]"
+		 : [n] "+r" (n) : : "memory", "cc" : head);
+#endif
 out:
+#ifdef SMAPBENCH_FIXED_R15
+	asm volatile("mov %[saved], %%r15" : : [saved] "m" (saved_r15));
+#endif
 	ctx->sink += sum;
 	return ret;
 }
@@ -517,8 +560,8 @@ out:
 do {									\
 	if ((v) == SMAPBENCH_VARIANT_INLINE)				\
 		asm volatile(RAW_LOOP_START				\
-			     BODY(__ASM_STAC, __ASM_CLAC, arg)		\
-			     RAW_LOOP_END(__ASM_CLAC)			\
+			     BODY(SMAPBENCH_ASM_STAC, SMAPBENCH_ASM_CLAC, arg)		\
+			     RAW_LOOP_END(SMAPBENCH_ASM_CLAC)			\
 			     RAW_OPERANDS);				\
 	else								\
 		asm volatile(RAW_LOOP_START				\
@@ -614,7 +657,7 @@ static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
 	register u32 n asm("r8") = count;
 	register int ret asm("r9") = 0;
 	register u64 sum asm("r10") = 0;
-	register u64 i asm("r11") = 0;
+	register u64 i asm("r11") = ctx->first;
 	register u64 x asm("rdx");
 	register void __user *p asm("rbx") = ctx->ubuf;
 	register const void *k asm("r12") = ctx->kbuf;
@@ -692,8 +735,6 @@ static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
 }
 
 /* ---- entry points -------------------------------------------------- */
-
-__diag_pop();
 
 /* One op x variant at one access width: its asm or its C loop. */
 static __always_inline int run_loop(struct smapbench_ctx *ctx, u32 n,
@@ -807,12 +848,24 @@ DEFINE_LOOP(clear_user_nopad, CLEAR_USER, NOPAD);
 DEFINE_MASKED(DEFINE_LOOP, clear_user_masked, CLEAR_USER);
 ACCESS_LOOPS(clear_user);
 
+/* futex blocks need unsafe_try_cmpxchg_user() */
 DEFINE_LOOP(futex_kapi, FUTEX, KAPI);
 DEFINE_LOOP(futex_inline, FUTEX, INLINE);
-DEFINE_LOOP(futex_batched, FUTEX, BATCHED);
 DEFINE_LOOP(futex_nopad, FUTEX, NOPAD);
+#if SMAPBENCH_HAVE_TRY_CMPXCHG_USER
+DEFINE_LOOP(futex_batched, FUTEX, BATCHED);
 DEFINE_MASKED(DEFINE_LOOP, futex_masked, FUTEX);
-ACCESS_LOOPS(futex);
+#define FUTEX_BLOCK_LOOP(loop)		loop
+#else
+#define FUTEX_BLOCK_LOOP(loop)		NULL
+#endif
+static const smapbench_loop_t futex_loops[SMAPBENCH_VARIANT_COUNT] = {
+	[SMAPBENCH_VARIANT_KAPI] = futex_kapi,
+	[SMAPBENCH_VARIANT_INLINE] = futex_inline,
+	[SMAPBENCH_VARIANT_BATCHED] = FUTEX_BLOCK_LOOP(futex_batched),
+	[SMAPBENCH_VARIANT_NOPAD] = futex_nopad,
+	[SMAPBENCH_VARIANT_MASKED] = FUTEX_BLOCK_LOOP(MASKED_LOOP(futex_masked)),
+};
 
 DEFINE_LOOP(sigframe_kapi, SIGFRAME, KAPI);
 DEFINE_LOOP(sigframe_inline, SIGFRAME, INLINE);
@@ -890,8 +943,8 @@ LOOP_SYMBOLS(pair_none);
 static int pair_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
-		     __ASM_STAC "\n\t"
-		     __ASM_CLAC "\n\t"
+		     SMAPBENCH_ASM_STAC "\n\t"
+		     SMAPBENCH_ASM_CLAC "\n\t"
 		     NONE_LOOP_END
 		     "9:\n"
 		     : [n] "+r" (n)
@@ -910,9 +963,9 @@ LOOP_SYMBOLS(stac_none);
 static int stac_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
-		     __ASM_STAC "\n\t"
+		     SMAPBENCH_ASM_STAC "\n\t"
 		     NONE_LOOP_END
-		     "\t" __ASM_CLAC "\n"
+		     "\t" SMAPBENCH_ASM_CLAC "\n"
 		     "9:\n"
 		     : [n] "+r" (n)
 		     : NONE_OPERANDS(stac)
@@ -926,7 +979,7 @@ LOOP_SYMBOLS(clac_none);
 static int clac_loop(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
-		     __ASM_CLAC "\n\t"
+		     SMAPBENCH_ASM_CLAC "\n\t"
 		     NONE_LOOP_END
 		     "9:\n"
 		     : [n] "+r" (n)
@@ -1003,11 +1056,30 @@ enum {
 static_assert((int)SMAPBENCH_CATALOGUE_COUNT == (int)SMAPBENCH_OP_COUNT);
 
 /**
+ * smapbench_missing_feature() - why this kernel has no loop of a variant
+ * @op: enum smapbench_op.
+ * @v: enum smapbench_variant the catalogue lists for @op.
+ *
+ * Return: the kernel API whose absence (scripts/kmod-config.sh) left the
+ * loop out, or NULL when it must be built.
+ */
+const char *smapbench_missing_feature(int op, int v)
+{
+	if (v == SMAPBENCH_VARIANT_MASKED && !SMAPBENCH_HAVE_MASKED)
+		return "masked_user_access_begin()";
+	if (op == SMAPBENCH_OP_FUTEX && (SMAPBENCH_VARIANTS_BLOCK & BIT(v)) &&
+	    !SMAPBENCH_HAVE_TRY_CMPXCHG_USER)
+		return "unsafe_try_cmpxchg_user()";
+	return NULL;
+}
+
+/**
  * smapbench_ops_check() - do the loops built match the catalogue?
  *
- * Every variant the catalogue lists for an op needs a loop, masked only
- * where the kernel has masked_user_access_begin(); a loop for a variant
- * it does not list could never be reached. Either is a bug of this file.
+ * Every variant the catalogue lists for an op needs a loop, unless this
+ * kernel lacks a feature it needs (smapbench_missing_feature()); a loop
+ * for a variant it does not list could never be reached. Either is a bug
+ * of this file.
  *
  * Return: 0, or -EINVAL after logging the first mismatch.
  */
@@ -1027,8 +1099,7 @@ int smapbench_ops_check(void)
 			bool built = d->loop[v];
 
 			if (listed == built ||
-			    (listed && v == SMAPBENCH_VARIANT_MASKED &&
-			     !SMAPBENCH_HAVE_MASKED))
+			    (listed && smapbench_missing_feature(op, v)))
 				continue;
 			pr_err("op %s variant %d is %s in the catalogue but %s\n",
 			       d->name, v, listed ? "listed" : "not listed",

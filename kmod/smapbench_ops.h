@@ -13,22 +13,28 @@
 #include <linux/uaccess.h>
 
 #include "uapi/smapbench.h"
+/*
+ * SMAPBENCH_HAVE_<feature>, 1 or 0: what the build found when it compiled
+ * each of kmod/probes/ against this kernel (scripts/kmod-config.sh). The
+ * module asks these, never the version number, so distribution kernels
+ * with backports get what they have. A feature a kernel lacks removes
+ * only what needs it: those op x variant pairs answer -EOPNOTSUPP.
+ */
+#include "smapbench_config.h"
+
+#ifndef CONFIG_X86_64
+#error "smapbench.ko is for x86-64 kernels: its timed loops are x86-64 assembly"
+#endif
 
 /*
- * masked_user_access_begin() was merged for 6.12 (6.1 lacks it; RUN then
- * answers -EOPNOTSUPP for the masked variant). From 6.12 on,
- * linux/uaccess.h defines can_do_masked_user_access(), 1 where the
- * architecture has the primitive: testing that macro rather than
- * LINUX_VERSION_CODE also follows distribution backports.
+ * STAC and CLAC as bytes, not the kernel's stac()/clac(): those are
+ * alternatives that a boot without SMAP patches to NOPs. Kernels before 6.15
+ * spelled them __ASM_STAC/__ASM_CLAC in asm/smap.h, later ones use the
+ * mnemonics and define neither; the bytes need no header and no
+ * particular assembler.
  */
-#ifdef can_do_masked_user_access
-#if can_do_masked_user_access()
-#define SMAPBENCH_HAVE_MASKED	1
-#endif
-#endif
-#ifndef SMAPBENCH_HAVE_MASKED
-#define SMAPBENCH_HAVE_MASKED	0
-#endif
+#define SMAPBENCH_ASM_STAC	".byte 0x0f,0x01,0xcb"
+#define SMAPBENCH_ASM_CLAC	".byte 0x0f,0x01,0xca"
 
 /**
  * struct smapbench_ctx - what a timed loop works on
@@ -39,6 +45,9 @@
  * @size: bytes per access (the run's @size; frame size for sigframe).
  * @batch: accesses per STAC/CLAC block for batched and masked, else 1.
  * @span: bytes of @ubuf one iteration touches (@size * @batch).
+ * @first: index of the call's first iteration in its sample: a window
+ *	calls the loop once per chunk, and what put_user stores (the
+ *	iteration's index) runs on across the calls.
  * @sink: where loaded values go, so the compiler cannot drop the loads.
  */
 struct smapbench_ctx {
@@ -46,6 +55,7 @@ struct smapbench_ctx {
 	void *kbuf;
 	u32 size;
 	u32 batch;
+	u32 first;
 	unsigned long span;
 	u64 sink;
 };
@@ -86,6 +96,7 @@ struct smapbench_op_desc {
 
 extern const struct smapbench_op_desc smapbench_ops[SMAPBENCH_OP_COUNT];
 
+const char *smapbench_missing_feature(int op, int v);
 int smapbench_ops_check(void);
 
 #endif /* _SMAPBENCH_OPS_H */

@@ -27,9 +27,13 @@
  * struct smapbench_info keeps abi_version first and its size, so INFO
  * answers callers of every version; they must refuse a version they do
  * not know. 2: RUN gained sample_size and sample_flags, the window and
- * refusal fields, and -EPERM, -E2BIG and -EAGAIN.
+ * refusal fields, and -EPERM, -E2BIG and -EAGAIN. 3: the calib_imul op.
+ * 4: futex batched and masked only where the kernel has
+ * unsafe_try_cmpxchg_user() (SMAPBENCH_INFO_FUTEX_BLOCKS), the lower
+ * budget of PREEMPT_RT kernels (SMAPBENCH_INFO_PREEMPT_RT), and RUN's
+ * disturbed count.
  */
-#define SMAPBENCH_ABI_VERSION	3
+#define SMAPBENCH_ABI_VERSION	4
 
 #define SMAPBENCH_DEVICE	"/dev/smapbench"
 
@@ -56,6 +60,12 @@
  * window that ran longer anyway is never returned as a sample.
  */
 #define SMAPBENCH_SAMPLE_BUDGET_NS	1000000
+/*
+ * The same bound on a PREEMPT_RT kernel, where a high-priority task may
+ * not wait a millisecond for a CPU: INFO's sample_budget_ns says which
+ * of the two the module applies.
+ */
+#define SMAPBENCH_SAMPLE_BUDGET_NS_RT	100000
 
 /**
  * enum smapbench_op - what one iteration of the timed loop does
@@ -135,7 +145,9 @@ enum smapbench_op {
  *	whatever the boot patched in. Needs SMAP in CPUID. A hand-written
  *	asm loop: one mov per get/put_user, rep movsb for copies, rep stosb
  *	for clear_user, lock cmpxchg for futex, 25 movs for sigframe; no
- *	range check, no speculation barrier.
+ *	range check, no speculation barrier. Each call of the loop (once per
+ *	chunk of a window, see RUN) also runs one STAC and one CLAC before
+ *	it, as nopad does around it, so that they cancel in inline - nopad.
  * @SMAPBENCH_VARIANT_BATCHED: one user_access_begin()/user_access_end()
  *	block around @batch accesses (unsafe_get_user()/unsafe_put_user(),
  *	rep movsb/stosb, unsafe_try_cmpxchg_user() inside).
@@ -143,12 +155,13 @@ enum smapbench_op {
  *	speculation barrier, as in real use.
  * @SMAPBENCH_VARIANT_NOPAD: the inline loop with a 3-byte NOP in place
  *	of each STAC and CLAC (the same bytes otherwise, at the same
- *	offsets modulo 64), inside one outer raw STAC/CLAC per sample:
- *	inline - nopad is the instructions' own cost. Needs SMAP in CPUID.
- *	The outer pair (once per sample, not per iteration) is inside the
- *	timed region.
+ *	offsets modulo 64), inside one outer raw STAC/CLAC per call of
+ *	the loop (per chunk of a window, not per iteration; inline runs the
+ *	same pair): inline - nopad is the instructions' own cost. Needs
+ *	SMAP in CPUID.
  * @SMAPBENCH_VARIANT_MASKED: masked_user_access_begin() blocks of
- *	@batch accesses, on kernels that have it (6.12 and later).
+ *	@batch accesses, on kernels that have it (6.12 and later); futex
+ *	batched and masked also need unsafe_try_cmpxchg_user() (5.19).
  * @SMAPBENCH_VARIANT_NONE: for ops that have no access to bracket
  *	(calib, pair, stac, clac, popf_ac).
  * @SMAPBENCH_VARIANT_COUNT: number of variants; not a variant.
@@ -190,6 +203,10 @@ enum smapbench_variant {
 #define SMAPBENCH_INFO_PMU_CYCLES	(1U << 6) /* core-cycle counter ok */
 #define SMAPBENCH_INFO_MASKED_UACCESS	(1U << 7) /* masked variant built */
 #define SMAPBENCH_INFO_HYPERVISOR	(1U << 8) /* CPUID.1:ECX[31] */
+#define SMAPBENCH_INFO_FUTEX_BLOCKS	(1U << 9) /* futex batched, masked built */
+#define SMAPBENCH_INFO_PREEMPT_RT	(1U << 10) /* PREEMPT_RT: the lower budget */
+#define SMAPBENCH_INFO_NMI_COUNT	(1U << 11) /* windows see NMIs */
+#define SMAPBENCH_INFO_SMI_COUNT	(1U << 12) /* windows see SMIs */
 
 /* Fields of struct smapbench_sample beyond tsc and cycles, on request */
 #define SMAPBENCH_SAMPLE_WINDOW		(1U << 0) /* window_tsc */
@@ -210,7 +227,9 @@ enum smapbench_variant {
  * @max_iterations: SMAPBENCH_MAX_ITERATIONS.
  * @max_size: SMAPBENCH_MAX_SIZE.
  * @max_batch: SMAPBENCH_MAX_BATCH.
- * @sample_budget_ns: longest interrupts-off window of one sample.
+ * @sample_budget_ns: longest interrupts-off window of one sample:
+ *	SMAPBENCH_SAMPLE_BUDGET_NS, or SMAPBENCH_SAMPLE_BUDGET_NS_RT on a
+ *	PREEMPT_RT kernel (then SMAPBENCH_INFO_PREEMPT_RT is set).
  * @sample_size: sizeof(struct smapbench_sample) of the module: the bytes
  *	of a sample it can fill.
  * @sample_flags: the SMAPBENCH_SAMPLE_* fields it can fill.
@@ -302,7 +321,7 @@ struct smapbench_sample {
  *	pinned cycle counter); reported, not subtracted. Each sample also
  *	includes one indirect call of the loop.
  * @timer_overhead_cycles: (out) the same in core cycles, 0 without PMU.
- * @budget_tsc: (out) SMAPBENCH_SAMPLE_BUDGET_NS in TSC ticks.
+ * @budget_tsc: (out) smapbench_info.sample_budget_ns in TSC ticks.
  * @iteration_tsc: (out) TSC ticks of one iteration, measured with
  *	interrupts on before any window opened: what sized the windows.
  * @window_max_tsc: (out) the longest interrupts-off window of the run,
@@ -313,6 +332,10 @@ struct smapbench_sample {
  * @refaults: (out) times a page of the buffer was gone and faulted in
  *	again between windows.
  * @cpu: (out) CPU the samples were taken on; the run stays there.
+ * @disturbed: (out) windows discarded because an NMI or an SMI ran
+ *	inside them, each taken again. NMIs are seen where the kernel
+ *	exports its count (SMAPBENCH_INFO_NMI_COUNT), SMIs where the CPU
+ *	has MSR_SMI_COUNT (SMAPBENCH_INFO_SMI_COUNT: Intel, not AMD).
  * @reserved: (in) zero, else -EINVAL; zero on output.
  *
  * Each sample is one window with preemption, interrupts and page faults
@@ -334,10 +357,18 @@ struct smapbench_sample {
  * iteration ran over the budget twice in a row); -EAGAIN when a window
  * found a page of the buffer gone 4 times in a row though it was faulted
  * in again each time (something keeps unmapping it: retry, or stop
- * what does that); -ENOMEM; -EINTR; -EIO only for a module bug (a loop
- * left EFLAGS.AC set; AC is cleared at once and a kernel WARNING logged).
- * The (out) fields are written on success, -E2BIG and -EAGAIN; samples
- * only on success.
+ * what does that); -EBUSY when an NMI or SMI disturbed 9 windows in a
+ * row (perf sampling at a high rate, say: stop it, or retry); -ENOMEM;
+ * -EINTR; -EIO only for a module bug (a loop left EFLAGS.AC set; AC is
+ * cleared at once and a kernel WARNING logged). The (out) fields are
+ * written on success, -E2BIG, -EAGAIN and -EBUSY; samples only on
+ * success.
+ *
+ * Inside a window the loop runs in chunks of about budget / 64, with the
+ * TSC read between them: a chunk that would end past the budget is not
+ * started, and the window is discarded like one over the budget. So no
+ * caller (a contended cache line, a slow emulator) holds interrupts off
+ * much past the budget, and every op and variant runs the same checks.
  */
 struct smapbench_run {
 	__u32 op;
@@ -361,7 +392,8 @@ struct smapbench_run {
 	__u32 over_budget;
 	__u32 refaults;
 	__u32 cpu;
-	__u32 reserved[5];
+	__u32 disturbed;
+	__u32 reserved[4];
 };
 
 /*
