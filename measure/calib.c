@@ -28,6 +28,30 @@ void calib_judge(double add_ns, double imul_ns, struct calib_verdict *v)
 		v->ghz = (v->add_ghz + v->imul_ghz) / 2;
 }
 
+void calib_judge_counter(double add_cycles, double imul_cycles,
+			 struct calib_counter_verdict *v)
+{
+	const double add_want = CALIB_CHAIN_OPS * CALIB_ADD_LATENCY;
+	const double imul_want = CALIB_CHAIN_OPS * CALIB_IMUL_LATENCY;
+
+	*v = (struct calib_counter_verdict){ 0 };
+	if (!isfinite(add_cycles) || add_cycles <= 0 ||
+	    !isfinite(imul_cycles) || imul_cycles <= 0) {
+		snprintf(v->why, sizeof(v->why),
+			 "the calibration chains did not run under the counter");
+		return;
+	}
+	v->add_ratio = add_cycles / add_want;
+	v->imul_ratio = imul_cycles / imul_want;
+	v->trusted = fabs(v->add_ratio - 1) <= CALIB_COUNTER_TOLERANCE &&
+		     fabs(v->imul_ratio - 1) <= CALIB_COUNTER_TOLERANCE;
+	if (!v->trusted)
+		snprintf(v->why, sizeof(v->why),
+			 "the counter read %.1f and %.1f cycles for the add and imul chains, not %.0f and %.0f within %.1f%%",
+			 add_cycles, imul_cycles, add_want, imul_want,
+			 100 * CALIB_COUNTER_TOLERANCE);
+}
+
 /*
  * One chain function: n iterations of `ops` (1024 or 2048) dependent
  * operations. The operand of add and imul is a register whose value the

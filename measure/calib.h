@@ -56,6 +56,27 @@ int calib_measure_user(unsigned blocks, double *add_ns, double *imul_ns);
  */
 int calib_measure_user_add_immediate(unsigned blocks, double *ns);
 
+/* How far a cycle counter's reading of a chain may be from its latency. */
+#define CALIB_COUNTER_TOLERANCE	0.005
+
+struct calib_counter_verdict {
+	double add_ratio, imul_ratio;	/* counted / expected cycles */
+	int trusted;			/* both within the tolerance */
+	char why[160];			/* why not, when not */
+};
+
+/*
+ * Judge a cycle counter (a PMU) by the two chains it counted, as cycles
+ * per CALIB_CHAIN_OPS operations: they must read CALIB_CHAIN_OPS times
+ * their latency (1024 and 3072) within CALIB_COUNTER_TOLERANCE, else the
+ * counter does not count core cycles of this code (a hypervisor's
+ * virtual PMU, a counter of another event, a frequency domain apart) and
+ * the caller keeps time and the chains' frequency instead. A chain that
+ * did not run (<= 0 or not finite) leaves the counter untrusted.
+ */
+void calib_judge_counter(double add_cycles, double imul_cycles,
+			 struct calib_counter_verdict *v);
+
 struct context;
 
 /*

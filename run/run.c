@@ -333,8 +333,7 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		goto out;
 	}
 
-	rc = run_benchmarks(reg, opt, hooks, counter,
-			    opt->counter && !counter_name ? opt->counter : NULL,
+	rc = run_benchmarks(reg, opt, hooks, counter, kmod_suite_worker_counter(),
 			    &kept->results);
 	if (hooks->progress)
 		hooks->progress(hooks->progress_arg,

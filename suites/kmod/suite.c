@@ -49,6 +49,7 @@ static struct {
 	struct smapbench_info info;
 	const char *counter;		/* requested, or NULL */
 	double cycles_per_tick;		/* PMU or agreed chains, else 0 */
+	int pmu_trusted;		/* the PMU read the chains right */
 	double tsc_hz;			/* to convert ticks to ns */
 } dev = { .path = SMAPBENCH_DEVICE, .fd = -1 };
 
@@ -153,6 +154,13 @@ static int kmod_valid(const struct benchmark *b, char *why, size_t whylen)
 	    !(info->flags & SMAPBENCH_INFO_MASKED_UACCESS)) {
 		snprintf(why, whylen,
 			 "masked_user_access_begin() is not in this kernel (6.12 and later)");
+		return -1;
+	}
+	if (a->op == SMAPBENCH_OP_FUTEX && kmod_variant_is_block(a->variant) &&
+	    !(info->flags & SMAPBENCH_INFO_FUTEX_BLOCKS)) {
+		snprintf(why, whylen,
+			 "unsafe_try_cmpxchg_user() is not in this kernel (5.19 and later): no futex %s block",
+			 kmod_variant_name(a->variant));
 		return -1;
 	}
 	if (b->size > info->max_size || b->batch > info->max_batch) {
@@ -263,6 +271,10 @@ static int run_ioctl(struct kmod_state *s, unsigned op, unsigned variant,
 		snprintf(why, whylen,
 			 "the buffer's pages kept disappearing under the timed loop (EAGAIN, %u re-faults)",
 			 run->refaults);
+	else if (errno == EBUSY)
+		snprintf(why, whylen,
+			 "an NMI or SMI landed in every window (EBUSY after %u disturbed windows): is perf sampling this CPU?",
+			 run->disturbed);
 	else if (errno == EPERM)
 		snprintf(why, whylen,
 			 "SMAPBENCH_IOC_RUN needs CAP_PERFMON or CAP_SYS_ADMIN");
@@ -292,6 +304,10 @@ static int kmod_measure(void *state, uint64_t iterations, size_t n,
 					 "--counter kmod-pmu: the module has no PMU cycle counter here");
 				return -1;
 			}
+			/*
+			 * The parent tells a worker "kmod-tsc" where the PMU
+			 * failed its check (kmod_suite_worker_counter()).
+			 */
 			s->use_pmu = cycles && !(dev.counter &&
 						 !strcmp(dev.counter, "kmod-tsc"));
 			s->decided = 1;
@@ -302,6 +318,8 @@ static int kmod_measure(void *state, uint64_t iterations, size_t n,
 			out[i].iterations = run.iterations_done;
 			out[i].flags = run.result_flags & SMAPBENCH_RUN_CLAMPED ?
 				       BENCH_SAMPLE_CLAMPED : 0;
+			/* Windows an NMI or SMI disturbed, taken again. */
+			out[i].repeats = i ? 0 : run.disturbed;
 		}
 		out += chunk;
 		n -= chunk;
@@ -418,11 +436,12 @@ static int compare_u64(const void *a, const void *b)
 /*
  * One calibration chain in the module: the median TSC ticks of 15 samples
  * of 256 iterations, as ns per CALIB_CHAIN_OPS operations; with the PMU's
- * median cycles per tick where the module counts cycles.
+ * median cycles per tick, and per iteration (CALIB_CHAIN_OPS operations),
+ * where the module counts cycles.
  */
 static int calib_chain(unsigned op, double tsc_hz, double *ns,
-		       double *per_tick_pmu, struct smapbench_run *out,
-		       char *why, size_t whylen)
+		       double *per_tick_pmu, double *pmu_cycles,
+		       struct smapbench_run *out, char *why, size_t whylen)
 {
 	struct kmod_state s = { 0 };
 	struct smapbench_run run;
@@ -445,6 +464,9 @@ static int calib_chain(unsigned op, double tsc_hz, double *ns,
 		      (double)tsc[7] / tsc_hz * 1e9 / run.iterations_done : 0;
 		*per_tick_pmu = (run.result_flags & SMAPBENCH_RUN_CYCLES) &&
 				tsc[7] ? (double)cycles[7] / (double)tsc[7] : 0;
+		*pmu_cycles = (run.result_flags & SMAPBENCH_RUN_CYCLES) &&
+			      run.iterations_done ?
+			      (double)cycles[7] / run.iterations_done : 0;
 		*out = run;
 	}
 	free(s.samples);
@@ -452,23 +474,29 @@ static int calib_chain(unsigned op, double tsc_hz, double *ns,
 }
 
 /*
- * Core cycles per TSC tick: the PMU's where the module counts cycles, the
- * chains' cross-checking it; else the agreed frequency of the two chains;
- * else 0, and time only (measure/calib.h).
+ * Core cycles per TSC tick: the PMU's where the module counts cycles and
+ * counts the chains right (1024 and 3072 cycles, calib_judge_counter());
+ * else the agreed frequency of the two chains; else 0, and time only
+ * (measure/calib.h). kmod_pmu_check says which, and why.
  */
 static void kmod_calibrate(struct context *c)
 {
 	double add_ns = 0, imul_ns = 0, pmu = 0, pmu_imul = 0, chains;
+	double add_cycles = 0, imul_cycles = 0;
+	struct calib_counter_verdict counter;
 	struct smapbench_run run, run_imul;
 	struct calib_verdict v;
 	char why[256];
 
-	if (calib_chain(SMAPBENCH_OP_CALIB, dev.tsc_hz, &add_ns, &pmu, &run,
-			why, sizeof(why)) ||
+	dev.pmu_trusted = 0;
+	if (calib_chain(SMAPBENCH_OP_CALIB, dev.tsc_hz, &add_ns, &pmu,
+			&add_cycles, &run, why, sizeof(why)) ||
 	    calib_chain(SMAPBENCH_OP_CALIB_IMUL, dev.tsc_hz, &imul_ns,
-			&pmu_imul, &run_imul, why, sizeof(why))) {
+			&pmu_imul, &imul_cycles, &run_imul, why, sizeof(why))) {
 		context_set(c, "kmod_cycles_per_tick", "%s", "");
 		context_set(c, "kmod_calib_consistent", "%s", "");
+		context_set(c, "kmod_pmu_check", "%s",
+			    "not checked: the calibration chains failed");
 		context_warn(c, "kmod calib failed: %s", why);
 		return;
 	}
@@ -487,11 +515,72 @@ static void kmod_calibrate(struct context *c)
 		if (chains > 0)
 			context_set(c, "kmod_calib_pmu_ratio", "%.4g",
 				    pmu / chains);
+		/* A PMU counts core cycles only if it counts the chains right. */
+		calib_judge_counter(add_cycles, imul_cycles, &counter);
+		dev.pmu_trusted = counter.trusted;
+		if (counter.trusted) {
+			context_set(c, "kmod_pmu_check",
+				    "ok: %.1f and %.1f cycles for the add and imul chains",
+				    add_cycles, imul_cycles);
+		} else {
+			context_set(c, "kmod_pmu_check", "failed: %s",
+				    counter.why);
+			context_warn(c, "the module's PMU cycle counter failed its check (%s): module rows are timed with the TSC%s",
+				     counter.why, chains > 0 ?
+				     ", converted to cycles with the chains' frequency" : "");
+		}
+	} else {
+		context_set(c, "kmod_pmu_check", "%s",
+			    "no PMU cycle counter in the module");
 	}
-	dev.cycles_per_tick = pmu > 0 ? pmu : chains;
-	if (!v.consistent && pmu <= 0)
+	dev.cycles_per_tick = dev.pmu_trusted ? pmu : chains;
+	if (!v.consistent && !dev.pmu_trusted)
 		context_warn(c, "kmod calibration chains disagree (add r,r %.3f GHz, imul r,r %.3f GHz, %.1f%% apart): no cycle figures for the module",
 			     v.add_ghz, v.imul_ghz, 100 * v.disagreement);
+}
+
+/*
+ * Transparent huge pages: whether the benchmark's user buffer (4 KiB
+ * aligned, at most a few pages) may sit in a huge page changes the TLB
+ * behind every user access. The mode is recorded, not changed.
+ */
+static void kmod_context_thp(struct context *c)
+{
+	char mode[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+	if (f) {
+		if (!fgets(mode, sizeof(mode), f))
+			mode[0] = '\0';
+		fclose(f);
+	}
+	mode[strcspn(mode, "\n")] = '\0';
+	context_set(c, "kmod_buffer_thp", "%s", mode[0] ? mode : "unknown");
+}
+
+/*
+ * Windows the module discarded because an NMI or SMI ran inside them,
+ * counted by the runner in whichever process took them (each kmod
+ * sample's repeats): summed in the context, named per benchmark.
+ */
+static void kmod_results_context(struct context *c,
+				 const struct run_results *r)
+{
+	unsigned long long disturbed = 0;
+
+	for (size_t i = 0; i < r->count; i++) {
+		const struct result *res = &r->items[i];
+
+		if (res->skipped || strcmp(res->bench->suite, "kmod"))
+			continue;
+		if (res->repeats)
+			fprintf(stderr,
+				"smapbench: %s: %llu windows taken again: an NMI or SMI ran inside\n",
+				res->bench->name,
+				(unsigned long long)res->repeats);
+		disturbed += res->repeats;
+	}
+	context_set(c, "kmod_windows_disturbed", "%llu", disturbed);
 }
 
 static void kmod_context(struct context *c)
@@ -511,6 +600,17 @@ static void kmod_context(struct context *c)
 	context_set(c, "kmod_pmu_cycles", "%d", !!(i->flags & SMAPBENCH_INFO_PMU_CYCLES));
 	context_set(c, "kmod_masked_uaccess", "%d",
 		    !!(i->flags & SMAPBENCH_INFO_MASKED_UACCESS));
+	context_set(c, "kmod_futex_blocks", "%d",
+		    !!(i->flags & SMAPBENCH_INFO_FUTEX_BLOCKS));
+	context_set(c, "kmod_preempt_rt", "%d",
+		    !!(i->flags & SMAPBENCH_INFO_PREEMPT_RT));
+	context_set(c, "kmod_sample_budget_ns", "%u", i->sample_budget_ns);
+	/* Whether a window that an NMI or SMI disturbed can be told. */
+	context_set(c, "kmod_sees_nmi", "%d",
+		    !!(i->flags & SMAPBENCH_INFO_NMI_COUNT));
+	context_set(c, "kmod_sees_smi", "%d",
+		    !!(i->flags & SMAPBENCH_INFO_SMI_COUNT));
+	kmod_context_thp(c);
 	context_set(c, "kmod_tsc_khz", "%llu", (unsigned long long)i->tsc_khz);
 	context_set(c, "kmod_release", "%.*s", (int)sizeof(i->release), i->release);
 	/*
@@ -568,4 +668,16 @@ int kmod_suite_print_info(void *file)
 struct bench_family family_kmod = {
 	.suite = "kmod", .name = "kmod",
 	.init = kmod_init, .context = kmod_context,
+	.results_context = kmod_results_context,
 };
+
+const char *kmod_suite_worker_counter(void)
+{
+	if (dev.counter)
+		return dev.counter;
+	/* Checked (kmod_calibrate()) and failed: time with the TSC. */
+	if (dev.fd >= 0 && (dev.info.flags & SMAPBENCH_INFO_PMU_CYCLES) &&
+	    !dev.pmu_trusted)
+		return "kmod-tsc";
+	return NULL;
+}

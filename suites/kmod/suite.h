@@ -8,6 +8,12 @@
  * NULL: core cycles when the module has a PMU counter, else ticks.
  */
 void kmod_suite_counter(const char *name);
+/*
+ * The counter the worker processes use: the one asked for, else
+ * "kmod-tsc" when the module's PMU failed its calibration check in this
+ * process (the context has run), else NULL (the PMU where there is one).
+ */
+const char *kmod_suite_worker_counter(void);
 /* Path of the device (tests point it elsewhere). */
 void kmod_suite_device(const char *path);
 /* Print the module's INFO to f; 0, or -1 with the reason printed. */

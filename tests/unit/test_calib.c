@@ -66,6 +66,35 @@ static void tolerance_edges(void **unused)
 	assert_near(v.ghz, 0, 0, "no frequency");
 }
 
+/*
+ * A PMU is trusted only when it reads the chains at their latencies:
+ * 1024 and 3072 cycles per block, within 0.5%.
+ */
+static void counter_check(void **unused)
+{
+	struct calib_counter_verdict v;
+
+	(void)unused;
+	calib_judge_counter(1024, 3072, &v);
+	assert_int(v.trusted, 1, "exact latencies");
+	assert_near(v.add_ratio, 1, 1e-12, "add ratio");
+	calib_judge_counter(1024 * 1.0049, 3072 * 0.9951, &v);
+	assert_int(v.trusted, 1, "both just inside 0.5%");
+	calib_judge_counter(1024 * 1.006, 3072, &v);
+	assert_int(v.trusted, 0, "add 0.6% high");
+	assert_true(strstr(v.why, "1030.1") != NULL);
+	calib_judge_counter(1024, 3072 * 0.99, &v);
+	assert_int(v.trusted, 0, "imul 1% low");
+	/* A virtual PMU that counts at the TSC's rate, not the core's. */
+	calib_judge_counter(1024 * 0.75, 3072 * 0.75, &v);
+	assert_int(v.trusted, 0, "both scaled: another clock");
+	calib_judge_counter(0, 3072, &v);
+	assert_int(v.trusted, 0, "a chain that did not run");
+	assert_true(strstr(v.why, "did not run") != NULL);
+	calib_judge_counter(1024, NAN, &v);
+	assert_int(v.trusted, 0, "a chain that is not a number");
+}
+
 static void set_user(struct context *c, double add, double imul)
 {
 	context_set(c, "calib_user_add_ns", "%.6g", add);
@@ -136,6 +165,7 @@ int main(void)
 		cmocka_unit_test(folded_chain_refused),
 		cmocka_unit_test(register_chains_agree),
 		cmocka_unit_test(tolerance_edges),
+		cmocka_unit_test(counter_check),
 		cmocka_unit_test(run_verdict),
 		cmocka_unit_test(chains_run_here),
 	};
