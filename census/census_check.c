@@ -12,8 +12,9 @@
  * accesses per iteration (the catalogue's accesses, times the batch for
  * blocks):
  *
- *   inline              STAC = CLAC = A * I        (one pair per access)
- *   nopad               STAC = CLAC = C            (one pair per sample)
+ *   inline              STAC = CLAC = A * I + C    (one pair per access,
+ *                                                   and nopad's outer one)
+ *   nopad               STAC = CLAC = C            (one outer pair per call)
  *   batched, masked     STAC = CLAC = I on a SMAP boot (one per block),
  *                       0 and no STAC/CLAC at all on a SMAP-off boot
  *   kapi                STAC = CLAC = A * I on a SMAP boot (one per call),
@@ -112,11 +113,10 @@ static void judge_kmod(const struct census_row *r, struct tally *tally)
 	case SMAPBENCH_VARIANT_INLINE:
 		t = &tally[RULE_INLINE];
 		add_loop(t, r);
-		if (stac != a * i || clac != a * i)
+		if (stac != a * i + calls || clac != a * i + calls)
 			note_bad(t, "%s: %" PRIu64 " STAC and %" PRIu64
-				 " CLAC in %" PRIu64 " iterations (%.4g and %.4g per iteration, the catalogue says %" PRIu64 ")",
-				 r->name, stac, clac, i, (double)stac / (double)i,
-				 (double)clac / (double)i, a);
+				 " CLAC in %" PRIu64 " iterations of %" PRIu64 " calls (the catalogue says %" PRIu64 " per iteration, and one pair per call)",
+				 r->name, stac, clac, i, calls, a);
 		break;
 	case SMAPBENCH_VARIANT_NOPAD:
 		t = &tally[RULE_NOPAD];
@@ -169,8 +169,8 @@ static void judge_kmod(const struct census_row *r, struct tally *tally)
 
 static const char *const rule_text[RULE_COUNT] = {
 	[RULE_RAN] = "every benchmark ran, or was refused for a stated reason",
-	[RULE_INLINE] = "kmod inline: one STAC and one CLAC per access",
-	[RULE_NOPAD] = "kmod nopad: no STAC/CLAC per iteration, one pair per sample (loop call)",
+	[RULE_INLINE] = "kmod inline: one STAC and one CLAC per access, and one pair per loop call",
+	[RULE_NOPAD] = "kmod nopad: no STAC/CLAC per iteration, one pair per loop call",
 	[RULE_BLOCK] = "kmod batched and masked: one STAC and one CLAC per block",
 	[RULE_KAPI] = "kmod kapi: one STAC and one CLAC per call",
 	[RULE_NONE] = "kmod bare-instruction loops: the STAC, CLAC and POPF of the catalogue's brackets",

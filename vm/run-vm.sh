@@ -12,7 +12,8 @@
 #
 # Options:
 #   --kernel PATH     kernel image (default: Debian's linux-image-amd64;
-#                     check also boots linux-image-6.12-amd64)
+#                     check also boots linux-image-6.12-amd64 and
+#                     linux-image-6.12-rt-amd64)
 #   --headers DIR     headers matching --kernel, to build the modules
 #                     (default: /lib/modules/<release>/build)
 #   --modules-dir DIR the kernel's modules, for 9p and pvpanic
@@ -94,6 +95,13 @@ else
 			add_kernel "/boot/vmlinuz-$release" "" ""
 		else
 			skipped_kernels+=("6.12 (linux-image-6.12-amd64 not installed)")
+		fi
+		# PREEMPT_RT: the module's lower interrupts-off budget.
+		release=$(vm_debian_release linux-image-6.12-rt-amd64)
+		if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
+			add_kernel "/boot/vmlinuz-$release" "" ""
+		else
+			skipped_kernels+=("6.12-rt (linux-image-6.12-rt-amd64 not installed)")
 		fi
 	fi
 fi

@@ -1,6 +1,6 @@
 #!/bin/bash
 # QEMU end-to-end tests (docs/vm.md): the module, the smapbench program
-# and the canary in guests of Debian's 6.1 and 6.12 kernels, with SMAP on,
+# and the canary in guests of Debian's 6.1, 6.12 and 6.12-rt kernels, with SMAP on,
 # clearcpuid=smap, a CPU without SMAP and (6.1) the ignored nosmap.
 # A missing QEMU or default kernel is a failure: CI installs them.
 set -u

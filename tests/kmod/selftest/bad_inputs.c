@@ -102,7 +102,7 @@ static void m_sigframe_size(struct smapbench_run *r)
 	r->size = 8;
 }
 static void m_reserved0(struct smapbench_run *r) { r->reserved[0] = 1; }
-static void m_reserved4(struct smapbench_run *r) { r->reserved[4] = 0x80000000U; }
+static void m_reserved3(struct smapbench_run *r) { r->reserved[3] = 0x80000000U; }
 static void m_samples_null(struct smapbench_run *r) { r->samples_ptr = 0; }
 static void m_samples_kernel(struct smapbench_run *r) { r->samples_ptr = KERNEL_ADDR; }
 static void m_samples_readonly(struct smapbench_run *r) { r->samples_ptr = (uintptr_t)readonly; }
@@ -157,7 +157,7 @@ static const struct bad_case bad_cases[] = {
 	{ "futex on a misaligned word", EINVAL, m_futex_misaligned },
 	{ "sigframe size 8", EINVAL, m_sigframe_size },
 	{ "reserved[0] non-zero", EINVAL, m_reserved0 },
-	{ "reserved[4] non-zero", EINVAL, m_reserved4 },
+	{ "reserved[3] non-zero", EINVAL, m_reserved3 },
 	{ "NULL samples_ptr", EFAULT, m_samples_null },
 	{ "kernel address samples_ptr", EFAULT, m_samples_kernel },
 	{ "read-only samples_ptr", EFAULT, m_samples_readonly },

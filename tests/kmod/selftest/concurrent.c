@@ -90,3 +90,101 @@ void test_concurrent(void)
 		   w[i].why, w[i].wrong_cpu);
 }
 
+
+/* ---- a contended cache line --------------------------------------- */
+
+static volatile bool hammering;
+
+/*
+ * Writes the futex word over and over from another CPU, with the same
+ * lock prefix: each of the module's lock cmpxchg then waits for the line
+ * to come back, and an iteration gets many times slower than the sizing
+ * measured. Without the deadline checks inside a window, that window
+ * would hold interrupts off for the whole slowed count.
+ */
+static void *hammer(void *arg)
+{
+	volatile uint32_t *word = arg;
+
+	while (hammering)
+		__atomic_fetch_add(word, 0, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/*
+ * futex inline and kapi with the line contended: every run completes or
+ * is refused as the ABI says, every returned window is within the
+ * budget, and no window, discarded ones included, held interrupts off
+ * past twice the budget (a window overruns by at most one chunk of
+ * budget / 64 at the speed the chunk before it ran).
+ */
+void test_contention(void)
+{
+	static const unsigned int variants[] = {
+		SMAPBENCH_VARIANT_INLINE, SMAPBENCH_VARIANT_KAPI,
+	};
+	cpu_set_t set, old;
+	pthread_t t;
+	unsigned int k;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		skip("RUN futex with its line contended from another CPU",
+		     "needs 2 CPUs");
+		return;
+	}
+	sched_getaffinity(0, sizeof(old), &old);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	hammering = true;
+	if (pthread_create(&t, NULL, hammer, arena)) {
+		ok(false, "pthread_create for the line hammer");
+		sched_setaffinity(0, sizeof(old), &old);
+		return;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	pthread_setaffinity_np(t, sizeof(set), &set);
+	for (k = 0; k < sizeof(variants) / sizeof(variants[0]); k++) {
+		unsigned int v = variants[k];
+		int want = expected_errno(SMAPBENCH_OP_FUTEX, v);
+		struct smapbench_run r;
+		const char *why;
+		int got;
+
+		request(&r, SMAPBENCH_OP_FUTEX, v, 4, 0,
+			SMAPBENCH_MAX_ITERATIONS, 32);
+		got = run(&r);
+		if (want) {
+			ok(got == want, "RUN futex %s contended returns %s (got %s)",
+			   kmod_variant_name(v), errname(want), errname(got));
+			continue;
+		}
+		why = got ? NULL : insane(&r);
+		ok((!got && !why) || got == E2BIG,
+		   "RUN futex %s with its line contended from CPU 1: %s%s, %u iterations a window, %u windows over the budget or stopped",
+		   kmod_variant_name(v), errname(got), why ? why : "",
+		   r.iterations_done, r.over_budget);
+		/*
+		 * A virtual CPU can be descheduled by its host inside any
+		 * window, interrupts off or not: there the longest window
+		 * says nothing about the module, only the samples do.
+		 */
+		if (info.flags & SMAPBENCH_INFO_HYPERVISOR) {
+			printf("# futex %s contended: longest window %llu ticks, budget %llu\n",
+			       kmod_variant_name(v),
+			       (unsigned long long)r.window_max_tsc,
+			       (unsigned long long)r.budget_tsc);
+			skip("RUN futex contended: no window past twice the budget",
+			     "a virtual CPU (CPUID hypervisor bit): the host may stop it inside any window");
+			continue;
+		}
+		ok(r.window_max_tsc <= 2 * r.budget_tsc,
+		   "RUN futex %s contended: longest window %llu ticks, within twice the budget of %llu",
+		   kmod_variant_name(v), (unsigned long long)r.window_max_tsc,
+		   (unsigned long long)r.budget_tsc);
+	}
+	hammering = false;
+	pthread_join(t, NULL);
+	sched_setaffinity(0, sizeof(old), &old);
+}

@@ -23,7 +23,7 @@ void test_info(void)
 {
 	int cpuid = -1, feature = -1, cr4 = -1;
 	struct utsname u;
-	bool masked;
+	bool masked, rt;
 	int smep[3];
 
 	info_ok = ioctl(dev, SMAPBENCH_IOC_INFO, &info) == 0;
@@ -75,16 +75,20 @@ void test_info(void)
 	   !strncmp(info.release, u.release, sizeof(info.release)),
 	   "INFO release \"%.72s\" equals uname -r \"%s\"", info.release,
 	   u.release);
+	rt = strstr(u.version, "PREEMPT_RT") != NULL;
 	ok(info.tsc_khz > 0, "INFO tsc_khz %llu > 0",
 	   (unsigned long long)info.tsc_khz);
 	ok(info.max_samples == SMAPBENCH_MAX_SAMPLES &&
 	   info.max_iterations == SMAPBENCH_MAX_ITERATIONS &&
 	   info.max_size == SMAPBENCH_MAX_SIZE &&
 	   info.max_batch == SMAPBENCH_MAX_BATCH &&
-	   info.sample_budget_ns == SMAPBENCH_SAMPLE_BUDGET_NS,
-	   "INFO bounds match the header (%u %u %u %u %u)", info.max_samples,
+	   info.sample_budget_ns == (rt ? SMAPBENCH_SAMPLE_BUDGET_NS_RT :
+				     SMAPBENCH_SAMPLE_BUDGET_NS) &&
+	   !!(info.flags & SMAPBENCH_INFO_PREEMPT_RT) == rt,
+	   "INFO bounds match the header for a%s kernel (%u %u %u %u %u, flags %#x)",
+	   rt ? " PREEMPT_RT" : "n ordinary", info.max_samples,
 	   info.max_iterations, info.max_size, info.max_batch,
-	   info.sample_budget_ns);
+	   info.sample_budget_ns, info.flags);
 	ok(info.ops_mask == (1ULL << SMAPBENCH_OP_COUNT) - 1,
 	   "INFO ops_mask %#llx has all %d ops",
 	   (unsigned long long)info.ops_mask, SMAPBENCH_OP_COUNT);
@@ -94,6 +98,14 @@ void test_info(void)
 	   !!(info.variants_mask & (1U << SMAPBENCH_VARIANT_MASKED)) == masked,
 	   "INFO masked variant %s on this kernel (flags %#x variants %#x)",
 	   masked ? "built" : "absent", info.flags, info.variants_mask);
+	/* Every kernel booted here is 5.19 or later, and exports irq_stat. */
+	ok(!!(info.flags & SMAPBENCH_INFO_FUTEX_BLOCKS) == kernel_at_least(5, 19),
+	   "INFO futex blocks (unsafe_try_cmpxchg_user()) %s on this kernel",
+	   info.flags & SMAPBENCH_INFO_FUTEX_BLOCKS ? "built" : "absent");
+	ok(info.flags & SMAPBENCH_INFO_NMI_COUNT,
+	   "INFO windows see NMIs (irq_stat); SMIs: %s",
+	   info.flags & SMAPBENCH_INFO_SMI_COUNT ? "MSR_SMI_COUNT readable" :
+	   "no MSR_SMI_COUNT on this CPU");
 	ok(info.sample_size == sizeof(struct smapbench_sample) &&
 	   info.sample_flags == SMAPBENCH_SAMPLE_WINDOW,
 	   "INFO sample_size %u and sample_flags %#x match the header",

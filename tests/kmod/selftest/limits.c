@@ -94,7 +94,7 @@ void test_limits(void)
 	if (!got)
 		printf("# calib clamp: %llu tsc for %u iterations; budget %u ns at %llu kHz\n",
 		       (unsigned long long)samples[0].tsc, r.iterations_done,
-		       SMAPBENCH_SAMPLE_BUDGET_NS,
+		       info.sample_budget_ns,
 		       (unsigned long long)info.tsc_khz);
 
 	many = calloc(SMAPBENCH_MAX_SAMPLES, sizeof(*many));

@@ -271,6 +271,7 @@ int main(int argc, char **argv)
 	test_fault_paths();
 	test_eagain();
 	test_concurrent();
+	test_contention();
 	test_fuzz(&plan);
 	test_rmmod_busy();
 	return finish();

@@ -83,6 +83,7 @@ void test_ac_recovery(void);
 void test_fault_paths(void);
 void test_eagain(void);
 void test_concurrent(void);
+void test_contention(void);
 void test_rmmod_busy(void);
 
 /* fuzz.c: random ioctls, in this process or in several. */

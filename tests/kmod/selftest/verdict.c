@@ -19,6 +19,11 @@ int expected_errno(unsigned int op, unsigned int variant)
 	if (variant == SMAPBENCH_VARIANT_MASKED &&
 	    !(info.flags & SMAPBENCH_INFO_MASKED_UACCESS))
 		return EOPNOTSUPP;
+	if (op == SMAPBENCH_OP_FUTEX &&
+	    (variant == SMAPBENCH_VARIANT_BATCHED ||
+	     variant == SMAPBENCH_VARIANT_MASKED) &&
+	    !(info.flags & SMAPBENCH_INFO_FUTEX_BLOCKS))
+		return EOPNOTSUPP;
 	return 0;
 }
 
@@ -32,7 +37,7 @@ static int cmp_u64(const void *a, const void *b)
 /* The budget in TSC ticks, as the module must compute it. */
 static uint64_t budget_ticks(void)
 {
-	return (uint64_t)SMAPBENCH_SAMPLE_BUDGET_NS * info.tsc_khz / 1000000;
+	return (uint64_t)info.sample_budget_ns * info.tsc_khz / 1000000;
 }
 
 /* What a successful run must look like; NULL if it does. */
@@ -51,12 +56,12 @@ const char *insane(const struct smapbench_run *r)
 	if (r->cpu >= (unsigned int)sysconf(_SC_NPROCESSORS_CONF))
 		return "cpu out of range";
 	if (r->reserved[0] || r->reserved[1] || r->reserved[2] ||
-	    r->reserved[3] || r->reserved[4])
+	    r->reserved[3])
 		return "reserved field set on output";
 	if (r->timer_overhead_tsc > limit)
 		return "timer overhead beyond 10 s";
 	if (r->budget_tsc != budget_ticks())
-		return "budget_tsc is not SMAPBENCH_SAMPLE_BUDGET_NS at tsc_khz";
+		return "budget_tsc is not INFO's sample_budget_ns at tsc_khz";
 	if (!r->iteration_tsc)
 		return "iteration_tsc zero";
 	if (!r->window_max_tsc ||
