@@ -1,14 +1,16 @@
 #!/bin/bash
 # Unit tests of the harness and smapbench (tests/unit/, cmocka): one flat
 # "ok - group: case" or "not ok - group: case" line per test case.
-# Exits non-zero when a case fails or a test program cannot run.
+# Every tests/unit/test_<name>.c is run: here, unless another stage runs
+# it (its code names tests/unit/test_<name> and calls cmocka_tap), so a
+# new test needs no line anywhere. Fails when a case fails, a test
+# program cannot run, or a test is built that no stage runs.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib/tap.sh
 . tests/lib/tap.sh
 
 build=${BUILD:-build}
-tests="stats csv json options runner context catalogue sha256 tar"
 
 if ! make -s unit-tests >/dev/null 2>&1; then
 	not_ok "unit tests build (make unit-tests)"
@@ -16,8 +18,42 @@ if ! make -s unit-tests >/dev/null 2>&1; then
 	exit 1
 fi
 
-for name in $tests; do
-	cmocka_tap "$name" "$build/tests/unit/test_$name"
+# The tests other stages run: named outside a comment, in a stage that
+# feeds cmocka_tap. A stage that names one and never calls cmocka_tap
+# runs nothing: the test then counts as run by no stage.
+declare -A claimed=()
+for stage in tests/stages/*.sh; do
+	[ "$(basename "$stage")" = "$(basename "$0")" ] && continue
+	code=$(grep -v '^[[:space:]]*#' "$stage")
+	for name in $(grep -oE 'tests/unit/test_[A-Za-z0-9_]+' <<<"$code" | sort -u); do
+		name=${name#tests/unit/test_}
+		if grep -q 'cmocka_tap' <<<"$code"; then
+			claimed[$name]=$(basename "$stage" .sh)
+		else
+			not_ok "$(basename "$stage") names test_$name but runs no cmocka program"
+		fi
+	done
+done
+
+sources=(tests/unit/test_*.c)
+for src in "${sources[@]}"; do
+	name=$(basename "$src" .c)
+	name=${name#test_}
+	# UNIT_CASE (tests/README.md) selects cases through unit.h.
+	grep -q '#include "unit.h"' "$src" ||
+		not_ok "$src does not include unit.h: UNIT_CASE cannot select its cases"
+	if [ -n "${claimed[$name]:-}" ]; then
+		ok "unit test $name: run by stage ${claimed[$name]}"
+	else
+		cmocka_tap "$name" "$build/tests/unit/test_$name"
+	fi
+done
+# A program without its source is left from a removed or renamed test:
+# no stage runs it, and a stale binary must not pass for a test.
+for bin in "$build"/tests/unit/test_*; do
+	[ -x "$bin" ] && [ ! -d "$bin" ] || continue
+	[ -f "tests/unit/$(basename "$bin").c" ] ||
+		not_ok "$bin has no tests/unit/$(basename "$bin").c, so no stage runs it (make clean)"
 done
 
 # The rooms depend on each other only as README.md's Layout allows, and
