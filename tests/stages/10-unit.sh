@@ -12,9 +12,9 @@ cd "$(dirname "$0")/../.." || exit 2
 
 build=${BUILD:-build}
 
-if ! make -s unit-tests >/dev/null 2>&1; then
-	not_ok "unit tests build (make unit-tests)"
-	make unit-tests 2>&1 | show
+if ! make -s smapbench unit-tests >/dev/null 2>&1; then
+	not_ok "unit tests and smapbench build (make smapbench unit-tests)"
+	make smapbench unit-tests 2>&1 | show
 	exit 1
 fi
 
@@ -55,6 +55,28 @@ for bin in "$build"/tests/unit/test_*; do
 	[ -f "tests/unit/$(basename "$bin").c" ] ||
 		not_ok "$bin has no tests/unit/$(basename "$bin").c, so no stage runs it (make clean)"
 done
+
+# Every family a suite file defines and smapbench links is in
+# BENCH_FAMILIES (suites/suite.c): the table's object refers to it. A
+# family without its line compiles cleanly and is never registered.
+families=$(grep -rhoE '^(static )?struct bench_family [A-Za-z0-9_]+ *[={]' suites |
+	awk '{ print $(NF - 1) }' | sort -u)
+linked=$(nm --defined-only "$build/smapbench" 2>/dev/null | awk '{ print $3 }')
+table=$(nm --undefined-only "$build/user/dynamic/suites/suite.o" 2>/dev/null | awk '{ print $2 }')
+if [ -z "$linked" ] || [ -z "$table" ]; then
+	not_ok "the family check needs $build/smapbench and suites/suite.o (make)"
+else
+	missing=()
+	for family in $families; do
+		grep -qx "$family" <<<"$linked" || continue	# not built here (bpf)
+		grep -qx "$family" <<<"$table" || missing+=("$family")
+	done
+	if [ ${#missing[@]} -eq 0 ]; then
+		ok "every suite family smapbench links is in BENCH_FAMILIES ($(wc -w <<<"$families") defined)"
+	else
+		not_ok "families not in BENCH_FAMILIES (suites/suite.c), so never registered: ${missing[*]}"
+	fi
+fi
 
 # The rooms depend on each other only as README.md's Layout allows, and
 # no two of their files include or call each other (the objects make
