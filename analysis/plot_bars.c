@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "analysis/gnuplot.h"
 #include "analysis/run_select.h"
 #include "measure/stats.h"

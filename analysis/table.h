@@ -19,7 +19,7 @@
  *
  * Every figure is the report's: one boot's pair cost is derived.c's
  * paired difference over the repetitions, two boots' deltas are
- * compare.h's Welch differences of centers; in core cycles when
+ * compare_stats.h's Welch differences of centers; in core cycles when
  * the run gives a conversion (a cycle counter, the module's calib op,
  * the bpf calib row), else in ns.
  */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "analysis/headline.h"
 #include "analysis/run_select.h"
 #include "rundata/atomic_dir.h"
