@@ -299,7 +299,70 @@ kv_get() {
 }
 
 # ---------------------------------------------------------------- VM mode
-if [ "$vm" -eq 1 ]; then
+# vm_boot NAME MODEL PARAMS WANT: one boot of this script in a guest (QEMU
+# CPU model MODEL, kernel parameters PARAMS or "-", which must give the
+# SMAP state WANT), its run directory published under $out with the
+# plots and report.md drawn here. Counts each failed step in failed;
+# returns 1 when the boot left no run directory.
+vm_boot() {
+	name=$1 model=$2 params=$3 want=$4
+	[ "$params" = - ] && params=""
+	dir=$here/build/vm/run-bench/$name
+	boot_number=$((boot_number + 1))
+	say "boot $boot_number of 3: $name (SMAP $([ "$want" = smap ] && echo on || echo off); -cpu $model${params:+, $params}), $accel_word, $((SECONDS - vm_start)) s elapsed: guest output follows"
+	run_child "$here/vm/hostroot.sh" boot "${boot_args[@]}" --dir "$dir" \
+		--cpu "$model" --append "$params" -- ./"$prog" "${inner[@]}"
+	rc=$?
+	say "boot $boot_number of 3: $name finished in $(cat "$dir/seconds" 2>/dev/null)s under $(cat "$dir/accel" 2>/dev/null), status $rc; $((SECONDS - vm_start)) s elapsed"
+	[ -s "$dir/accel-why" ] &&
+		warn "boot $name: $(vm_accel_text tcg "$(cat "$dir/accel-why")")"
+	found=()
+	for run in "$dir"/share/runs/*/; do
+		[ -d "$run" ] && found+=("${run%/}")
+	done
+	if [ "$rc" -ne 0 ] || [ ${#found[@]} -ne 1 ] ||
+		! "$smapbench" info --format=kv "${found[0]}" >"$scratch/context.kv"; then
+		warn "boot $name left no run directory (status $rc; guest output: $dir/share/job.out)"
+		failed=$((failed + 1))
+		return 1
+	fi
+	state=$(kv_get smap_state "$scratch/context.kv")
+	method=$(kv_get smap_off_method "$scratch/context.kv")
+	release=$(kv_get kernel_release "$scratch/context.kv")
+	[ "$state" = "$want" ] ||
+		banner "Boot $name should have SMAP $want, but the guest reports $state." \
+			"Its run is named after what the guest reports."
+	suffix=$state
+	[ "$state" = nosmap ] && suffix=$method-$state
+	target=$out/vm-$release-$stamp-$suffix
+	# Into place in one rename: copied next to the target first.
+	cp "$dir/share/dmesg.txt" "${found[0]}/guest-dmesg.txt" 2>/dev/null
+	# The plots and report.md name the directory: they are drawn in
+	# a copy of the final name, inside a hidden staging directory.
+	staging=$out/.tmp-${target##*/}
+	rm -rf "$staging"
+	mkdir -p "$staging" && cp -r "${found[0]}" "$staging/${target##*/}" ||
+		die "cannot copy the run directory of boot $name to $staging"
+	{ run_child "$smapbench" plot "$staging/${target##*/}" >"$scratch/plot.out" 2>&1 &&
+		run_child "$smapbench" report "$staging/${target##*/}" >>"$scratch/plot.out" 2>&1; } || {
+		cat "$scratch/plot.out" >&2
+		warn "boot $name: its plots or report.md could not be made; the CSV files are complete"
+		failed=$((failed + 1))
+	}
+	mv -T "$staging/${target##*/}" "$target" && rmdir "$staging" ||
+		die "cannot copy the run directory of boot $name to $target"
+	staging=""
+	made+=("$target")
+	runs+=("$target")
+	name_run_dir "$target" || failed=$((failed + 1))
+	[ "$name" = smap ] && [ "$state" = smap ] && smap_run=$target
+	[ "$name" = clearcpuid ] && [ "$state" = nosmap ] && nosmap_run=$target
+	return 0
+}
+
+# vm_mode: the three boots (SMAP on, clearcpuid=smap, a CPU without SMAP)
+# and the comparison of the first two; dies when a step failed.
+vm_mode() {
 	# Each boot runs this script in a guest whose root is this machine's
 	# root filesystem (vm/hostroot.sh): build, module, run, plots and
 	# report happen there exactly as on a host that loads modules.
@@ -327,57 +390,7 @@ if [ "$vm" -eq 1 ]; then
 	for boot in "smap max - smap" "clearcpuid max clearcpuid=smap nosmap" \
 		"cpu-off max,-smap - nosmap"; do
 		read -r name model params want <<<"$boot"
-		[ "$params" = - ] && params=""
-		dir=$here/build/vm/run-bench/$name
-		boot_number=$((boot_number + 1))
-		say "boot $boot_number of 3: $name (SMAP $([ "$want" = smap ] && echo on || echo off); -cpu $model${params:+, $params}), $accel_word, $((SECONDS - vm_start)) s elapsed: guest output follows"
-		run_child "$here/vm/hostroot.sh" boot "${boot_args[@]}" --dir "$dir" \
-			--cpu "$model" --append "$params" -- ./"$prog" "${inner[@]}"
-		rc=$?
-		say "boot $boot_number of 3: $name finished in $(cat "$dir/seconds" 2>/dev/null)s under $(cat "$dir/accel" 2>/dev/null), status $rc; $((SECONDS - vm_start)) s elapsed"
-		[ -s "$dir/accel-why" ] &&
-			warn "boot $name: $(vm_accel_text tcg "$(cat "$dir/accel-why")")"
-		found=()
-		for run in "$dir"/share/runs/*/; do
-			[ -d "$run" ] && found+=("${run%/}")
-		done
-		if [ "$rc" -ne 0 ] || [ ${#found[@]} -ne 1 ] ||
-			! "$smapbench" info --format=kv "${found[0]}" >"$scratch/context.kv"; then
-			warn "boot $name left no run directory (status $rc; guest output: $dir/share/job.out)"
-			failed=$((failed + 1))
-			continue
-		fi
-		state=$(kv_get smap_state "$scratch/context.kv")
-		method=$(kv_get smap_off_method "$scratch/context.kv")
-		release=$(kv_get kernel_release "$scratch/context.kv")
-		[ "$state" = "$want" ] ||
-			banner "Boot $name should have SMAP $want, but the guest reports $state." \
-				"Its run is named after what the guest reports."
-		suffix=$state
-		[ "$state" = nosmap ] && suffix=$method-$state
-		target=$out/vm-$release-$stamp-$suffix
-		# Into place in one rename: copied next to the target first.
-		cp "$dir/share/dmesg.txt" "${found[0]}/guest-dmesg.txt" 2>/dev/null
-		# The plots and report.md name the directory: they are drawn in
-		# a copy of the final name, inside a hidden staging directory.
-		staging=$out/.tmp-${target##*/}
-		rm -rf "$staging"
-		mkdir -p "$staging" && cp -r "${found[0]}" "$staging/${target##*/}" ||
-			die "cannot copy the run directory of boot $name to $staging"
-		{ run_child "$smapbench" plot "$staging/${target##*/}" >"$scratch/plot.out" 2>&1 &&
-			run_child "$smapbench" report "$staging/${target##*/}" >>"$scratch/plot.out" 2>&1; } || {
-			cat "$scratch/plot.out" >&2
-			warn "boot $name: its plots or report.md could not be made; the CSV files are complete"
-			failed=$((failed + 1))
-		}
-		mv -T "$staging/${target##*/}" "$target" && rmdir "$staging" ||
-			die "cannot copy the run directory of boot $name to $target"
-		staging=""
-		made+=("$target")
-		runs+=("$target")
-		name_run_dir "$target" || failed=$((failed + 1))
-		[ "$name" = smap ] && [ "$state" = smap ] && smap_run=$target
-		[ "$name" = clearcpuid ] && [ "$state" = nosmap ] && nosmap_run=$target
+		vm_boot "$name" "$model" "$params" "$want" || continue
 	done
 	[ ${#runs[@]} -gt 0 ] || die "VM mode produced no run directory (see the messages above)"
 	say "run directories:"
@@ -398,6 +411,9 @@ if [ "$vm" -eq 1 ]; then
 		fi
 	fi
 	[ "$failed" -eq 0 ] || die "$failed of the VM steps failed (see the warnings above)"
+}
+if [ "$vm" -eq 1 ]; then
+	vm_mode
 	exit 0
 fi
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "analysis/run_select.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "analysis/gnuplot.h"
 #include "analysis/run_select.h"
 #include "measure/stats.h"
@@ -171,14 +171,16 @@ static void short_label(char *buf, size_t len, const struct run_bench *b)
 
 /*
  * The ops plot: the catalogue's ops whose iteration is one access or none
- * (not the calib loop), one per access (no block), up to 64 B.
+ * (not those it marks KMOD_OP_NOT_PLOTTED, the calibration chains), one
+ * per access (no block), up to 64 B.
  */
 static int in_ops_plot(const struct run_bench *b)
 {
 	int op = kmod_op_find(b->op), variant = kmod_variant_find(b->variant);
 
 	return !strcmp(b->suite, "kmod") && op >= 0 && variant >= 0 &&
-	       op != SMAPBENCH_OP_CALIB && kmod_ops[op].accesses <= 1 &&
+	       !(kmod_ops[op].kind & KMOD_OP_NOT_PLOTTED) &&
+	       kmod_ops[op].accesses <= 1 &&
 	       !kmod_variant_is_block((unsigned)variant) && b->size <= 64;
 }
 
@@ -311,7 +313,7 @@ static int in_delta(const struct run_bench *x, const char *suite)
 	if (strcmp(x->suite, suite))
 		return 0;
 	if (!strcmp(suite, "kmod"))
-		return !x->batch && kmod_op_find(x->op) != SMAPBENCH_OP_CALIB &&
+		return !x->batch && !kmod_op_is(x->op, KMOD_OP_NOT_PLOTTED) &&
 		       (!strcmp(x->variant, "kapi") || !strcmp(x->variant, "none"));
 	if (!strcmp(suite, "bpf"))
 		return strstr(x->op, "overhead") != NULL;

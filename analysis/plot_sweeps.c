@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "analysis/run_select.h"
 #include "measure/stats.h"
 #include "suites/kmod/catalogue.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare_output.h"
+#include "analysis/compare_write.h"
 #include "analysis/headline.h"
 #include "analysis/plots.h"
 #include "analysis/run_input.h"

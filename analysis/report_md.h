@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "analysis/derived.h"
 
 /*

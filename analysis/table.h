@@ -8,7 +8,8 @@
  * make `compare` refuse two runs). A row's cells come from one boot, its
  * SMAP run when it has one:
  *
- *   pair cells   inline - nopad per access, for the ops of table_cells[]
+ *   pair cells   inline - nopad per access, for each op the kmod
+ *                catalogue gives a cell (suites/kmod/sweep.h: table_cell)
  *   bpf cell     the bpf overhead row at 8 B (itself a difference)
  *
  * and, when the same row has a SMAP run and a SMAP-off run (two boots),
@@ -18,7 +19,7 @@
  *
  * Every figure is the report's: one boot's pair cost is derived.c's
  * paired difference over the repetitions, two boots' deltas are
- * compare.h's Welch differences of centers; in core cycles when
+ * compare_stats.h's Welch differences of centers; in core cycles when
  * the run gives a conversion (a cycle counter, the module's calib op,
  * the bpf calib row), else in ns.
  */
@@ -37,15 +38,19 @@ enum table_cell_kind {
 };
 
 struct table_cell_def {
-	const char *id;		/* table.csv's cell column */
-	const char *title;	/* table.md's column heading */
+	char id[64];		/* table.csv's cell column */
+	char title[64];		/* table.md's column heading */
 	enum table_cell_kind kind;
 	const char *suite, *op, *variant;
 	unsigned long size;
 };
 
-extern const struct table_cell_def table_cells[];
-extern const size_t table_cell_count;
+/*
+ * The cells in column order, table_cell_count() of them: the catalogue's
+ * pair cells in op order, then the bpf cell.
+ */
+const struct table_cell_def *table_cells(void);
+size_t table_cell_count(void);
 
 /* A difference with its interval, in unit. */
 struct table_value {

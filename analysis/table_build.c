@@ -9,29 +9,70 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "analysis/headline.h"
 #include "analysis/run_select.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/csv.h"
 #include "suites/kmod/catalogue.h"
 
-const struct table_cell_def table_cells[] = {
-	{ "pair_get_user_8", "get_user 8 B", TABLE_PAIR, "kmod", "get_user", "inline", 8 },
-	{ "pair_put_user_8", "put_user 8 B", TABLE_PAIR, "kmod", "put_user", "inline", 8 },
-	{ "pair_copy_to_user_64", "copy_to_user 64 B", TABLE_PAIR, "kmod", "copy_to_user", "inline", 64 },
-	{ "pair_copy_from_user_64", "copy_from_user 64 B", TABLE_PAIR, "kmod", "copy_from_user", "inline", 64 },
-	{ "pair_sigframe_field", "sigframe per field", TABLE_PAIR, "kmod", "sigframe", "inline", 0 },
-	{ "bpf_overhead_8", "bpf overhead 8 B", TABLE_ROW, "bpf", "overhead", "raw_tp", 8 },
-};
+/*
+ * The cells: one pair cell per op the catalogue gives one (sweep.h's
+ * table_cell), in catalogue order, then the bpf overhead row. Built once,
+ * on first use, from the catalogue, so that a new op never needs a line
+ * here.
+ */
+static struct table_cell_def cells[SMAPBENCH_OP_COUNT + 1];
+static size_t cell_count;
+static pthread_once_t cells_once = PTHREAD_ONCE_INIT;
 
-const size_t table_cell_count = sizeof(table_cells) / sizeof(table_cells[0]);
+static void cells_build(void)
+{
+	for (unsigned op = 0; op < SMAPBENCH_OP_COUNT; op++) {
+		const struct kmod_op *o = &kmod_ops[op];
+		struct table_cell_def *c = &cells[cell_count];
+		const char *per = o->table_cell;
+
+		if (!per)
+			continue;
+		snprintf(c->id, sizeof(c->id), "pair_%s_%s", o->name, per);
+		/* a size in bytes, or what one access of a fixed unit is */
+		if (strspn(per, "0123456789") == strlen(per)) {
+			c->size = strtoul(per, NULL, 10);
+			snprintf(c->title, sizeof(c->title), "%s %s B", o->name, per);
+		} else {
+			snprintf(c->title, sizeof(c->title), "%s per %s", o->name, per);
+		}
+		c->kind = TABLE_PAIR;
+		c->suite = "kmod";
+		c->op = o->name;
+		c->variant = kmod_variant_name(SMAPBENCH_VARIANT_INLINE);
+		cell_count++;
+	}
+	cells[cell_count++] = (struct table_cell_def){
+		"bpf_overhead_8", "bpf overhead 8 B", TABLE_ROW, "bpf",
+		"overhead", "raw_tp", 8,
+	};
+}
+
+const struct table_cell_def *table_cells(void)
+{
+	pthread_once(&cells_once, cells_build);
+	return cells;
+}
+
+size_t table_cell_count(void)
+{
+	pthread_once(&cells_once, cells_build);
+	return cell_count;
+}
 
 /* The context fields that make one row: compare's blocking fields. */
 static const char *const identity_keys[] = {
@@ -519,11 +560,11 @@ static int fill_row(const struct table *t, struct table_row *r)
 	r->counter = ctx(in, "counter");
 	r->census = census_of(t, r->kernel);
 	describe_calibration(r);
-	r->cells = calloc(table_cell_count, sizeof(*r->cells));
+	r->cells = calloc(table_cell_count(), sizeof(*r->cells));
 	if (!r->cells)
 		return -1;
-	for (size_t i = 0; i < table_cell_count; i++)
-		if (cell_value(&table_cells[i], &in->run, &r->cells[i]))
+	for (size_t i = 0; i < table_cell_count(); i++)
+		if (cell_value(&table_cells()[i], &in->run, &r->cells[i]))
 			return -1;
 	return r->smap && r->off ? add_deltas(r) : 0;
 }

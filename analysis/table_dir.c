@@ -72,7 +72,7 @@ static int draw(const struct atomic_dir *d, const struct table *t)
 			   "per machine and kernel; bars: 95% interval (smapbench table)");
 	gnuplot_set_number(settings, sizeof(settings), "nrows", (double)rows);
 	gnuplot_set_number(settings, sizeof(settings), "nseries",
-			   (double)table_cell_count);
+			   (double)table_cell_count());
 	for (size_t k = 0; k < t->row_count; k++)
 		if (!strcmp(t->rows[k].virt, "tcg")) {
 			gnuplot_set_string(settings, sizeof(settings), "watermark",

@@ -61,8 +61,8 @@ int table_write_csv(const struct table *t, FILE *f)
 	for (size_t k = 0; k < t->row_count; k++) {
 		const struct table_row *r = &t->rows[k];
 
-		for (size_t i = 0; i < table_cell_count; i++) {
-			const struct table_cell_def *c = &table_cells[i];
+		for (size_t i = 0; i < table_cell_count(); i++) {
+			const struct table_cell_def *c = &table_cells()[i];
 			char bench[160], size[32] = "";
 
 			if (!isfinite(r->cells[i].value))
@@ -183,10 +183,10 @@ static void md_one_boot(const struct table *t, FILE *f)
 		   "where the run has no such rows. From the row's SMAP boot when it "
 		   "has one.\n\n");
 	fputs("| machine | CPU (family/model/stepping, microcode) | kernel | virt, counter | cycles from |", f);
-	for (size_t i = 0; i < table_cell_count; i++)
-		fprintf(f, " %s |", table_cells[i].title);
+	for (size_t i = 0; i < table_cell_count(); i++)
+		fprintf(f, " %s |", table_cells()[i].title);
 	fputs("\n| --- | --- | --- | --- | --- |", f);
-	for (size_t i = 0; i < table_cell_count; i++)
+	for (size_t i = 0; i < table_cell_count(); i++)
 		fputs(" ---: |", f);
 	fputc('\n', f);
 	for (size_t k = 0; k < t->row_count; k++) {
@@ -196,7 +196,7 @@ static void md_one_boot(const struct table *t, FILE *f)
 		fputc(' ', f);
 		md_text(f, r->calibration);
 		fputs(" |", f);
-		for (size_t i = 0; i < table_cell_count; i++) {
+		for (size_t i = 0; i < table_cell_count(); i++) {
 			fputc(' ', f);
 			md_value(f, &r->cells[i]);
 			fputs(" |", f);
@@ -341,14 +341,14 @@ int table_write_plot_data(const struct table *t, FILE *f, size_t *rows)
 {
 	*rows = 0;
 	fputs("row", f);
-	for (size_t i = 0; i < table_cell_count; i++)
-		fprintf(f, ",%s,low,high", table_cells[i].title);
+	for (size_t i = 0; i < table_cell_count(); i++)
+		fprintf(f, ",%s,low,high", table_cells()[i].title);
 	fputc('\n', f);
 	for (size_t k = 0; k < t->row_count; k++) {
 		const struct table_row *r = &t->rows[k];
 		int any = 0;
 
-		for (size_t i = 0; i < table_cell_count; i++)
+		for (size_t i = 0; i < table_cell_count(); i++)
 			any |= isfinite(r->cells[i].value) &&
 			       !strcmp(r->cells[i].unit, "cycles");
 		if (!any)
@@ -360,7 +360,7 @@ int table_write_plot_data(const struct table *t, FILE *f, size_t *rows)
 		fputs("\\n", f);
 		gnuplot_data_text(f, r->kernel, 60);
 		fputc('"', f);
-		for (size_t i = 0; i < table_cell_count; i++) {
+		for (size_t i = 0; i < table_cell_count(); i++) {
 			const struct table_value *v = &r->cells[i];
 			int cycles = isfinite(v->value) && !strcmp(v->unit, "cycles");
 

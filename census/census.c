@@ -68,8 +68,7 @@ static int kmod_symbols(const struct census_row *r, char *func, size_t flen,
 
 	if (op < 0 || v < 0)
 		return -1;
-	width = op == SMAPBENCH_OP_GET_USER || op == SMAPBENCH_OP_PUT_USER ?
-		r->size : 0;
+	width = kmod_ops[op].kind & KMOD_OP_PER_WIDTH ? r->size : 0;
 	if (width)
 		snprintf(head, hlen, "smapbench_loop_%s_%s_%lu",
 			 kmod_ops[op].name, variant, width);

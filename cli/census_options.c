@@ -9,11 +9,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/table.h"
 #include "census/census.h"
 #include "cli/commands.h"
 
 #define DEFAULT_TABLE "data/table/table.csv"
-#define DEFAULT_FIGURE "pair_get_user_8"
+/*
+ * The table's first cell: the catalogue's first op with one, get_user at
+ * 8 B (suites/kmod/sweep.h), whose pair a syscall's user access pays.
+ */
+#define DEFAULT_FIGURE (table_cells()[0].id)
 #define DEFAULT_STATES "smap,clearcpuid"
 #define DEFAULT_TIMEOUT 1800
 #define DEFAULT_NATIVE_RUNS 3
@@ -43,8 +48,8 @@ void census_command_usage(FILE *f)
 		"  --cpu-row HOST[:KERNEL]  a row of --table: its --pair-figure, in cycles\n"
 		"                       (converted with the row's calibration) or ns\n"
 		"  --table FILE         a table.csv of smapbench table (default %s)\n"
-		"  --pair-figure ID     the row's figure (default %s; also\n"
-		"                       pair_put_user_8, pair_copy_to_user_64, ...)\n"
+		"  --pair-figure ID     the row's figure, one of table.csv's figure column\n"
+		"                       (default %s)\n"
 		"  --pair-cycles N      or: N core cycles per pair\n"
 		"  --pair-ci LO,HI      its interval\n"
 		"  --ghz G              core frequency for cycles (default: the row's\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_compare.c - `smapbench compare RUN_A RUN_B`: the comparison of two
- * runs (analysis/comparison.h), written to a directory.
+ * runs (analysis/compare_dir.h), written to a directory.
  */
 #include "cli/commands.h"
 #include "cli/compare_options.h"
@@ -13,5 +13,5 @@ int cmd_compare(int argc, char **argv)
 
 	if (rc || o.help)
 		return rc;
-	return comparison_write(&o.request);
+	return compare_dir_write(&o.request);
 }

@@ -68,7 +68,7 @@ int cmd_report(int argc, char **argv)
 		if (rc || o.help)
 			return rc;
 		o.request.report = 1;
-		return comparison_write(&o.request);
+		return compare_dir_write(&o.request);
 	}
 	if (positional == 0)
 		fprintf(stderr, "smapbench report: needs a run directory, or two "

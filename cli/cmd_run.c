@@ -155,7 +155,7 @@ int cmd_run(int argc, char **argv)
 	}
 	install_handlers();
 
-	rc = run_select(&reg, &opt);
+	rc = run_register_benchmarks(&reg, &opt);
 	if (rc)
 		return rc;
 	if (opt.list) {

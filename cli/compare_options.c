@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "cli/commands.h"
 
 static void compare_usage(FILE *f, const char *name)

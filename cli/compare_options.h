@@ -6,10 +6,10 @@
 #ifndef SMAPBENCH_COMPARE_OPTIONS_H
 #define SMAPBENCH_COMPARE_OPTIONS_H
 
-#include "analysis/comparison.h"
+#include "analysis/compare_dir.h"
 
 struct compare_options {
-	struct comparison_request request;
+	struct compare_request request;
 	int help;		/* --help: usage printed, nothing else to do */
 };
 

@@ -71,7 +71,7 @@ static int interrupted(struct run_dir_writer *d, int sig)
 	return 128 + sig;
 }
 
-int run_select(struct registry *reg, const struct run_options *opt)
+int run_register_benchmarks(struct registry *reg, const struct run_options *opt)
 {
 	char err[512];
 

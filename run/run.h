@@ -61,11 +61,11 @@ struct run_kept {
 };
 
 /*
- * The benchmarks the options select, into reg: 0, or the exit status
- * (1, or 2 for options that select nothing) after saying why on stderr;
- * reg is then freed.
+ * Registers the benchmarks the options select into reg: 0, or the exit
+ * status (1, or 2 for options that select nothing) after saying why on
+ * stderr; reg is then freed.
  */
-int run_select(struct registry *reg, const struct run_options *opt);
+int run_register_benchmarks(struct registry *reg, const struct run_options *opt);
 
 /*
  * Runs reg's benchmarks as opt says and keeps the run directory under

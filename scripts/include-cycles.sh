@@ -102,6 +102,8 @@ objs=()
 for d in "${rooms[@]}"; do
 	[ -d "$objects/$d" ] && while IFS= read -r o; do
 		node=${o#"$objects"/}
+		# an object left from a renamed or removed file is no part of the build
+		[ -f "${node%.o}.c" ] || continue
 		objs+=("$o ${node%.o}")
 	done < <(find "$objects/$d" -name '*.o' | sort)
 done

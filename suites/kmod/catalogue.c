@@ -59,6 +59,13 @@ int kmod_op_find(const char *name)
 	return -1;
 }
 
+int kmod_op_is(const char *name, unsigned kind)
+{
+	int op = kmod_op_find(name);
+
+	return op >= 0 && (kmod_ops[op].kind & kind);
+}
+
 int kmod_variant_find(const char *name)
 {
 	for (unsigned v = 0; v < SMAPBENCH_VARIANT_COUNT; v++)

@@ -45,7 +45,17 @@ struct kmod_op {
 	struct kmod_brackets {
 		unsigned stac, clac, popf;
 	} brackets;
+	unsigned kind;			/* KMOD_OP_* */
+	const char *table_cell;		/* NULL: no cell of the table */
 };
+
+/*
+ * What kind of op an entry is (its kind field, set in sweep.h), so that
+ * plots, census and table ask the catalogue, never a list of names.
+ */
+#define KMOD_OP_CALIBRATION	(1U << 0) /* converts ticks to cycles */
+#define KMOD_OP_PER_WIDTH	(1U << 1) /* a loop per width: heads end _<size> */
+#define KMOD_OP_NOT_PLOTTED	(1U << 2) /* no bar in the ops and delta plots */
 
 /* Indexed by enum smapbench_op. */
 extern const struct kmod_op kmod_ops[SMAPBENCH_OP_COUNT];
@@ -54,6 +64,8 @@ extern const struct kmod_op kmod_ops[SMAPBENCH_OP_COUNT];
 const char *kmod_variant_name(unsigned variant);
 /* enum smapbench_op of a name, or -1. */
 int kmod_op_find(const char *name);
+/* Whether the op of this name has one of the KMOD_OP_* bits of kind. */
+int kmod_op_is(const char *name, unsigned kind);
 /* enum smapbench_variant of a name, or -1. */
 int kmod_variant_find(const char *name);
 /* A batched or masked variant: an iteration is a block of items. */

@@ -25,6 +25,16 @@
  *		accesses: theirs follow from the variant, one pair per
  *		access (inline, kapi), per block (batched, masked) or per
  *		loop call (nopad). The census checks both (docs/census.md).
+ * kind:	KMOD_OP_* flags (catalogue.h) for what reads the op by kind
+ *		rather than by name: KMOD_OP_CALIBRATION, a chain that converts
+ *		ticks to cycles, not a cost of SMAP; KMOD_OP_PER_WIDTH, one
+ *		loop per access width (the module's DEFINE_SIZED_LOOP), whose
+ *		loop heads end in _<size>; KMOD_OP_NOT_PLOTTED, no bar in the
+ *		ops and delta plots. Left out: none.
+ * table_cell:	the op's pair cell in the cross-machine table
+ *		(analysis/table.h), named pair_<op>_<table_cell>: a size in
+ *		bytes (its row at that size), or for a fixed unit what one
+ *		access is ("field", the row of size 0). Left out: no cell.
  */
 #ifndef SMAPBENCH_KMOD_SWEEP_H
 #define SMAPBENCH_KMOD_SWEEP_H
@@ -50,10 +60,12 @@
 
 #define KMOD_SWEEP_CALIB						\
 	KMOD_NO_SIZES, KMOD_NO_BATCHES,					\
+	.kind = KMOD_OP_CALIBRATION | KMOD_OP_NOT_PLOTTED,		\
 	.brackets = { .stac = 0, .clac = 0, .popf = 0 }
 
 #define KMOD_SWEEP_CALIB_IMUL						\
 	KMOD_NO_SIZES, KMOD_NO_BATCHES,					\
+	.kind = KMOD_OP_CALIBRATION | KMOD_OP_NOT_PLOTTED,		\
 	.brackets = { .stac = 0, .clac = 0, .popf = 0 }
 
 #define KMOD_SWEEP_PAIR							\
@@ -78,6 +90,7 @@
 #define KMOD_SWEEP_GET_USER						\
 	.sizes = KMOD_LIST(1, 2, 4, 8), .quick_sizes = KMOD_LIST(1, 2, 4, 8), \
 	KMOD_BATCHES,							\
+	.kind = KMOD_OP_PER_WIDTH, .table_cell = "8",			\
 	.headline_size = 8,						\
 	.headline = SMAPBENCH_VARIANT_BIT(KAPI) |			\
 		    SMAPBENCH_VARIANT_BIT(INLINE) |			\
@@ -85,15 +98,18 @@
 
 #define KMOD_SWEEP_PUT_USER						\
 	.sizes = KMOD_LIST(1, 2, 4, 8), .quick_sizes = KMOD_LIST(1, 2, 4, 8), \
-	KMOD_BATCHES
+	KMOD_BATCHES,							\
+	.kind = KMOD_OP_PER_WIDTH, .table_cell = "8"
 
 #define KMOD_SWEEP_COPY_TO_USER						\
 	KMOD_COPY_SIZES, KMOD_BATCHES,					\
+	.table_cell = "64",						\
 	.headline_size = 64,						\
 	.headline = SMAPBENCH_VARIANT_BIT(KAPI)
 
 #define KMOD_SWEEP_COPY_FROM_USER					\
-	KMOD_COPY_SIZES, KMOD_BATCHES
+	KMOD_COPY_SIZES, KMOD_BATCHES,					\
+	.table_cell = "64"
 
 #define KMOD_SWEEP_CLEAR_USER						\
 	KMOD_COPY_SIZES, KMOD_BATCHES
@@ -110,6 +126,7 @@
 /* one fixed unit, a frame; a batched frame is one block of its fields */
 #define KMOD_SWEEP_SIGFRAME						\
 	KMOD_NO_SIZES,							\
+	.table_cell = "field",						\
 	.batches = KMOD_LIST(1), .quick_batches = KMOD_LIST(1),		\
 	.headline = SMAPBENCH_VARIANT_BIT(KAPI) |			\
 		    SMAPBENCH_VARIANT_BIT(BATCHED)

@@ -23,6 +23,7 @@
 
 #include "analysis/derived.h"
 #include "analysis/headline.h"
+#include "analysis/table.h"
 #include "measure/registry.h"
 #include "rundata/rundir.h"
 #include "suites/kmod/catalogue.h"
@@ -413,12 +414,56 @@ static int teardown_all(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
+/*
+ * The kinds plots, census and table read instead of op names hold what
+ * they promise, and every table cell names a row the suite registers.
+ */
+static void test_kinds_and_table_cells(void **state)
+{
+	const unsigned pair_variants = SMAPBENCH_VARIANT_BIT(INLINE) |
+				       SMAPBENCH_VARIANT_BIT(NOPAD);
+	size_t cells = 0;
+
+	(void)state;
+	for (unsigned op = 0; op < SMAPBENCH_OP_COUNT; op++) {
+		const struct kmod_op *o = &kmod_ops[op];
+		const char *per = o->table_cell;
+
+		/* a calibration chain is no cost of SMAP: never an op's bar */
+		if ((o->kind & KMOD_OP_CALIBRATION) &&
+		    (o->accesses || !(o->kind & KMOD_OP_NOT_PLOTTED)))
+			fail_msg("%s: a calibration op with user accesses or a bar",
+				 o->name);
+		/* a loop per width: register widths, sizes powers of two */
+		if ((o->kind & KMOD_OP_PER_WIDTH) &&
+		    (!(o->flags & SMAPBENCH_OPF_POW2) || o->max_size > 8))
+			fail_msg("%s: per-width loops for sizes other than 1, 2, 4, 8",
+				 o->name);
+		if (!per)
+			continue;
+		cells++;
+		if ((o->variants & pair_variants) != pair_variants)
+			fail_msg("%s: a table cell without inline and nopad", o->name);
+		if (strspn(per, "0123456789") == strlen(per) ?
+		    !kmod_list_has(&o->quick_sizes, (unsigned)atoi(per)) :
+		    o->min_size != o->max_size)
+			fail_msg("%s: table cell \"%s\" is neither a quick size nor a fixed unit's",
+				 o->name, per);
+	}
+	assert_int(table_cell_count(), cells + 1, "the catalogue's cells and bpf's");
+	for (size_t i = 0; i < table_cell_count(); i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(table_cells()[i].id, table_cells()[j].id))
+				fail_msg("table cell %s twice", table_cells()[i].id);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_op_has_an_entry),
 		cmocka_unit_test(test_sizes_within_the_rules),
 		cmocka_unit_test(test_batches_within_the_rules),
+		cmocka_unit_test(test_kinds_and_table_cells),
 		cmocka_unit_test(test_suite_follows_the_catalogue),
 		cmocka_unit_test(test_headline),
 		cmocka_unit_test(test_derived_on_registered_rows),

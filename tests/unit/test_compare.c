@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_compare.c - the comparison statistics (analysis/compare.c), the
+ * test_compare.c - the comparison statistics (analysis/compare_stats.c), the
  * run loader (rundata/rundir.c) and the output rules of
  * rundata/atomic_dir.c on known answers.
  */
@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+#include "unit.h"
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "analysis/derived.h"
 #include "measure/stats.h"
 #include "rundata/atomic_dir.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_simulation.c - the statistics of analysis/compare.c against data
+ * test_simulation.c - the statistics of analysis/compare_stats.c against data
  * whose truth is known, in every cell docs/interpreting.md calls
  * supported.
  *
@@ -29,7 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 #include "measure/stats.h"
 #include "unit.h"
 

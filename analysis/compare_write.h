@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare_output.h - what a comparison of two runs (analysis/compare.h)
+ * compare_write.h - what a comparison of two runs (analysis/compare_stats.h)
  * prints and writes: the table of every pair, for a console or
  * Markdown; compare.csv (docs/schema.md); the context check; the
  * warning for a run compared with itself.
  */
-#ifndef SMAPBENCH_COMPARE_OUTPUT_H
-#define SMAPBENCH_COMPARE_OUTPUT_H
+#ifndef SMAPBENCH_COMPARE_WRITE_H
+#define SMAPBENCH_COMPARE_WRITE_H
 
 #include <stdio.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 
 /* Every row, the notes on how the rows were computed, the verdicts' tally. */
 void compare_print(FILE *f, const struct compare_result *res,
@@ -38,4 +38,4 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 /* What is wrong with comparing a and b as two runs (the same run), or NULL. */
 const char *same_run_warning(const struct run_dir *a, const struct run_dir *b);
 
-#endif /* SMAPBENCH_COMPARE_OUTPUT_H */
+#endif /* SMAPBENCH_COMPARE_WRITE_H */

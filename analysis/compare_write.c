@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare_output.c - what a comparison of two runs prints and writes:
- * the table, compare.csv, the context check; see compare_output.h.
+ * compare_write.c - what a comparison of two runs prints and writes:
+ * the table, compare.csv, the context check; see compare_write.h.
  */
-#include "analysis/compare_output.h"
+#include "analysis/compare_write.h"
 
 #include <errno.h>
 #include <limits.h>

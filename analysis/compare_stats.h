@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare.h - is run B faster, slower or the same as run A?
+ * compare_stats.h - is run B faster, slower or the same as run A? The
+ * statistics of two runs compared.
  *
  * The unit of inference is the repetition: each one runs in a process of
  * its own with its own set-up (measure/runner.h), so the spread between
@@ -38,8 +39,8 @@
  * coverage and error rates per repetition count, intraclass correlation
  * and spread ratio (tests/unit/test_simulation.c).
  */
-#ifndef SMAPBENCH_COMPARE_H
-#define SMAPBENCH_COMPARE_H
+#ifndef SMAPBENCH_COMPARE_STATS_H
+#define SMAPBENCH_COMPARE_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -213,4 +214,4 @@ extern const char *const compare_blocking_fields[];
 int compare_contexts(const struct run_dir *a, const struct run_dir *b,
 		     struct compare_field_diff **diffs, size_t *count);
 
-#endif /* SMAPBENCH_COMPARE_H */
+#endif /* SMAPBENCH_COMPARE_STATS_H */

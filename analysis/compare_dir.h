@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * comparison.h - `compare RUN_A RUN_B` and `report RUN_A RUN_B`: per
+ * compare_dir.h - `compare RUN_A RUN_B` and `report RUN_A RUN_B`: per
  * benchmark, is B faster, slower or the same as A, by how much, and how
  * sure are we. Writes DIR/compare.csv (docs/schema.md), DIR/plots/ and,
  * for report, DIR/report.md, DIR being built as a temporary directory
@@ -8,12 +8,12 @@
  * tables of the SMAP run. The usual order is A = the SMAP-off boot,
  * B = the SMAP boot: then every delta is what SMAP costs.
  */
-#ifndef SMAPBENCH_COMPARISON_H
-#define SMAPBENCH_COMPARISON_H
+#ifndef SMAPBENCH_COMPARE_DIR_H
+#define SMAPBENCH_COMPARE_DIR_H
 
-#include "analysis/compare.h"
+#include "analysis/compare_stats.h"
 
-struct comparison_request {
+struct compare_request {
 	const char *who;		/* the command: compare or report */
 	const char *run_a, *run_b;	/* run directories or JSON files */
 	const char *out;		/* NULL: compare-A-vs-B next to A */
@@ -27,6 +27,6 @@ struct comparison_request {
  * Returns the exit status: 0; 1 after saying what failed; 2 (EXIT_USAGE)
  * when the output directory is not ours to replace, before any work.
  */
-int comparison_write(const struct comparison_request *req);
+int compare_dir_write(const struct compare_request *req);
 
-#endif /* SMAPBENCH_COMPARISON_H */
+#endif /* SMAPBENCH_COMPARE_DIR_H */

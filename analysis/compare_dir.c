@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* comparison.c - two runs compared and written out; see comparison.h. */
-#include "analysis/comparison.h"
+/* compare_dir.c - two runs compared and written out; see compare_dir.h. */
+#include "analysis/compare_dir.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
-#include "analysis/compare_output.h"
+#include "analysis/compare_stats.h"
+#include "analysis/compare_write.h"
 #include "analysis/derived.h"
 #include "analysis/plots.h"
 #include "analysis/report_md.h"
@@ -132,7 +132,7 @@ static void note_partial_runs(const char *name, const struct run_dir *const *run
  * when a part could not be written (said on stderr); *plotted tells
  * whether there are plots.
  */
-static int write_views(const struct comparison_request *req,
+static int write_views(const struct compare_request *req,
 		       const struct run_dir *const *runs,
 		       const struct compare_result *res, const char *dir,
 		       int tty, int *plotted)
@@ -177,7 +177,7 @@ static int write_views(const struct comparison_request *req,
 	return rc;
 }
 
-int comparison_write(const struct comparison_request *req)
+int compare_dir_write(const struct compare_request *req)
 {
 	const char *name = req->who, *same;
 	int rc, tty = isatty(STDERR_FILENO), plotted = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* compare.c - two-sample comparison of benchmark runs; see compare.h. */
-#include "analysis/compare.h"
+/* compare_stats.c - the statistics of two runs compared; see compare_stats.h. */
+#include "analysis/compare_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
