@@ -18,7 +18,12 @@
 set -eu
 cache=${SMAPBENCH_CACHE:-/var/cache/smapbench}
 tarball=/usr/src/linux-source-6.12.tar.xz
-headers=$(ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | grep -v -- -rt- | sort -V | tail -n 1)
+# Debian's 6.12 headers (not the PREEMPT_RT ones), the newest.
+headers=""
+for d in /usr/src/linux-headers-6.12.*-amd64; do
+	case $d in *-rt-amd64 | *'*'*) continue ;; esac
+	headers=$d
+done
 tree=$cache/linux-6.12-llvm
 stamp=$tree/.smapbench-prepared
 

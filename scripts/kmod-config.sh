@@ -24,7 +24,8 @@ fi
 kdir=$1 out=$2
 shift 2
 src=$(cd "$(dirname "$0")/../kmod/probes" && pwd) || exit 2
-probes_dir=$out/probes
+# Beside the module's sources, never over kmod/probes/ itself.
+probes_dir=$out/probe-build
 rm -rf "$probes_dir"
 mkdir -p "$probes_dir" || exit 2
 
