@@ -435,6 +435,37 @@ static void collect_virt(struct context *c)
 			     kind, vendor[0] ? ", " : "", vendor);
 }
 
+/*
+ * Which boot this is and how long it has been up: runs of one boot share
+ * what a boot fixes (memory placement, the core clock), so comparisons
+ * that treat the boot as the unit must tell boots apart; and a run right
+ * after boot meets services still starting.
+ */
+static void collect_boot(struct context *c)
+{
+	char boot_id[64] = "";
+	double uptime = -1;
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (f) {
+		if (!fgets(boot_id, sizeof(boot_id), f))
+			boot_id[0] = '\0';
+		fclose(f);
+	}
+	boot_id[strcspn(boot_id, "\n")] = '\0';
+	context_set(c, "boot_id", "%s", boot_id[0] ? boot_id : "unknown");
+	f = fopen("/proc/uptime", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &uptime) != 1)
+			uptime = -1;
+		fclose(f);
+	}
+	if (uptime >= 0)
+		context_set(c, "uptime_s", "%.0f", uptime);
+	else
+		context_set(c, "uptime_s", "%s", "unknown");
+}
+
 static void collect_load(struct context *c)
 {
 	double load1 = 0, load5 = 0, load15 = 0;
@@ -446,6 +477,7 @@ static void collect_load(struct context *c)
 		fclose(f);
 	}
 	context_set(c, "load_avg", "%.2f %.2f %.2f", load1, load5, load15);
+	collect_boot(c);
 	if (load1 > 0.5)
 		context_warn(c, "load average %.2f is high: other work competes for the CPU",
 			     load1);
