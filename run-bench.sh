@@ -43,6 +43,14 @@ options:
   --accel A        with --vm: auto (default; or SMAPBENCH_ACCEL), kvm or tcg.
                    auto boots the kernel under KVM to user space first and
                    takes TCG (emulated, functional only) when it cannot
+  --boots [N]      a boot series: run on this boot, reboot this kernel
+                   (kexec, not the boot loader) with SMAP off, run,
+                   with SMAP on, ... N boots in all (default 4), then
+                   compare them and reboot into the original command
+                   line (docs/boot-series.md); with --vm, in a guest
+  --series-status  where the pending boot series stands
+  --boots-abort    end the pending boot series: keep its finished runs,
+                   reboot into the original command line
   --no-install     do not apt-get install missing packages
   --no-plots       leave out plots/ and report.md (smapbench plot RUN and
                    smapbench report RUN make them later); --vm uses it in
@@ -83,6 +91,9 @@ shell_words() {
 }
 
 suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
+boots=0 series_cmd="" series_step=0
+# What a series passes on to the run of each of its boots.
+series_args=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite)
@@ -118,6 +129,20 @@ while [ $# -gt 0 ]; do
 		*) bad_usage "--accel '$2': use auto, kvm or tcg" ;;
 		esac
 		shift 2 ;;
+	--boots)
+		boots=4
+		if [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]]; then
+			boots=$2
+			shift
+		fi
+		[ "$boots" -ge 2 ] && [ "$boots" -le 64 ] ||
+			bad_usage "--boots $boots: a series has 2 to 64 boots"
+		shift ;;
+	--series-status) series_cmd=status; shift ;;
+	--boots-abort) series_cmd=abort; shift ;;
+	# Internal: the systemd unit of a series, and a series' own runs.
+	--series-resume) series_cmd=resume; shift ;;
+	--series-step) series_step=1; shift ;;
 	--no-install) install=0; shift ;;
 	--no-plots) plots=0; shift ;;
 	-h | --help) usage; exit 0 ;;
@@ -126,6 +151,17 @@ while [ $# -gt 0 ]; do
 done
 if [ "$quick" -eq 1 ] && [ "$full" -eq 1 ]; then
 	bad_usage "--quick and --full: choose one sweep"
+fi
+[ -n "$suite" ] && series_args+=(--suite "$suite")
+[ "$quick" -eq 1 ] && series_args+=(--quick)
+[ "$full" -eq 1 ] && series_args+=(--full)
+[ -n "$cpu" ] && series_args+=(--cpu "$cpu")
+[ "$plots" -eq 0 ] && series_args+=(--no-plots)
+if [ "$boots" -gt 0 ] && [ -n "$series_cmd" ]; then
+	bad_usage "--boots starts a series; --series-status and --boots-abort act on a pending one: choose one"
+fi
+if [ "$boots" -gt 0 ] && [ -n "$caller_run_dir_file" ]; then
+	bad_usage "--run-dir-file names one run; a series keeps its runs in its own directory"
 fi
 if [ "$vm" -eq 0 ] && { [ -n "$kernel" ] || [ -n "$headers" ] || [ -n "$accel" ]; }; then
 	bad_usage "--kernel, --headers and --accel only make sense with --vm"
@@ -271,17 +307,24 @@ if [ "$vm" -eq 1 ]; then
 	guest_kdir=${headers:-/lib/modules/$guest_release/build}
 fi
 
-say "building"
 build_start=$SECONDS
 mkdir -p "$here/build" || die "cannot create $here/build"
 build_log=$here/build/run-bench-make.log
-# KDIR: the module for the running kernel, whatever the environment says;
-# `make all` builds it into build/kmod/<release>/ when its headers exist.
-run_child make -s -j"$(nproc)" all KDIR="/lib/modules/$(uname -r)/build" \
-	>"$build_log" 2>&1 || {
-	tail -n 30 "$build_log" >&2
-	die "build failed; full log: $build_log"
-}
+if [ "$series_step" -eq 1 ] && [ -x "$here/build/smapbench" ]; then
+	# Every boot of a series runs what the series started with: a
+	# checkout edited meanwhile must not change the program mid-series.
+	say "a boot of a series: the series' build, as it was at its start"
+else
+	say "building"
+	# KDIR: the module for the running kernel, whatever the environment
+	# says; `make all` builds it into build/kmod/<release>/ when its
+	# headers exist.
+	run_child make -s -j"$(nproc)" all KDIR="/lib/modules/$(uname -r)/build" \
+		>"$build_log" 2>&1 || {
+		tail -n 30 "$build_log" >&2
+		die "build failed; full log: $build_log"
+	}
+fi
 if [ "$vm" -eq 1 ] && [ "$guest_kdir" != "/lib/modules/$(uname -r)/build" ]; then
 	say "building for the guests ($guest_release)"
 	run_child make -s -j"$(nproc)" all KDIR="$guest_kdir" >"$build_log" 2>&1 || {
@@ -292,6 +335,39 @@ fi
 say "built in $((SECONDS - build_start)) s"
 smapbench="$here/build/smapbench"
 [ -x "$smapbench" ] || die "build produced no $smapbench"
+
+# ---------------------------------------------------------------- series
+# A boot series (scripts/boot-series.sh): started here, or continued on
+# each of its boots by the same command (a test guest's init runs it
+# again) or by its systemd unit (--series-resume). Its own runs come
+# back here with --series-step, and run once, as without a series.
+series=$here/scripts/boot-series.sh
+if [ "$series_step" -eq 0 ] && [ "$vm" -eq 0 ]; then
+	case $series_cmd in
+	status | abort | resume) exec "$series" "$series_cmd" "$out" ;;
+	esac
+	# A pending series whose next step this boot is goes on (its guest
+	# runs the very command that started it, on every boot).
+	if "$series" due "$out"; then
+		"$series" resume "$out"
+		exit $?
+	fi
+	if [ -f "$out/.series-active" ] && [ "$boots" -eq 0 ]; then
+		warn "a boot series is pending ($prog --series-status); this run is not part of it"
+	fi
+	if [ "$boots" -gt 0 ]; then
+		if ! command -v kexec >/dev/null && [ "$install" -eq 1 ]; then
+			say "installing kexec-tools, to reboot between the boots of the series"
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				kexec-tools >"$here/build/run-bench-apt.log" 2>&1 ||
+				warn "kexec-tools could not be installed ($here/build/run-bench-apt.log): each reboot will be by hand"
+		fi
+		trap - EXIT
+		rm -rf "$scratch"
+		give_back
+		exec "$series" start "$out" "$boots" "${series_args[@]}"
+	fi
+fi
 
 # Prints the value of KEY in the key=value lines of FILE.
 kv_get() {
@@ -412,6 +488,64 @@ vm_mode() {
 	fi
 	[ "$failed" -eq 0 ] || die "$failed of the VM steps failed (see the warnings above)"
 }
+# vm_series: run-bench.sh --vm --boots N: the boot series itself, in one
+# host-root guest that reboots with kexec for real (the path a host takes),
+# its initramfs the guest's initrd; the series' directory is then copied
+# here and each run's plots and report.md drawn natively.
+vm_series() {
+	inner=(--boots "$boots" --no-install --no-plots --out /run/smapbench/runs)
+	[ "$quick" -eq 1 ] && inner+=(--quick)
+	[ "$full" -eq 1 ] && inner+=(--full)
+	[ -n "$suite" ] && inner+=(--suite "$suite")
+	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
+	boot_args=(--kernel "$kernel")
+	[ -n "$accel" ] && boot_args+=(--accel "$accel")
+	[ -n "$headers" ] && boot_args+=(--headers "$headers")
+	if [ "$quick" -eq 1 ]; then
+		boot_args+=(--timeout $((1800 * boots)))
+	else
+		boot_args+=(--timeout $((14400 * boots)))
+	fi
+	initrd=$("$here/vm/hostroot.sh" initramfs --kernel "$kernel") ||
+		die "cannot build the guest's initramfs"
+	envs=(SMAPBENCH_KEXEC_INITRD="$initrd")
+	[ -n "${SMAPBENCH_SERIES_FAIL_AT:-}" ] &&
+		envs+=(SMAPBENCH_SERIES_FAIL_AT="$SMAPBENCH_SERIES_FAIL_AT")
+	dir=$here/build/vm/run-bench/series
+	vm_start=$SECONDS
+	say "VM mode: a series of $boots boots of $guest_release in one guest ($accel_word), rebooted with kexec; guest output follows"
+	run_child "$here/vm/hostroot.sh" boot "${boot_args[@]}" --dir "$dir" \
+		-- env "${envs[@]}" ./"$prog" "${inner[@]}"
+	rc=$?
+	say "the guest ended after $((SECONDS - vm_start)) s, status $rc"
+	series_found=""
+	for candidate in "$dir"/share/runs/series-*/; do
+		[ -d "$candidate" ] && series_found=${candidate%/}
+	done
+	[ -n "$series_found" ] || die "the guest left no series directory (guest output: $dir/share/job.out)"
+
+	target=$out/vm-${series_found##*/}
+	staging=$out/.tmp-${target##*/}
+	rm -rf "$staging"
+	cp -r "$series_found" "$staging" || die "cannot copy $series_found to $staging"
+	cp "$dir/share/job.out" "$staging/guest-output.txt" 2>/dev/null
+	for run in "$staging"/runs/*/; do
+		[ -d "$run" ] || continue
+		{ run_child "$smapbench" plot "${run%/}" && run_child "$smapbench" report "${run%/}"; } \
+			>>"$staging/plots.log" 2>&1 ||
+			warn "the plots or report.md of ${run%/} could not be made (log: $target/plots.log)"
+	done
+	mv -T "$staging" "$target" || die "cannot move $staging to $target"
+	staging=""
+	made+=("$target")
+	say "series: $target: $(cat "$target/status" 2>/dev/null)"
+	[ -f "$target/report.md" ] && sed -n '1,/^## Comparisons/p' "$target/report.md"
+	[ "$rc" -eq 0 ] || die "the series ended with status $rc: $(cat "$target/status" 2>/dev/null)"
+}
+if [ "$vm" -eq 1 ] && [ "$boots" -gt 0 ]; then
+	vm_series
+	exit 0
+fi
 if [ "$vm" -eq 1 ]; then
 	vm_mode
 	exit 0
@@ -532,6 +666,8 @@ if [ -f "$run_dir/results.csv" ]; then
 fi
 [ -d "$run_dir/plots" ] && say "plots: $run_dir/plots/"
 
+# A series (--series-step) says what comes next itself.
+[ "$series_step" -eq 1 ] && exit 0
 # The next step: the SMAP-off boot, or the comparison with the newest
 # SMAP-on run of this machine and kernel under the same --out.
 if [ "$state" = smap ]; then

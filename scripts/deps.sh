@@ -41,6 +41,8 @@ test_packages() {
 	# A clang-configured 6.12 tree for the module (scripts/kmod-clang-tree.sh).
 	echo linux-source-6.12 lld libssl-dev
 	echo qemu-system-x86 busybox-static cpio
+	# run-bench.sh --vm --boots: the guest reboots itself with kexec.
+	echo kexec-tools
 	# scripts/fetch-qemu-plugin-header.sh: Debian's QEMU source tarball.
 	echo curl xz-utils
 	echo sparse flex bison bc shellcheck

@@ -32,7 +32,9 @@ if [ -r "$share/headers" ]; then
 fi
 
 echo "smapbench-hostroot: running job.sh"
-bash "$share/job.sh" </dev/null 2>&1 | tee "$share/job.out" >/dev/console
+# Appended: a boot series (run-bench.sh --boots) runs the job on every
+# boot of the guest, and each boot's output stays.
+bash "$share/job.sh" </dev/null 2>&1 | tee -a "$share/job.out" >/dev/console
 echo "${PIPESTATUS[0]}" >"$share/job.rc"
 echo "smapbench-hostroot: job.sh exit status $(cat "$share/job.rc")"
 

@@ -51,6 +51,8 @@ expect_status 2 "run-bench.sh rejects an unknown suite" ./run-bench.sh --suite n
 expect_status 2 "run-bench.sh rejects a non-numeric --cpu" ./run-bench.sh --cpu x
 expect_status 2 "run-bench.sh rejects --kernel without --vm" ./run-bench.sh --kernel /boot/vmlinuz
 expect_status 2 "run-bench.sh rejects a missing option value" ./run-bench.sh --out
+expect_status 2 "run-bench.sh rejects a series of one boot" ./run-bench.sh --boots 1
+expect_status 2 "run-bench.sh rejects --boots with --boots-abort" ./run-bench.sh --boots 2 --boots-abort
 if out=$(./run-bench.sh --bogus 2>&1); [[ "$out" == *"unknown option '--bogus'"* ]]; then
 	ok "run-bench.sh names the bad option"
 else
