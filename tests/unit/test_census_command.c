@@ -15,9 +15,9 @@
 #include "unit.h"
 
 #include "census/census.h"
-#include "census/census_command.h"
-#include "census/census_cost.h"
-#include "census/census_spawn.h"
+#include "census/command/census_command.h"
+#include "census/command/census_cost.h"
+#include "census/command/census_spawn.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/csv.h"
 

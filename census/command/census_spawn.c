@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* census_spawn.c - running a program to its end; see census_spawn.h. */
-#include "census/census_spawn.h"
+#include "census/command/census_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

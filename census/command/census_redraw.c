@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "census/census.h"
-#include "census/census_command.h"
-#include "census/census_cost.h"
+#include "census/command/census_command.h"
+#include "census/command/census_cost.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/csv.h"
 

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "census/census_cost.h"
+#include "census/command/census_cost.h"
 
 struct census_exec_options {
 	char **argv;		/* COMMAND and its arguments, NULL-ended */

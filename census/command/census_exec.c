@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "census/census_command.h"
+#include "census/command/census_command.h"
 #include "census/census_guest.h"
-#include "census/census_spawn.h"
+#include "census/command/census_spawn.h"
 
 extern char **environ;
 
