@@ -641,6 +641,22 @@ int atomic_dir_close(FILE *f, const char *name, char *err, size_t errlen)
 	return 0;
 }
 
+int atomic_dir_write(const struct atomic_dir *d, const char *name,
+		     atomic_dir_writer *writer, const void *arg, char *err,
+		     size_t errlen)
+{
+	FILE *f = atomic_dir_open(d, name, err, errlen);
+
+	if (!f)
+		return -1;
+	if (writer(f, arg)) {
+		fclose(f);
+		snprintf(err, errlen, "writing %s failed", name);
+		return -1;
+	}
+	return atomic_dir_close(f, name, err, errlen);
+}
+
 int atomic_dir_copy_in(const struct atomic_dir *d, const char *from,
 		       const char *name, char *err, size_t errlen)
 {

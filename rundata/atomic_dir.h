@@ -95,6 +95,18 @@ FILE *atomic_dir_open(const struct atomic_dir *d, const char *name, char *err,
 		      size_t errlen);
 /* Close a file of atomic_dir_open, reporting a write error. */
 int atomic_dir_close(FILE *f, const char *name, char *err, size_t errlen);
+/*
+ * What writes one file of a directory: all of it to f, from arg. 0, or
+ * nonzero when it failed.
+ */
+typedef int atomic_dir_writer(FILE *f, const void *arg);
+/*
+ * The file name of the directory being built, opened, written by writer
+ * and closed: 0, or -1 with the reason in err.
+ */
+int atomic_dir_write(const struct atomic_dir *d, const char *name,
+		     atomic_dir_writer *writer, const void *arg, char *err,
+		     size_t errlen);
 /* Copy the file at from into the directory being built, as name. */
 int atomic_dir_copy_in(const struct atomic_dir *d, const char *from,
 		       const char *name, char *err, size_t errlen);

@@ -437,8 +437,9 @@ static void field_ratio(struct csv_writer *w, double a, double b)
 	csv_field_double(w, b > 0 ? a / b : NAN);
 }
 
-static int write_census_csv(const struct outputs *o, FILE *f)
+static int write_census_csv(FILE *f, const void *arg)
 {
+	const struct outputs *o = arg;
 	const struct command_census *cc = o->cc;
 	const struct census_command_inputs *in = o->in;
 
@@ -519,8 +520,9 @@ static int64_t total_pairs(const struct command_boot *b)
 	return sum;
 }
 
-static int write_sites_csv(const struct outputs *o, FILE *f)
+static int write_sites_csv(FILE *f, const void *arg)
 {
+	const struct outputs *o = arg;
 	const struct command_census *cc = o->cc;
 	static const char *const header[] = {
 		"kernel", "smap_state", "rank", "function", "pairs", "share",
@@ -561,8 +563,9 @@ static int write_sites_csv(const struct outputs *o, FILE *f)
 	return csv_writer_error(&w) ? -1 : 0;
 }
 
-static int write_syscalls_csv(const struct outputs *o, FILE *f)
+static int write_syscalls_csv(FILE *f, const void *arg)
 {
+	const struct outputs *o = arg;
 	const struct command_census *cc = o->cc;
 	static const char *const header[] = {
 		"kernel", "smap_state", "system_call", "calls", "pairs",
@@ -611,13 +614,14 @@ static void context_line(struct csv_writer *w, const char *key, const char *fmt,
 	csv_end_row(w);
 }
 
-static int write_context(const struct outputs *o, FILE *f)
+static int write_context(FILE *f, const void *arg)
 {
+	const struct outputs *o = arg;
 	const struct census *c = o->census;
 	const struct census_command_inputs *in = o->in;
 	const struct census_pair_cost *cost = in->cost;
 	const struct census_native *n = in->native;
-	char runs[CENSUS_NATIVE_MAX_RUNS * 32] = "", key[32];
+	char runs[CENSUS_NATIVE_MAX_RUNS * 32] = "", key[48];
 	struct csv_writer w;
 	size_t argc = 0;
 
@@ -847,8 +851,9 @@ static void report_sites(FILE *f, const struct command_census *cc,
 	}
 }
 
-static int write_report(const struct outputs *o, FILE *f)
+static int write_report(FILE *f, const void *arg)
 {
+	const struct outputs *o = arg;
 	const struct command_census *cc = o->cc;
 	const struct census_command_inputs *in = o->in;
 
@@ -884,8 +889,9 @@ static int write_report(const struct outputs *o, FILE *f)
  * plots/census-sites.dat: the top functions of the SMAP boots, one
  * column of pairs per kernel. 0, or -1 when there is nothing to plot.
  */
-static int write_plot_data(const struct outputs *o, FILE *f)
+static int write_plot_data(FILE *f, const void *arg)
 {
+	const struct outputs *o = arg;
 	const struct command_census *cc = o->cc;
 	unsigned top = o->in->top;
 	const struct command_boot *smap[PLOT_SERIES];
@@ -998,23 +1004,6 @@ static void print_summary(const struct outputs *o, FILE *f)
 
 static const struct atomic_dir_kind census_command_dir = { .name = "census-command" };
 
-/* A file of the directory being built, made by writer. 0 or -1. */
-static int write_file(const struct atomic_dir *d, const char *name,
-		      int (*writer)(const struct outputs *, FILE *),
-		      const struct outputs *o, char *err, size_t errlen)
-{
-	FILE *f = atomic_dir_open(d, name, err, errlen);
-
-	if (!f)
-		return -1;
-	if (writer(o, f)) {
-		fclose(f);
-		snprintf(err, errlen, "writing %s failed", name);
-		return -1;
-	}
-	return atomic_dir_close(f, name, err, errlen);
-}
-
 /* The command's program, as a directory name's last part. */
 static void name_part(char *const *argv, char *out, size_t len)
 {
@@ -1065,10 +1054,10 @@ int census_command_write_dir(const struct census *census,
 	command_text(in->argv, command, sizeof(command));
 	if (atomic_dir_begin_in(&dir, out, &census_command_dir, err, errlen))
 		goto fail_early;
-	if (write_file(&dir, "census.csv", write_census_csv, &o, err, errlen) ||
-	    write_file(&dir, "sites.csv", write_sites_csv, &o, err, errlen) ||
-	    write_file(&dir, "syscalls.csv", write_syscalls_csv, &o, err, errlen) ||
-	    write_file(&dir, "context.csv", write_context, &o, err, errlen))
+	if (atomic_dir_write(&dir, "census.csv", write_census_csv, &o, err, errlen) ||
+	    atomic_dir_write(&dir, "sites.csv", write_sites_csv, &o, err, errlen) ||
+	    atomic_dir_write(&dir, "syscalls.csv", write_syscalls_csv, &o, err, errlen) ||
+	    atomic_dir_write(&dir, "context.csv", write_context, &o, err, errlen))
 		goto fail;
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir.tmp, i ? "plots" : "raw");
@@ -1086,13 +1075,13 @@ int census_command_write_dir(const struct census *census,
 		if (atomic_dir_copy_in(&dir, files[i].path, raw, err, errlen))
 			goto fail;
 	}
-	if (!write_file(&dir, "plots/census-sites.dat", write_plot_data, &o,
+	if (!atomic_dir_write(&dir, "plots/census-sites.dat", write_plot_data, &o,
 			err, errlen))
 		o.has_plot = !render_plot(dir.tmp, smap_boots(&cc, smap, PLOT_SERIES),
 					  command);
 	else
 		fprintf(stderr, "smapbench census: no window above the baseline in a SMAP boot: no plot\n");
-	if (write_file(&dir, "report.md", write_report, &o, err, errlen))
+	if (atomic_dir_write(&dir, "report.md", write_report, &o, err, errlen))
 		goto fail;
 	name_part(in->argv, part, sizeof(part));
 	snprintf(state, sizeof(state), "census-%s", part);
