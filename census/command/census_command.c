@@ -22,6 +22,7 @@
 #include "census/command/census_command.h"
 #include "census/command/census_cost.h"
 #include "census/command/census_spawn.h"
+#include "measure/stats.h"
 #include "rundata/atomic_dir.h"
 
 extern char **environ;
@@ -53,19 +54,6 @@ static void show_tail(const char *path)
 		i += strchr(line, '\n') != NULL;
 	}
 	fclose(f);
-}
-
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of n sorted values. */
-static double median(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
@@ -121,8 +109,7 @@ static int time_natively(const struct census_command_options *o,
 		}
 	}
 	census_native_summarise(n);
-	qsort(switches, n->runs, sizeof(switches[0]), compare_double);
-	n->context_switches = median(switches, n->runs);
+	n->context_switches = stats_median(switches, n->runs);
 	printf("census: %s takes %.3f s natively (median of %zu, %.3f to %.3f s)\n",
 	       o->argv[0], n->median, n->runs, n->min, n->max);
 	rc = 0;

@@ -28,6 +28,7 @@
 #include "census/command/census_cost.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/csv.h"
+#include "measure/stats.h"
 #include "rundata/rundir.h"
 #include "system/version.h"
 
@@ -119,13 +120,6 @@ static int64_t function_pairs(const struct function_count *f)
 static int64_t syscall_pairs(const struct syscall_count *s)
 {
 	return difference(s->stac, s->baseline_stac);
-}
-
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* ---- deriving ------------------------------------------------------ */
@@ -1107,9 +1101,8 @@ void census_native_summarise(struct census_native *n)
 {
 	double *v = n->seconds;
 
-	qsort(v, n->runs, sizeof(*v), compare_double);
+	stats_sort(v, n->runs);
 	n->min = v[0];
 	n->max = v[n->runs - 1];
-	n->median = n->runs % 2 ? v[n->runs / 2] :
-		    (v[n->runs / 2 - 1] + v[n->runs / 2]) / 2;
+	n->median = stats_median_sorted(v, n->runs);
 }
