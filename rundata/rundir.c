@@ -1179,6 +1179,22 @@ out:
 	return rc;
 }
 
+int rundir_load_context(const char *dir, struct run_dir *run, char *err,
+			size_t errlen)
+{
+	memset(run, 0, sizeof(*run));
+	if (load_context_csv(run, dir, err, errlen))
+		goto fail;
+	if (!run->has_context_file) {
+		snprintf(err, errlen, "%s has no context.csv", dir);
+		goto fail;
+	}
+	return 0;
+fail:
+	rundir_free(run);
+	return -1;
+}
+
 void rundir_free(struct run_dir *run)
 {
 	for (size_t i = 0; i < run->count; i++) {

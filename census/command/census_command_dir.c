@@ -28,6 +28,8 @@
 #include "census/command/census_cost.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/csv.h"
+#include "rundata/report.h"
+#include "measure/context.h"
 #include "measure/stats.h"
 #include "rundata/rundir.h"
 #include "system/version.h"
@@ -593,21 +595,6 @@ static int write_syscalls_csv(FILE *f, const void *arg)
 	return csv_writer_error(&w) ? -1 : 0;
 }
 
-static void context_line(struct csv_writer *w, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void context_line(struct csv_writer *w, const char *key, const char *fmt, ...)
-{
-	char value[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(value, sizeof(value), fmt, ap);
-	va_end(ap);
-	csv_field(w, key);
-	csv_field(w, value);
-	csv_end_row(w);
-}
-
 static int write_context(FILE *f, const void *arg)
 {
 	const struct outputs *o = arg;
@@ -616,55 +603,58 @@ static int write_context(FILE *f, const void *arg)
 	const struct census_pair_cost *cost = in->cost;
 	const struct census_native *n = in->native;
 	char runs[CENSUS_NATIVE_MAX_RUNS * 32] = "", key[48];
-	struct csv_writer w;
+	struct context ctx = { 0 };
 	size_t argc = 0;
+	int failed = 0, rc;
 
 	/* numbers as %.17g: census redraw reads back the very same doubles */
-	csv_writer_init(&w, f);
-	context_line(&w, "key", "value");
-	context_line(&w, "date", "%s", o->date);
-	context_line(&w, "host", "%s", o->host);
-	context_line(&w, "kind", "census-command");
-	context_line(&w, "smapbench_version", "%s", in->version ? in->version :
-		     SMAPBENCH_VERSION);
-	context_line(&w, "git_revision", "%s", in->revision ? in->revision :
-		     SMAPBENCH_GIT_REVISION);
-	context_line(&w, "virt", "tcg");
-	context_line(&w, "command", "%s", o->command);
+	failed |= context_set(&ctx, "date", "%s", o->date);
+	failed |= context_set(&ctx, "host", "%s", o->host);
+	failed |= context_set(&ctx, "kind", "census-command");
+	failed |= context_set(&ctx, "smapbench_version", "%s",
+			      in->version ? in->version : SMAPBENCH_VERSION);
+	failed |= context_set(&ctx, "git_revision", "%s",
+			      in->revision ? in->revision : SMAPBENCH_GIT_REVISION);
+	failed |= context_set(&ctx, "virt", "tcg");
+	failed |= context_set(&ctx, "command", "%s", o->command);
 	for (char *const *a = in->argv; *a; a++)
 		argc++;
-	context_line(&w, "argc", "%zu", argc);
+	failed |= context_set(&ctx, "argc", "%zu", argc);
 	for (size_t i = 0; i < argc; i++) {
 		snprintf(key, sizeof(key), "argv_%zu", i);
-		context_line(&w, key, "%s", in->argv[i]);
+		failed |= context_set(&ctx, key, "%s", in->argv[i]);
 	}
-	context_line(&w, "cwd", "%s", in->cwd);
-	context_line(&w, "timeout_seconds", "%.17g", in->timeout);
+	failed |= context_set(&ctx, "cwd", "%s", in->cwd);
+	failed |= context_set(&ctx, "timeout_seconds", "%.17g", in->timeout);
 	for (size_t i = 0; i < n->runs; i++)
 		snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs), "%s%.17g",
 			 i ? " " : "", n->seconds[i]);
-	context_line(&w, "native_seconds_given", "%d", n->given);
-	context_line(&w, "native_seconds_runs", "%s", runs);
-	context_line(&w, "native_seconds", "%.17g", n->median);
-	context_line(&w, "native_context_switches", "%.17g", n->context_switches);
-	context_line(&w, "pair_cost_known", "%d", cost->known);
+	failed |= context_set(&ctx, "native_seconds_given", "%d", n->given);
+	failed |= context_set(&ctx, "native_seconds_runs", "%s", runs);
+	failed |= context_set(&ctx, "native_seconds", "%.17g", n->median);
+	failed |= context_set(&ctx, "native_context_switches", "%.17g",
+			      n->context_switches);
+	failed |= context_set(&ctx, "pair_cost_known", "%d", cost->known);
 	if (cost->known) {
-		context_line(&w, "pair_cost", "%.17g", cost->value);
-		context_line(&w, "pair_cost_low", "%.17g", cost->low);
-		context_line(&w, "pair_cost_high", "%.17g", cost->high);
-		context_line(&w, "pair_cost_unit", "%s", cost->unit);
-		context_line(&w, "pair_cost_source", "%s", cost->source);
-		context_line(&w, "ghz", "%.17g", cost->ghz);
-		context_line(&w, "ghz_source", "%s", cost->ghz_source);
+		failed |= context_set(&ctx, "pair_cost", "%.17g", cost->value);
+		failed |= context_set(&ctx, "pair_cost_low", "%.17g", cost->low);
+		failed |= context_set(&ctx, "pair_cost_high", "%.17g", cost->high);
+		failed |= context_set(&ctx, "pair_cost_unit", "%s", cost->unit);
+		failed |= context_set(&ctx, "pair_cost_source", "%s", cost->source);
+		failed |= context_set(&ctx, "ghz", "%.17g", cost->ghz);
+		failed |= context_set(&ctx, "ghz_source", "%s", cost->ghz_source);
 	}
-	context_line(&w, "top", "%u", in->top);
+	failed |= context_set(&ctx, "top", "%u", in->top);
 	for (size_t i = 0; i < c->nboots; i++) {
 		snprintf(key, sizeof(key), "boot_%zu", i + 1);
-		context_line(&w, key, "%s", c->boots[i]);
+		failed |= context_set(&ctx, key, "%s", c->boots[i]);
 		snprintf(key, sizeof(key), "boot_%zu_seconds", i + 1);
-		context_line(&w, key, "%.17g", o->cc->boots[i].boot_seconds);
+		failed |= context_set(&ctx, key, "%.17g",
+				      o->cc->boots[i].boot_seconds);
 	}
-	return csv_writer_error(&w) ? -1 : 0;
+	rc = failed ? -1 : report_context_pairs_csv(f, &ctx);
+	context_free(&ctx);
+	return rc;
 }
 
 /* ---- report.md ----------------------------------------------------- */

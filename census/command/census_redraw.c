@@ -18,20 +18,11 @@
 #include "census/command/census_command.h"
 #include "census/command/census_cost.h"
 #include "rundata/atomic_dir.h"
-#include "rundata/csv.h"
+#include "rundata/rundir.h"
 
-/* The value of key in a key,value table, or NULL. */
-static const char *value_of(const struct csv_table *t, const char *key)
+static int number_of(const struct run_dir *context, const char *key, double *v)
 {
-	for (size_t i = 0; i < t->count; i++)
-		if (!strcmp(csv_table_get(t, i, "key"), key))
-			return csv_table_get(t, i, "value");
-	return NULL;
-}
-
-static int number_of(const struct csv_table *t, const char *key, double *v)
-{
-	const char *text = value_of(t, key);
+	const char *text = rundir_context(context, key);
 	char *end;
 
 	if (!text || !*text)
@@ -42,10 +33,10 @@ static int number_of(const struct csv_table *t, const char *key, double *v)
 }
 
 /* A text input of the context, copied into buf; -1 when it is missing. */
-static int text_of(const struct csv_table *t, const char *key, char *buf,
+static int text_of(const struct run_dir *context, const char *key, char *buf,
 		   size_t len)
 {
-	const char *text = value_of(t, key);
+	const char *text = rundir_context(context, key);
 
 	if (!text)
 		return -1;
@@ -53,19 +44,19 @@ static int text_of(const struct csv_table *t, const char *key, char *buf,
 	return 0;
 }
 
-static int read_native(const struct csv_table *t, struct census_native *n)
+static int read_native(const struct run_dir *context, struct census_native *n)
 {
 	double given = 0;
-	const char *runs = value_of(t, "native_seconds_runs");
+	const char *runs = rundir_context(context, "native_seconds_runs");
 
 	memset(n, 0, sizeof(*n));
-	if (number_of(t, "native_seconds_given", &given) || !runs)
+	if (number_of(context, "native_seconds_given", &given) || !runs)
 		return -1;
-	if (number_of(t, "native_context_switches", &n->context_switches))
+	if (number_of(context, "native_context_switches", &n->context_switches))
 		n->context_switches = NAN;
 	if (given) {
 		n->given = 1;
-		if (number_of(t, "native_seconds", &n->median))
+		if (number_of(context, "native_seconds", &n->median))
 			return -1;
 		n->min = n->max = n->median;
 		return 0;
@@ -85,23 +76,23 @@ static int read_native(const struct csv_table *t, struct census_native *n)
 	return 0;
 }
 
-static int read_cost(const struct csv_table *t, struct census_pair_cost *c)
+static int read_cost(const struct run_dir *context, struct census_pair_cost *c)
 {
 	double known = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (number_of(t, "pair_cost_known", &known))
+	if (number_of(context, "pair_cost_known", &known))
 		return -1;
 	if (!known)
 		return 0;
 	c->known = 1;
-	if (number_of(t, "pair_cost", &c->value) ||
-	    number_of(t, "pair_cost_low", &c->low) ||
-	    number_of(t, "pair_cost_high", &c->high) ||
-	    number_of(t, "ghz", &c->ghz) ||
-	    text_of(t, "pair_cost_unit", c->unit, sizeof(c->unit)) ||
-	    text_of(t, "pair_cost_source", c->source, sizeof(c->source)) ||
-	    text_of(t, "ghz_source", c->ghz_source, sizeof(c->ghz_source)))
+	if (number_of(context, "pair_cost", &c->value) ||
+	    number_of(context, "pair_cost_low", &c->low) ||
+	    number_of(context, "pair_cost_high", &c->high) ||
+	    number_of(context, "ghz", &c->ghz) ||
+	    text_of(context, "pair_cost_unit", c->unit, sizeof(c->unit)) ||
+	    text_of(context, "pair_cost_source", c->source, sizeof(c->source)) ||
+	    text_of(context, "ghz_source", c->ghz_source, sizeof(c->ghz_source)))
 		return -1;
 	c->has_interval = c->low != c->value || c->high != c->value;
 	return 0;
@@ -115,7 +106,7 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 	struct census_boot_file *files = NULL;
 	struct census_native native;
 	struct census_pair_cost cost;
-	struct csv_table t = { 0 };
+	struct run_dir context = { 0 };
 	char **argv = NULL, **paths = NULL;
 	double argc = 0, top = 0, timeout = 0;
 	size_t nboots = 0;
@@ -127,19 +118,15 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 			 dir, kind);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/context.csv", dir);
-	if (csv_table_load(path, &t, err, errlen))
+	if (rundir_load_context(dir, &context, err, errlen))
 		return -1;
-	if (csv_table_column(&t, "key") < 0 || csv_table_column(&t, "value") < 0) {
-		snprintf(err, errlen, "%s has no key and value columns", path);
-		goto out;
-	}
-	if (number_of(&t, "argc", &argc) || argc < 1 || argc > 4096 ||
-	    number_of(&t, "top", &top) ||
-	    number_of(&t, "timeout_seconds", &timeout) ||
-	    !value_of(&t, "cwd") || !value_of(&t, "date") ||
-	    !value_of(&t, "host") || read_native(&t, &native) ||
-	    read_cost(&t, &cost)) {
+	snprintf(path, sizeof(path), "%s/context.csv", dir);
+	if (number_of(&context, "argc", &argc) || argc < 1 || argc > 4096 ||
+	    number_of(&context, "top", &top) ||
+	    number_of(&context, "timeout_seconds", &timeout) ||
+	    !rundir_context(&context, "cwd") || !rundir_context(&context, "date") ||
+	    !rundir_context(&context, "host") || read_native(&context, &native) ||
+	    read_cost(&context, &cost)) {
 		snprintf(err, errlen, "%s lacks an input of the census, or has one that is no number (docs/schema.md)",
 			 path);
 		goto out;
@@ -149,7 +136,7 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 		goto nomem;
 	for (size_t i = 0; i < (size_t)argc; i++) {
 		snprintf(key, sizeof(key), "argv_%zu", i);
-		argv[i] = (char *)value_of(&t, key);
+		argv[i] = (char *)rundir_context(&context, key);
 		if (!argv[i]) {
 			snprintf(err, errlen, "%s has no %s", path, key);
 			goto out;
@@ -161,7 +148,7 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 		void *p;
 
 		snprintf(key, sizeof(key), "boot_%zu", nboots + 1);
-		boot = value_of(&t, key);
+		boot = rundir_context(&context, key);
 		if (!boot)
 			break;
 		if (sscanf(boot, "%255s %63s", kernel, state) != 2) {
@@ -182,7 +169,7 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 		snprintf(paths[nboots], PATH_MAX, "%s/raw/%s-%s.tsv", dir, kernel, state);
 		files[nboots].path = paths[nboots];
 		snprintf(key, sizeof(key), "boot_%zu_seconds", nboots + 1);
-		if (number_of(&t, key, &files[nboots].seconds))
+		if (number_of(&context, key, &files[nboots].seconds))
 			files[nboots].seconds = NAN;
 		nboots++;
 		if (census_load_plugin_output(&census, state, paths[nboots - 1], err,
@@ -195,12 +182,12 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 	}
 	{
 		struct census_command_inputs in = {
-			.argv = argv, .cwd = value_of(&t, "cwd"),
+			.argv = argv, .cwd = rundir_context(&context, "cwd"),
 			.native = &native, .cost = &cost, .top = (unsigned)top,
-			.timeout = timeout, .date = value_of(&t, "date"),
-			.host = value_of(&t, "host"),
-			.version = value_of(&t, "smapbench_version"),
-			.revision = value_of(&t, "git_revision"),
+			.timeout = timeout, .date = rundir_context(&context, "date"),
+			.host = rundir_context(&context, "host"),
+			.version = rundir_context(&context, "smapbench_version"),
+			.revision = rundir_context(&context, "git_revision"),
 		};
 
 		rc = census_command_write_dir(&census, files, nboots, &in, out,
@@ -217,6 +204,6 @@ out:
 	free(files);
 	free(argv);
 	census_free(&census);
-	csv_table_free(&t);
+	rundir_free(&context);
 	return rc;
 }
