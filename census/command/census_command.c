@@ -22,6 +22,7 @@
 #include "census/command/census_command.h"
 #include "census/command/census_cost.h"
 #include "census/command/census_spawn.h"
+#include "measure/spawn.h"
 #include "measure/stats.h"
 #include "rundata/atomic_dir.h"
 
@@ -309,7 +310,7 @@ int census_command(const struct census_command_options *o)
 	size_t nfiles = 0;
 	int rc, keep_work = 0;
 
-	if (census_find_program(o->argv[0], getenv("PATH"), program, sizeof(program))) {
+	if (spawn_find_program(o->argv[0], getenv("PATH"), program, sizeof(program))) {
 		fprintf(stderr, "%s: %s: %s (not an executable file%s): nothing was counted\n",
 			WHO, o->argv[0], strerror(errno),
 			strchr(o->argv[0], '/') ? "" : " in PATH");
