@@ -29,7 +29,9 @@
 
 #include "census/census.h"
 #include "census/census_guest.h"
+#include "measure/counter.h"
 #include "measure/registry.h"
+#include "measure/runner.h"
 #include "suites/suite.h"
 
 /* ---- running one benchmark ------------------------------------------ */
@@ -61,54 +63,33 @@ static int run_ops(const struct benchmark *b, void *state, uint64_t n)
 /* At least this many operations, however slow: a rate needs a few. */
 #define MIN_OPS 200
 
-static uint64_t ops_for(uint64_t n, double t, double min_time)
+/*
+ * Operations that take about min_time: the runner's sizing, whose
+ * samples come before the begin marker and are not counted (its first
+ * warms the path up: a first UDP datagram, page faults); then at least
+ * MIN_OPS, and more where the benchmark's own cap stopped the sizing
+ * short of min_time, as its last sample's rate says (run_ops() calls
+ * run() in pieces no longer than the cap). 0 when a sample failed.
+ */
+static uint64_t size_ops(const struct benchmark *b, void *state,
+			 double min_time, char *why, size_t whylen)
 {
-	double want = t > 0 ? (double)n * min_time / t : (double)n;
+	struct runner_options o;
+	uint64_t n;
+	double want, wall = 0;
+	int clamped;
 
-	if (want < (double)n)
-		want = (double)n;
+	runner_defaults(&o);
+	o.min_time = min_time;
+	o.max_iterations = MAX_OPS;
+	o.counter = counter_select("monotonic", why, whylen);
+	if (!o.counter ||
+	    runner_size_iterations(b, state, &o, &n, &clamped, &wall, why, whylen))
+		return 0;
+	want = wall > 0 && wall < min_time ? (double)n * min_time / wall : (double)n;
 	if (want < MIN_OPS)
 		want = MIN_OPS;
 	return want > (double)MAX_OPS ? MAX_OPS : (uint64_t)want;
-}
-
-/*
- * Operations that take about min_time, found by runs that are not
- * counted, after one that warms the path up (a first UDP datagram, page
- * faults). 0 when a run failed.
- */
-static uint64_t size_run(const struct benchmark *b, void *state,
-			 double min_time)
-{
-	if (run_ops(b, state, 1))
-		return 0;
-	for (uint64_t n = 1;; n *= 4) {
-		double t = seconds();
-
-		if (run_ops(b, state, n))
-			return 0;
-		t = seconds() - t;
-		if (t >= min_time / 4 || n >= MAX_OPS / 4)
-			return ops_for(n, t, min_time);
-	}
-}
-
-/* The same for a self-timed benchmark: iterations of one sample. */
-static uint64_t size_measure(const struct benchmark *b, void *state,
-			     double min_time, struct bench_sample *sample,
-			     char *why, size_t whylen)
-{
-	if (b->measure(state, 16, 1, sample, why, whylen))
-		return 0;
-	for (uint64_t n = 16;; n *= 4) {
-		double t = seconds();
-
-		if (b->measure(state, n, 1, sample, why, whylen))
-			return 0;
-		t = seconds() - t;
-		if (t >= min_time / 4 || n >= MAX_OPS / 4)
-			return ops_for(n, t, min_time);
-	}
 }
 
 static void measure_one(const struct benchmark *b,
@@ -136,10 +117,9 @@ static void measure_one(const struct benchmark *b,
 		snprintf(why, sizeof(why), "out of memory");
 		failed = 1;
 	} else if (b->run) {
-		uint64_t n = size_run(b, state, o->min_time);
+		uint64_t n = size_ops(b, state, o->min_time, why, sizeof(why));
 
 		if (!n) {
-			snprintf(why, sizeof(why), "a sizing run failed");
 			failed = 1;
 		} else {
 			census_guest_send("begin %s %s %s %s %u %u", b->name,
@@ -167,8 +147,7 @@ static void measure_one(const struct benchmark *b,
 		refused = failed && (errno == E2BIG || errno == EOPNOTSUPP);
 		census_guest_send("end 0");
 	} else {
-		uint64_t n = size_measure(b, state, o->min_time, samples, why,
-					  sizeof(why));
+		uint64_t n = size_ops(b, state, o->min_time, why, sizeof(why));
 
 		if (!n) {
 			failed = 1;
