@@ -92,6 +92,37 @@ static uint64_t size_ops(const struct benchmark *b, void *state,
 	return want > (double)MAX_OPS ? MAX_OPS : (uint64_t)want;
 }
 
+/* The begin marker: what the plugin files b's counts under. */
+static void send_begin(const struct benchmark *b)
+{
+	census_guest_send("begin %s %s %s %s %u %u", b->name, b->suite, b->op,
+			  b->variant, b->size, b->batch);
+}
+
+/*
+ * n operations of b between the markers: run() in pieces, or one sample
+ * of a self-timed benchmark, whose iterations are the operations. 0 with
+ * the operations counted in *ops, or -1 with why.
+ */
+static int count_ops(const struct benchmark *b, void *state, uint64_t n,
+		     struct bench_sample *sample, uint64_t *ops, char *why,
+		     size_t whylen)
+{
+	int failed;
+
+	send_begin(b);
+	if (b->run) {
+		failed = run_ops(b, state, n) != 0;
+		if (failed)
+			snprintf(why, whylen, "run() failed");
+	} else {
+		failed = b->measure(state, n, 1, sample, why, whylen) != 0;
+	}
+	*ops = failed ? 0 : b->run ? n : sample->iterations;
+	census_guest_send("end %" PRIu64, *ops);
+	return failed ? -1 : 0;
+}
+
 static void measure_one(const struct benchmark *b,
 			const struct census_measure_options *o)
 {
@@ -102,12 +133,8 @@ static void measure_one(const struct benchmark *b,
 	int failed = 0, refused = 0;
 	double start = seconds();
 
-	if (b->valid && b->valid(b, why, sizeof(why))) {
-		census_guest_send("skip %s\t%s", b->name, why);
-		printf("census: %s: skipped: %s\n", b->name, why);
-		return;
-	}
-	if (b->setup && b->setup(b, &state, why, sizeof(why))) {
+	if ((b->valid && b->valid(b, why, sizeof(why))) ||
+	    (b->setup && b->setup(b, &state, why, sizeof(why)))) {
 		census_guest_send("skip %s\t%s", b->name, why);
 		printf("census: %s: skipped: %s\n", b->name, why);
 		return;
@@ -116,26 +143,9 @@ static void measure_one(const struct benchmark *b,
 	if (!samples) {
 		snprintf(why, sizeof(why), "out of memory");
 		failed = 1;
-	} else if (b->run) {
-		uint64_t n = size_ops(b, state, o->min_time, why, sizeof(why));
-
-		if (!n) {
-			failed = 1;
-		} else {
-			census_guest_send("begin %s %s %s %s %u %u", b->name,
-					  b->suite, b->op, b->variant, b->size,
-					  b->batch);
-			failed = run_ops(b, state, n) != 0;
-			ops = failed ? 0 : n;
-			census_guest_send("end %" PRIu64, ops);
-			if (failed)
-				snprintf(why, sizeof(why), "run() failed");
-		}
-	} else if (!strcmp(b->suite, "kmod")) {
+	} else if (!b->run && !strcmp(b->suite, "kmod")) {
 		/* The iterations are the loop head's executions. */
-		census_guest_send("begin %s %s %s %s %u %u", b->name,
-				  b->suite, b->op, b->variant, b->size,
-				  b->batch);
+		send_begin(b);
 		failed = b->measure(state, b->max_iterations ? b->max_iterations :
 				    1U << 20, o->samples, samples, why,
 				    sizeof(why)) != 0;
@@ -149,17 +159,8 @@ static void measure_one(const struct benchmark *b,
 	} else {
 		uint64_t n = size_ops(b, state, o->min_time, why, sizeof(why));
 
-		if (!n) {
-			failed = 1;
-		} else {
-			census_guest_send("begin %s %s %s %s %u %u", b->name,
-					  b->suite, b->op, b->variant, b->size,
-					  b->batch);
-			failed = b->measure(state, n, 1, samples, why,
-					    sizeof(why)) != 0;
-			ops = failed ? 0 : samples[0].iterations;
-			census_guest_send("end %" PRIu64, ops);
-		}
+		failed = !n || count_ops(b, state, n, samples, &ops, why,
+					 sizeof(why));
 	}
 	if (refused) {
 		census_guest_send("skip %s\t%s", b->name, why);
