@@ -6,6 +6,7 @@
  * the estimate (census_command_data.h).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,61 +15,58 @@
 #include "census/command/census_cost.h"
 #include "measure/stats.h"
 
+/*
+ * The entry named name of an array of n entries of size bytes, each with
+ * its name, a char[NAME_LEN], at name_at; a new one, zeroed but for its
+ * name, at the end when none has it. array is the address of the
+ * array's pointer, which grows. NULL on no memory.
+ */
+static void *named_entry(void *array, size_t *n, size_t size, size_t name_at,
+			 const char *name)
+{
+	char *items, *grown;
+
+	memcpy(&items, array, sizeof(items));
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(items + i * size + name_at, name))
+			return items + i * size;
+	grown = realloc(items, (*n + 1) * size);
+	if (!grown)
+		return NULL;
+	memcpy(array, &grown, sizeof(grown));
+	items = grown + (*n)++ * size;
+	memset(items, 0, size);
+	snprintf(items + name_at, NAME_LEN, "%s", name);
+	return items;
+}
+
 static struct function_count *function_of(struct command_boot *b,
 					  const char *site)
 {
 	char name[NAME_LEN];
-	struct function_count *f;
 
 	census_site_function(site, name, sizeof(name));
-	for (size_t i = 0; i < b->nfunctions; i++)
-		if (!strcmp(b->functions[i].name, name))
-			return &b->functions[i];
-	f = realloc(b->functions, (b->nfunctions + 1) * sizeof(*f));
-	if (!f)
-		return NULL;
-	b->functions = f;
-	f += b->nfunctions++;
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	return f;
+	return named_entry(&b->functions, &b->nfunctions, sizeof(*b->functions),
+			   offsetof(struct function_count, name), name);
 }
 
 static struct syscall_count *syscall_of(struct command_boot *b,
 					const char *name)
 {
-	struct syscall_count *s;
-
-	for (size_t i = 0; i < b->nsyscalls; i++)
-		if (!strcmp(b->syscalls[i].name, name))
-			return &b->syscalls[i];
-	s = realloc(b->syscalls, (b->nsyscalls + 1) * sizeof(*s));
-	if (!s)
-		return NULL;
-	b->syscalls = s;
-	s += b->nsyscalls++;
-	memset(s, 0, sizeof(*s));
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	return s;
+	return named_entry(&b->syscalls, &b->nsyscalls, sizeof(*b->syscalls),
+			   offsetof(struct syscall_count, name), name);
 }
 
 static int add_via(struct function_count *f, const char *syscall,
 		   int64_t pairs)
 {
-	struct via_count *v;
+	struct via_count *v = named_entry(&f->via, &f->nvia, sizeof(*f->via),
+					  offsetof(struct via_count, syscall),
+					  syscall);
 
-	for (size_t i = 0; i < f->nvia; i++)
-		if (!strcmp(f->via[i].syscall, syscall)) {
-			f->via[i].pairs += pairs;
-			return 0;
-		}
-	v = realloc(f->via, (f->nvia + 1) * sizeof(*v));
 	if (!v)
 		return -1;
-	f->via = v;
-	v += f->nvia++;
-	snprintf(v->syscall, sizeof(v->syscall), "%s", syscall);
-	v->pairs = pairs;
+	v->pairs += pairs;
 	return 0;
 }
 
