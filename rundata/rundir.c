@@ -102,17 +102,17 @@ out:
 int rundir_load_context(const char *dir, struct run_dir *run, char *err,
 			size_t errlen)
 {
+	int rc;
+
 	memset(run, 0, sizeof(*run));
-	if (rundir_load_context_csv(run, dir, err, errlen))
-		goto fail;
-	if (!run->has_context_file) {
+	rc = rundir_load_context_csv(run, dir, err, errlen);
+	if (!rc && !run->has_context_file) {
 		snprintf(err, errlen, "%s has no context.csv", dir);
-		goto fail;
+		rc = -1;
 	}
-	return 0;
-fail:
-	rundir_free(run);
-	return -1;
+	if (rc)
+		rundir_free(run);
+	return rc;
 }
 
 void rundir_free(struct run_dir *run)
