@@ -91,7 +91,8 @@ static int close_written(struct atomic_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
+/* Close and rename into place, over an existing target or never. */
+static int commit(struct atomic_file *f, int replace, char *err, size_t errlen)
 {
 	sigset_t old;
 	int rc;
@@ -99,31 +100,32 @@ int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
 	if (close_written(f, err, errlen))
 		return -1;
 	atomic_block_stop_signals(&old);
-	rc = atomic_renamed(f->tmp, f->target, rename(f->tmp, f->target), err, errlen);
-	atomic_restore_signals(&old);
-	atomic_file_abort(f);
-	return rc;
-}
-
-int atomic_file_commit_new(struct atomic_file *f, char *err, size_t errlen)
-{
-	sigset_t old;
-	int rc;
-
-	if (close_written(f, err, errlen))
-		return -1;
-	atomic_block_stop_signals(&old);
-	rc = renameat2(AT_FDCWD, f->tmp, AT_FDCWD, f->target, RENAME_NOREPLACE);
-	if (rc && (errno == EINVAL || errno == ENOSYS)) {
-		/* no NOREPLACE here: a hard link never replaces either */
-		rc = link(f->tmp, f->target);
-		if (!rc)
-			unlink(f->tmp);
+	if (replace) {
+		rc = rename(f->tmp, f->target);
+	} else {
+		rc = renameat2(AT_FDCWD, f->tmp, AT_FDCWD, f->target,
+			       RENAME_NOREPLACE);
+		if (rc && (errno == EINVAL || errno == ENOSYS)) {
+			/* no NOREPLACE here: a hard link never replaces either */
+			rc = link(f->tmp, f->target);
+			if (!rc)
+				unlink(f->tmp);
+		}
 	}
 	rc = atomic_renamed(f->tmp, f->target, rc, err, errlen);
 	atomic_restore_signals(&old);
 	atomic_file_abort(f);
 	return rc;
+}
+
+int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen)
+{
+	return commit(f, 1, err, errlen);
+}
+
+int atomic_file_commit_new(struct atomic_file *f, char *err, size_t errlen)
+{
+	return commit(f, 0, err, errlen);
 }
 
 void atomic_file_abort(struct atomic_file *f)
