@@ -98,18 +98,125 @@ static int read_cost(const struct run_dir *context, struct census_pair_cost *c)
 	return 0;
 }
 
+/* The boots a census directory names, in order. */
+struct boots {
+	struct census_boot_file *files;
+	char **paths;		/* the files' paths, which files point into */
+	size_t count;
+};
+
+static void free_boots(struct boots *b)
+{
+	for (size_t i = 0; i < b->count; i++)
+		free(b->paths[i]);
+	free(b->paths);
+	free(b->files);
+}
+
+/* One more boot, its plugin output at raw/KERNEL-STATE.tsv. 0, or -1. */
+static int add_boot(struct boots *b, const char *dir, const char *kernel,
+		    const char *state)
+{
+	void *p = realloc(b->files, (b->count + 1) * sizeof(*b->files));
+
+	if (!p)
+		return -1;
+	b->files = p;
+	p = realloc(b->paths, (b->count + 1) * sizeof(*b->paths));
+	if (!p)
+		return -1;
+	b->paths = p;
+	b->paths[b->count] = malloc(PATH_MAX);
+	if (!b->paths[b->count])
+		return -1;
+	snprintf(b->paths[b->count], PATH_MAX, "%s/raw/%s-%s.tsv", dir, kernel,
+		 state);
+	b->files[b->count].path = b->paths[b->count];
+	b->count++;
+	return 0;
+}
+
+/*
+ * The boots of context (boot_N, boot_N_seconds), each one's plugin
+ * output loaded into census. 0, or -1 with the reason in err.
+ */
+static int read_boots(const struct run_dir *context, const char *dir,
+		      const char *path, struct census *census, struct boots *b,
+		      char *err, size_t errlen)
+{
+	char key[64], kernel[256], state[64];
+	const char *boot;
+
+	for (;;) {
+		snprintf(key, sizeof(key), "boot_%zu", b->count + 1);
+		boot = rundir_context(context, key);
+		if (!boot)
+			break;
+		if (sscanf(boot, "%255s %63s", kernel, state) != 2) {
+			snprintf(err, errlen, "%s: %s is not 'kernel state ...'", path, key);
+			return -1;
+		}
+		if (add_boot(b, dir, kernel, state)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		snprintf(key, sizeof(key), "boot_%zu_seconds", b->count);
+		if (number_of(context, key, &b->files[b->count - 1].seconds))
+			b->files[b->count - 1].seconds = NAN;
+		if (census_load_plugin_output(census, state, b->paths[b->count - 1],
+					      err, errlen))
+			return -1;
+	}
+	if (!b->count) {
+		snprintf(err, errlen, "%s names no boot", path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * COMMAND's arguments as context has them (argc, argv_N), NULL-ended;
+ * the strings are context's. NULL with the reason in err.
+ */
+static char **read_argv(const struct run_dir *context, const char *path,
+			char *err, size_t errlen)
+{
+	double argc = 0;
+	char key[64], **argv;
+
+	if (number_of(context, "argc", &argc) || argc < 1 || argc > 4096) {
+		snprintf(err, errlen, "%s has no argc, or one that is no count of arguments",
+			 path);
+		return NULL;
+	}
+	argv = calloc((size_t)argc + 1, sizeof(*argv));
+	if (!argv) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < (size_t)argc; i++) {
+		snprintf(key, sizeof(key), "argv_%zu", i);
+		argv[i] = (char *)rundir_context(context, key);
+		if (!argv[i]) {
+			snprintf(err, errlen, "%s has no %s", path, key);
+			free(argv);
+			return NULL;
+		}
+	}
+	return argv;
+}
+
 int census_command_redraw(const char *dir, const char *out, char *written,
 			  size_t writtenlen, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 64], key[64], kind[64];
+	char path[PATH_MAX + 64], kind[64];
 	struct census census = { 0 };
-	struct census_boot_file *files = NULL;
+	struct boots boots = { 0 };
 	struct census_native native;
 	struct census_pair_cost cost;
 	struct run_dir context = { 0 };
-	char **argv = NULL, **paths = NULL;
-	double argc = 0, top = 0, timeout = 0;
-	size_t nboots = 0;
+	char **argv = NULL;
+	double top = 0, timeout = 0;
 	int rc = -1;
 
 	atomic_dir_marker(dir, kind, sizeof(kind));
@@ -121,8 +228,7 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 	if (rundir_load_context(dir, &context, err, errlen))
 		return -1;
 	snprintf(path, sizeof(path), "%s/context.csv", dir);
-	if (number_of(&context, "argc", &argc) || argc < 1 || argc > 4096 ||
-	    number_of(&context, "top", &top) ||
+	if (number_of(&context, "top", &top) ||
 	    number_of(&context, "timeout_seconds", &timeout) ||
 	    !rundir_context(&context, "cwd") || !rundir_context(&context, "date") ||
 	    !rundir_context(&context, "host") || read_native(&context, &native) ||
@@ -131,56 +237,8 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 			 path);
 		goto out;
 	}
-	argv = calloc((size_t)argc + 1, sizeof(*argv));
-	if (!argv)
-		goto nomem;
-	for (size_t i = 0; i < (size_t)argc; i++) {
-		snprintf(key, sizeof(key), "argv_%zu", i);
-		argv[i] = (char *)rundir_context(&context, key);
-		if (!argv[i]) {
-			snprintf(err, errlen, "%s has no %s", path, key);
-			goto out;
-		}
-	}
-	for (;;) {
-		char kernel[256], state[64];
-		const char *boot;
-		void *p;
-
-		snprintf(key, sizeof(key), "boot_%zu", nboots + 1);
-		boot = rundir_context(&context, key);
-		if (!boot)
-			break;
-		if (sscanf(boot, "%255s %63s", kernel, state) != 2) {
-			snprintf(err, errlen, "%s: %s is not 'kernel state ...'", path, key);
-			goto out;
-		}
-		p = realloc(files, (nboots + 1) * sizeof(*files));
-		if (!p)
-			goto nomem;
-		files = p;
-		p = realloc(paths, (nboots + 1) * sizeof(*paths));
-		if (!p)
-			goto nomem;
-		paths = p;
-		paths[nboots] = malloc(PATH_MAX);
-		if (!paths[nboots])
-			goto nomem;
-		snprintf(paths[nboots], PATH_MAX, "%s/raw/%s-%s.tsv", dir, kernel, state);
-		files[nboots].path = paths[nboots];
-		snprintf(key, sizeof(key), "boot_%zu_seconds", nboots + 1);
-		if (number_of(&context, key, &files[nboots].seconds))
-			files[nboots].seconds = NAN;
-		nboots++;
-		if (census_load_plugin_output(&census, state, paths[nboots - 1], err,
-					      errlen))
-			goto out;
-	}
-	if (!nboots) {
-		snprintf(err, errlen, "%s names no boot", path);
-		goto out;
-	}
-	{
+	argv = read_argv(&context, path, err, errlen);
+	if (argv && !read_boots(&context, dir, path, &census, &boots, err, errlen)) {
 		struct census_command_inputs in = {
 			.argv = argv, .cwd = rundir_context(&context, "cwd"),
 			.native = &native, .cost = &cost, .top = (unsigned)top,
@@ -190,18 +248,12 @@ int census_command_redraw(const char *dir, const char *out, char *written,
 			.revision = rundir_context(&context, "git_revision"),
 		};
 
-		rc = census_command_write_dir(&census, files, nboots, &in, out,
-					      written, writtenlen, NULL, err,
-					      errlen);
+		rc = census_command_write_dir(&census, boots.files, boots.count,
+					      &in, out, written, writtenlen, NULL,
+					      err, errlen);
 	}
-	goto out;
-nomem:
-	snprintf(err, errlen, "out of memory");
 out:
-	for (size_t i = 0; i < nboots; i++)
-		free(paths[i]);
-	free(paths);
-	free(files);
+	free_boots(&boots);
 	free(argv);
 	census_free(&census);
 	rundir_free(&context);
