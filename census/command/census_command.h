@@ -50,7 +50,7 @@ struct census_command_options {
  */
 int census_command(const struct census_command_options *o);
 
-/* ---- the census directory of a command (census_command_dir.c) ---- */
+/* ---- the census directory of a command (census_command_dir.c, census_redraw.c) ---- */
 
 struct census;
 
