@@ -60,38 +60,41 @@ static void census_rows(struct csv_writer *w, const struct outputs *o,
 	const struct census_command_inputs *in = o->in;
 	const struct census_pair_cost *cost = in->cost;
 	const struct census_row *rows[] = { b->command, b->baseline };
+	/* COMMAND minus the baseline */
+	const int64_t above[] = {
+		b->pairs, b->rseq_pairs, b->clac, b->entry_clac, b->popf,
+		b->kinsn, b->system_calls,
+	};
+	/* the native times, and the pairs the estimate takes */
+	const double native[] = {
+		in->native->median, in->native->min, in->native->max,
+		in->native->context_switches, b->native_rseq_pairs,
+		b->model_pairs,
+	};
+	/* the estimate, and the boot's times */
+	const double estimate[] = {
+		b->estimate_seconds, b->fraction, b->fraction_low,
+		b->fraction_high, b->boot_seconds, b->guest_seconds,
+	};
 
 	csv_field(w, b->command->kernel);
 	csv_field(w, b->command->state);
 	csv_field(w, o->command);
-	field_signed(w, b->pairs);
-	field_signed(w, b->rseq_pairs);
-	field_signed(w, b->clac);
-	field_signed(w, b->entry_clac);
-	field_signed(w, b->popf);
-	field_signed(w, b->kinsn);
-	field_signed(w, b->system_calls);
+	for (size_t i = 0; i < COLUMNS(above); i++)
+		field_signed(w, above[i]);
 	field_ratio(w, (double)b->pairs, (double)b->system_calls);
 	field_signed(w, b->rseq_updates);
 	csv_field_double(w, b->context_switches);
-	csv_field_double(w, in->native->median);
-	csv_field_double(w, in->native->min);
-	csv_field_double(w, in->native->max);
-	csv_field_double(w, in->native->context_switches);
-	csv_field_double(w, b->native_rseq_pairs);
-	csv_field_double(w, b->model_pairs);
+	for (size_t i = 0; i < COLUMNS(native); i++)
+		csv_field_double(w, native[i]);
 	field_ratio(w, b->model_pairs, in->native->median);
 	csv_field_double(w, cost->known ? cost->value : NAN);
 	csv_field_double(w, cost->known ? cost->low : NAN);
 	csv_field_double(w, cost->known ? cost->high : NAN);
 	csv_field(w, cost->known ? cost->unit : "");
 	csv_field_double(w, cost->ghz > 0 ? cost->ghz : NAN);
-	csv_field_double(w, b->estimate_seconds);
-	csv_field_double(w, b->fraction);
-	csv_field_double(w, b->fraction_low);
-	csv_field_double(w, b->fraction_high);
-	csv_field_double(w, b->boot_seconds);
-	csv_field_double(w, b->guest_seconds);
+	for (size_t i = 0; i < COLUMNS(estimate); i++)
+		csv_field_double(w, estimate[i]);
 	for (size_t k = 0; k < 2; k++) {
 		csv_field_uint(w, rows[k]->total.stac);
 		csv_field_uint(w, rows[k]->total.clac - rows[k]->total.entry_clac);
