@@ -4,13 +4,13 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "measure/spawn.h"
 #include "rundata/atomic_dir.h"
 
 extern char **environ;
@@ -65,27 +65,6 @@ void gnuplot_set_number(char *settings, size_t len, const char *var,
 
 	snprintf(settings + used, len > used ? len - used : 0, "%s=%.10g; ",
 		 var, value);
-}
-
-static int find_in_path(const char *prog, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL;
-	int found = 0;
-
-	if (strchr(prog, '/')) {
-		snprintf(out, len, "%s", prog);
-		return access(out, X_OK) == 0;
-	}
-	if (!path || !(copy = strdup(path)))
-		return 0;
-	for (char *dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(out, len, "%s/%s", *dir ? dir : ".", prog);
-		found = access(out, X_OK) == 0;
-	}
-	free(copy);
-	return found;
 }
 
 static int has_scripts(const char *dir)
@@ -148,8 +127,8 @@ int gnuplot_find(struct gnuplot *gp, const char *who)
 	char abs[PATH_MAX];
 
 	memset(gp, 0, sizeof(*gp));
-	if (!find_in_path(program && *program ? program : "gnuplot", gp->program,
-			  sizeof(gp->program))) {
+	if (spawn_find_program(program && *program ? program : "gnuplot",
+			       getenv("PATH"), gp->program, sizeof(gp->program))) {
 		fprintf(stderr,
 			"smapbench %s: gnuplot not found%s%s; no plots written. "
 			"Install it (apt-get install gnuplot-nox) and run "
@@ -182,32 +161,33 @@ void gnuplot_free(struct gnuplot *gp)
 }
 
 /*
- * Start gnuplot with the stop signals unblocked and default (it must die
- * of them as usual), watched so that our own stop handler can end it
- * before removing the directory it writes into.
+ * Start gnuplot, watched so that our own stop handler can end it before
+ * removing the directory it writes into: the stop signals stay blocked
+ * here until it is watched (spawn_start gives it their defaults). 0, or
+ * an errno value.
  */
 static int spawn_watched(const struct gnuplot *gp, pid_t *pid, char **argv)
 {
-	posix_spawnattr_t attr;
-	sigset_t none, stop, old;
-	int rc;
+	struct spawn s = {
+		.path = gp->program, .argv = argv, .envp = gp->env,
+		.stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1,
+	};
+	sigset_t stop, old;
+	int rc, exec_errno;
 
-	sigemptyset(&none);
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &stop);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-				 POSIX_SPAWN_SETSIGDEF);
 	sigprocmask(SIG_BLOCK, &stop, &old);
-	rc = posix_spawn(pid, gp->program, NULL, &attr, argv, gp->env);
+	rc = spawn_start(&s, pid, &exec_errno) ? errno : 0;
+	if (!rc && exec_errno) {
+		waitpid(*pid, NULL, 0);
+		rc = exec_errno;
+	}
 	if (!rc)
 		atomic_dir_watch_child(*pid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	posix_spawnattr_destroy(&attr);
 	return rc;
 }
 

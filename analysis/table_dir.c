@@ -19,21 +19,17 @@ static const struct atomic_dir_kind table_dir = {
 	.name = "table", .files = table_files, .subdir = &atomic_dir_plots,
 };
 
-static int write_file(const struct atomic_dir *d, const char *name,
-		      const struct table *t,
-		      int (*writer)(const struct table *, FILE *), char *err,
-		      size_t errlen)
-{
-	FILE *f = atomic_dir_open(d, name, err, errlen);
+/* A file of the table directory: which writer makes it, from which table. */
+struct table_file {
+	int (*write)(const struct table *t, FILE *f);
+	const struct table *t;
+};
 
-	if (!f)
-		return -1;
-	if (writer(t, f)) {
-		fclose(f);
-		snprintf(err, errlen, "cannot write %s: %s", name, strerror(errno));
-		return -1;
-	}
-	return atomic_dir_close(f, name, err, errlen);
+static int write_table_file(FILE *f, const void *arg)
+{
+	const struct table_file *file = arg;
+
+	return file->write(file->t, f);
 }
 
 /* plots/table.{png,svg}; 1 drawn, 0 nothing to draw, -1 failed (said). */
@@ -102,9 +98,11 @@ int table_dir_write(const struct table *t, const char *out, int plots,
 		if (drawn < 0)
 			fprintf(stderr, "smapbench table: no plot; the tables are complete\n");
 	}
-	if (write_file(&dir, "table.csv", t, table_write_csv, err, errlen) ||
-	    write_file(&dir, "left-out.csv", t, table_write_left_out, err,
-		       errlen)) {
+	if (atomic_dir_write(&dir, "table.csv", write_table_file,
+			     &(struct table_file){ table_write_csv, t }, err, errlen) ||
+	    atomic_dir_write(&dir, "left-out.csv", write_table_file,
+			     &(struct table_file){ table_write_left_out, t }, err,
+			     errlen)) {
 		atomic_dir_abort(&dir);
 		return -1;
 	}

@@ -69,21 +69,17 @@ static int write_context(const struct atomic_dir *d, const struct census *c,
 	return atomic_dir_close(f, "context.csv", err, errlen);
 }
 
-/* A file written by one of census.h's writers (0 or -1). */
-static int write_with(const struct atomic_dir *d, const char *name,
-		      int (*writer)(const struct census *, FILE *),
-		      const struct census *c, char *err, size_t errlen)
-{
-	FILE *f = atomic_dir_open(d, name, err, errlen);
+/* A file of the census directory: which of census.h's writers makes it. */
+struct census_file {
+	int (*write)(const struct census *c, FILE *f);
+	const struct census *c;
+};
 
-	if (!f)
-		return -1;
-	if (writer(c, f)) {
-		fclose(f);
-		snprintf(err, errlen, "writing %s failed", name);
-		return -1;
-	}
-	return atomic_dir_close(f, name, err, errlen);
+static int write_census_file(FILE *f, const void *arg)
+{
+	const struct census_file *file = arg;
+
+	return file->write(file->c, f);
 }
 
 /*
@@ -103,9 +99,12 @@ int census_write_dir(const struct census *census, char **files, int nfiles,
 
 	if (atomic_dir_begin_in(&dir, out, &census_dir, err, errlen))
 		return -1;
-	if (write_with(&dir, "census.csv", census_write_csv, census, err, errlen) ||
-	    write_with(&dir, "census-sites.csv", census_write_sites_csv, census,
-		       err, errlen) ||
+	if (atomic_dir_write(&dir, "census.csv", write_census_file,
+			     &(struct census_file){ census_write_csv, census },
+			     err, errlen) ||
+	    atomic_dir_write(&dir, "census-sites.csv", write_census_file,
+			     &(struct census_file){ census_write_sites_csv, census },
+			     err, errlen) ||
 	    write_context(&dir, census, err, errlen))
 		goto fail;
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
@@ -126,8 +125,9 @@ int census_write_dir(const struct census *census, char **files, int nfiles,
 				       err, errlen))
 			goto fail;
 	}
-	if (write_with(&dir, "plots/census-pairs.dat", census_write_plot_data,
-		       census, err, errlen)) {
+	if (atomic_dir_write(&dir, "plots/census-pairs.dat", write_census_file,
+			     &(struct census_file){ census_write_plot_data, census },
+			     err, errlen)) {
 		fprintf(stderr, "smapbench census: no syscall row of a SMAP boot: no plot\n");
 	} else {
 		for (size_t i = 0; i < census->nboots; i++)

@@ -29,7 +29,9 @@
 
 #include "census/census.h"
 #include "census/census_guest.h"
+#include "measure/counter.h"
 #include "measure/registry.h"
+#include "measure/runner.h"
 #include "suites/suite.h"
 
 /* ---- running one benchmark ------------------------------------------ */
@@ -61,54 +63,64 @@ static int run_ops(const struct benchmark *b, void *state, uint64_t n)
 /* At least this many operations, however slow: a rate needs a few. */
 #define MIN_OPS 200
 
-static uint64_t ops_for(uint64_t n, double t, double min_time)
+/*
+ * Operations that take about min_time: the runner's sizing, whose
+ * samples come before the begin marker and are not counted (its first
+ * warms the path up: a first UDP datagram, page faults); then at least
+ * MIN_OPS, and more where the benchmark's own cap stopped the sizing
+ * short of min_time, as its last sample's rate says (run_ops() calls
+ * run() in pieces no longer than the cap). 0 when a sample failed.
+ */
+static uint64_t size_ops(const struct benchmark *b, void *state,
+			 double min_time, char *why, size_t whylen)
 {
-	double want = t > 0 ? (double)n * min_time / t : (double)n;
+	struct runner_options o;
+	uint64_t n;
+	double want, wall = 0;
+	int clamped;
 
-	if (want < (double)n)
-		want = (double)n;
+	runner_defaults(&o);
+	o.min_time = min_time;
+	o.max_iterations = MAX_OPS;
+	o.counter = counter_select("monotonic", why, whylen);
+	if (!o.counter ||
+	    runner_size_iterations(b, state, &o, &n, &clamped, &wall, why, whylen))
+		return 0;
+	want = wall > 0 && wall < min_time ? (double)n * min_time / wall : (double)n;
 	if (want < MIN_OPS)
 		want = MIN_OPS;
 	return want > (double)MAX_OPS ? MAX_OPS : (uint64_t)want;
 }
 
-/*
- * Operations that take about min_time, found by runs that are not
- * counted, after one that warms the path up (a first UDP datagram, page
- * faults). 0 when a run failed.
- */
-static uint64_t size_run(const struct benchmark *b, void *state,
-			 double min_time)
+/* The begin marker: what the plugin files b's counts under. */
+static void send_begin(const struct benchmark *b)
 {
-	if (run_ops(b, state, 1))
-		return 0;
-	for (uint64_t n = 1;; n *= 4) {
-		double t = seconds();
-
-		if (run_ops(b, state, n))
-			return 0;
-		t = seconds() - t;
-		if (t >= min_time / 4 || n >= MAX_OPS / 4)
-			return ops_for(n, t, min_time);
-	}
+	census_guest_send("begin %s %s %s %s %u %u", b->name, b->suite, b->op,
+			  b->variant, b->size, b->batch);
 }
 
-/* The same for a self-timed benchmark: iterations of one sample. */
-static uint64_t size_measure(const struct benchmark *b, void *state,
-			     double min_time, struct bench_sample *sample,
-			     char *why, size_t whylen)
+/*
+ * n operations of b between the markers: run() in pieces, or one sample
+ * of a self-timed benchmark, whose iterations are the operations. 0 with
+ * the operations counted in *ops, or -1 with why.
+ */
+static int count_ops(const struct benchmark *b, void *state, uint64_t n,
+		     struct bench_sample *sample, uint64_t *ops, char *why,
+		     size_t whylen)
 {
-	if (b->measure(state, 16, 1, sample, why, whylen))
-		return 0;
-	for (uint64_t n = 16;; n *= 4) {
-		double t = seconds();
+	int failed;
 
-		if (b->measure(state, n, 1, sample, why, whylen))
-			return 0;
-		t = seconds() - t;
-		if (t >= min_time / 4 || n >= MAX_OPS / 4)
-			return ops_for(n, t, min_time);
+	send_begin(b);
+	if (b->run) {
+		failed = run_ops(b, state, n) != 0;
+		if (failed)
+			snprintf(why, whylen, "run() failed");
+	} else {
+		failed = b->measure(state, n, 1, sample, why, whylen) != 0;
 	}
+	*ops = failed ? 0 : b->run ? n : sample->iterations;
+	census_guest_send("end %" PRIu64, *ops);
+	return failed ? -1 : 0;
 }
 
 static void measure_one(const struct benchmark *b,
@@ -121,12 +133,8 @@ static void measure_one(const struct benchmark *b,
 	int failed = 0, refused = 0;
 	double start = seconds();
 
-	if (b->valid && b->valid(b, why, sizeof(why))) {
-		census_guest_send("skip %s\t%s", b->name, why);
-		printf("census: %s: skipped: %s\n", b->name, why);
-		return;
-	}
-	if (b->setup && b->setup(b, &state, why, sizeof(why))) {
+	if ((b->valid && b->valid(b, why, sizeof(why))) ||
+	    (b->setup && b->setup(b, &state, why, sizeof(why)))) {
 		census_guest_send("skip %s\t%s", b->name, why);
 		printf("census: %s: skipped: %s\n", b->name, why);
 		return;
@@ -135,27 +143,9 @@ static void measure_one(const struct benchmark *b,
 	if (!samples) {
 		snprintf(why, sizeof(why), "out of memory");
 		failed = 1;
-	} else if (b->run) {
-		uint64_t n = size_run(b, state, o->min_time);
-
-		if (!n) {
-			snprintf(why, sizeof(why), "a sizing run failed");
-			failed = 1;
-		} else {
-			census_guest_send("begin %s %s %s %s %u %u", b->name,
-					  b->suite, b->op, b->variant, b->size,
-					  b->batch);
-			failed = run_ops(b, state, n) != 0;
-			ops = failed ? 0 : n;
-			census_guest_send("end %" PRIu64, ops);
-			if (failed)
-				snprintf(why, sizeof(why), "run() failed");
-		}
-	} else if (!strcmp(b->suite, "kmod")) {
+	} else if (!b->run && !strcmp(b->suite, "kmod")) {
 		/* The iterations are the loop head's executions. */
-		census_guest_send("begin %s %s %s %s %u %u", b->name,
-				  b->suite, b->op, b->variant, b->size,
-				  b->batch);
+		send_begin(b);
 		failed = b->measure(state, b->max_iterations ? b->max_iterations :
 				    1U << 20, o->samples, samples, why,
 				    sizeof(why)) != 0;
@@ -167,20 +157,10 @@ static void measure_one(const struct benchmark *b,
 		refused = failed && (errno == E2BIG || errno == EOPNOTSUPP);
 		census_guest_send("end 0");
 	} else {
-		uint64_t n = size_measure(b, state, o->min_time, samples, why,
-					  sizeof(why));
+		uint64_t n = size_ops(b, state, o->min_time, why, sizeof(why));
 
-		if (!n) {
-			failed = 1;
-		} else {
-			census_guest_send("begin %s %s %s %s %u %u", b->name,
-					  b->suite, b->op, b->variant, b->size,
-					  b->batch);
-			failed = b->measure(state, n, 1, samples, why,
-					    sizeof(why)) != 0;
-			ops = failed ? 0 : samples[0].iterations;
-			census_guest_send("end %" PRIu64, ops);
-		}
+		failed = !n || count_ops(b, state, n, samples, &ops, why,
+					 sizeof(why));
 	}
 	if (refused) {
 		census_guest_send("skip %s\t%s", b->name, why);

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "census/census_command.h"
+#include "census/command/census_command.h"
 
 /* The usage of the census of a command, for cmd_census's own. */
 void census_command_usage(FILE *f);

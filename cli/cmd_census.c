@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 
 #include "census/census.h"
-#include "census/census_command.h"
+#include "census/command/census_command.h"
 #include "cli/census_options.h"
 #include "cli/commands.h"
 #include "rundata/atomic_dir.h"

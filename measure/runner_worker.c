@@ -34,12 +34,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "measure/runner.h"
 #include "measure/runner_internal.h"
+#include "measure/spawn.h"
 
 #define SCHEDULE_MAGIC	"smapbench-schedule 1"
 
@@ -71,8 +71,13 @@ static int send_schedule(FILE *w, const struct runner_repetition *rep)
 
 static pid_t start_worker(char *const *argv, int *to, int *from)
 {
-	int in[2], out[2];
-	pid_t parent = getpid(), pid;
+	int in[2], out[2], exec_errno = 0, e;
+	struct spawn s = {
+		.path = argv[0], .argv = argv, .stderr_fd = -1,
+		/* a parent killed outright takes its worker with it */
+		.die_with_parent = 1,
+	};
+	pid_t pid;
 
 	if (pipe2(in, O_CLOEXEC))
 		return -1;
@@ -81,26 +86,22 @@ static pid_t start_worker(char *const *argv, int *to, int *from)
 		close(in[1]);
 		return -1;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		/* a parent killed outright takes its worker with it */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		if (dup2(in[0], STDIN_FILENO) < 0 ||
-		    dup2(out[1], STDOUT_FILENO) < 0)
-			_exit(127);
-		execv(argv[0], argv);
-		fprintf(stderr, "smapbench: cannot start a worker (%s): %s\n",
-			argv[0], strerror(errno));
-		_exit(127);
-	}
+	s.stdin_fd = in[0];
+	s.stdout_fd = out[1];
+	if (spawn_start(&s, &pid, &exec_errno))
+		pid = -1;
+	e = errno;
 	close(in[0]);
 	close(out[1]);
+	if (pid > 0 && exec_errno) {
+		waitpid(pid, NULL, 0);
+		e = exec_errno;
+		pid = -1;
+	}
 	if (pid < 0) {
 		close(in[1]);
 		close(out[0]);
+		errno = e;
 		return -1;
 	}
 	*to = in[1];

@@ -69,10 +69,7 @@ CENSUS_PREAD_LOOP := $(BUILD)/tests/census/pread-loop
 .PHONY: census-pread-loop
 all: census-pread-loop
 census-pread-loop: $(CENSUS_PREAD_LOOP)
-$(CENSUS_PREAD_LOOP): tests/census/pread_loop.c $(BUILD_FLAGS)
-	@mkdir -p $(dir $@)
-	@echo "  CC      $< (static)"
-	@$(CC) $(USER_CFLAGS) -static $(LDFLAGS) -o $@ $< $(LDLIBS)
+$(CENSUS_PREAD_LOOP): tests/census/pread_loop.c
 
 # `true`, static: the baseline of the census of a static command. Beside
 # smapbench, where `smapbench census exec` looks for it.
@@ -80,7 +77,10 @@ CENSUS_TRUE_STATIC := $(BUILD)/census/true-static
 .PHONY: census-true-static
 all: census-true-static
 census-true-static: $(CENSUS_TRUE_STATIC)
-$(CENSUS_TRUE_STATIC): census/baseline/true.c $(BUILD_FLAGS)
+$(CENSUS_TRUE_STATIC): census/baseline/true.c
+
+# Both are static programs of one C file each.
+$(CENSUS_PREAD_LOOP) $(CENSUS_TRUE_STATIC): $(BUILD_FLAGS)
 	@mkdir -p $(dir $@)
-	@echo "  CC      $< (static)"
-	@$(CC) $(USER_CFLAGS) -static $(LDFLAGS) -o $@ $< $(LDLIBS)
+	@echo "  CC      $(filter %.c,$^) (static)"
+	@$(CC) $(USER_CFLAGS) -static $(LDFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)

@@ -1,6 +1,5 @@
 # User space: the smapbench program, built from the rooms of README.md's
-# Layout (measure/, rundata/, analysis/, archive/, suites/, census/, run/,
-# system/, cli/), and the unit tests (tests/unit/).
+# Layout but kmod/ and bpf/, and the unit tests (tests/unit/).
 #
 #   make smapbench          build/smapbench, dynamically linked, every
 #                           optional library found at build time
@@ -41,10 +40,12 @@ DYNAMIC_LIBS   := $(BPF_LIB) $(BPF_LDLIBS) $(DYNAMIC_LIBS)
 STATIC_LIBS    := $(BPF_LIB) $(BPF_LDLIBS) $(STATIC_LIBS)
 endif
 
-# Every room of README.md's Layout; a new .c file in one needs no make line.
-# Not census/plugin/ (QEMU loads that) nor census/baseline/ (a program of
-# its own): mk/census.mk builds them.
-USER_ROOMS   := measure rundata analysis archive suites census system run cli
+# Every room of README.md's Layout (scripts/rooms.sh, the list the room
+# checker reads too) but kmod/ and bpf/, which mk/kmod.mk and mk/bpf.mk
+# build; a new .c file in one needs no make line. Not census/plugin/
+# (QEMU loads that) nor census/baseline/ (a program of its own):
+# mk/census.mk builds them.
+USER_ROOMS   := $(filter-out kmod bpf,$(shell scripts/rooms.sh))
 USER_SRCS    := $(filter-out census/plugin/% census/baseline/% $(if $(BPF_SUITE),,suites/bpf.c),\
 	$(sort $(foreach room,$(USER_ROOMS),$(wildcard $(room)/*.c $(room)/*/*.c))))
 # Every cmocka test: a new tests/unit/test_<name>.c needs no make line.

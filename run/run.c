@@ -31,20 +31,18 @@
 /* Options that select nothing, a --cpu that cannot be had. */
 #define RUN_EXIT_USAGE 2
 
-static int write_file(struct run_dir_writer *d, const char *name,
-		      int (*fn)(FILE *, const struct report *),
-		      const struct report *rep, char *err, size_t errlen)
-{
-	FILE *f = run_dir_open(d, name, err, errlen);
+/* One file of the run directory: which report writer makes it, from what. */
+struct run_file {
+	const char *name;
+	int (*write)(FILE *f, const struct report *rep);
+	const struct report *rep;
+};
 
-	if (!f)
-		return -1;
-	if (fn(f, rep)) {
-		fclose(f);
-		snprintf(err, errlen, "writing %s failed", name);
-		return -1;
-	}
-	return run_dir_close(f, name, err, errlen);
+static int write_run_file(FILE *f, const void *arg)
+{
+	const struct run_file *file = arg;
+
+	return file->write(f, file->rep);
 }
 
 /* The context's ";"-separated warnings, one per line. */
@@ -231,11 +229,19 @@ static int run_benchmarks(const struct registry *reg,
 static int write_run_files(struct run_dir_writer *dir, const struct report *rep,
 			   char *err, size_t errlen)
 {
-	return write_file(dir, "results.csv", report_results_csv, rep, err, errlen) ||
-	       write_file(dir, "samples.csv", report_samples_csv, rep, err, errlen) ||
-	       write_file(dir, "context.csv", report_context_csv, rep, err, errlen) ||
-	       write_file(dir, "skipped.csv", report_skipped_csv, rep, err, errlen) ||
-	       write_file(dir, "results.json", report_json, rep, err, errlen) ? -1 : 0;
+	const struct run_file files[] = {
+		{ "results.csv", report_results_csv, rep },
+		{ "samples.csv", report_samples_csv, rep },
+		{ "context.csv", report_context_csv, rep },
+		{ "skipped.csv", report_skipped_csv, rep },
+		{ "results.json", report_json, rep },
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (atomic_dir_write(&dir->dir, files[i].name, write_run_file,
+				     &files[i], err, errlen))
+			return -1;
+	return 0;
 }
 
 /* The path of this program, which results.json names. */

@@ -15,11 +15,9 @@
  * a file, a symbolic link, a marked output of another kind (a run
  * directory is an input), a directory with the user's files.
  *
- * Interruption: the temporary paths in use are registered, and
- * atomic_dir_cleanup_on_signals() makes SIGINT, SIGTERM and SIGHUP stop
- * registered child processes (gnuplot), remove those paths and end the
- * process with the signal's own status. Writers that poll for a stop flag
- * (smapbench run) keep their own handlers and abort on their own.
+ * Interruption is atomic_cleanup.h's, one file atomic_file.h's, making
+ * and removing trees atomic_path.h's: every writer includes this header
+ * for all of them.
  */
 #ifndef SMAPBENCH_ATOMIC_DIR_H
 #define SMAPBENCH_ATOMIC_DIR_H
@@ -28,6 +26,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+#include "rundata/atomic_cleanup.h"
+#include "rundata/atomic_file.h"
+#include "rundata/atomic_path.h"
 
 #define ATOMIC_DIR_MARKER ".smapbench"
 
@@ -95,47 +97,23 @@ FILE *atomic_dir_open(const struct atomic_dir *d, const char *name, char *err,
 		      size_t errlen);
 /* Close a file of atomic_dir_open, reporting a write error. */
 int atomic_dir_close(FILE *f, const char *name, char *err, size_t errlen);
+/*
+ * What writes one file of a directory: all of it to f, from arg. 0, or
+ * nonzero when it failed.
+ */
+typedef int atomic_dir_writer(FILE *f, const void *arg);
+/*
+ * The file name of the directory being built, opened, written by writer
+ * and closed: 0, or -1 with the reason in err.
+ */
+int atomic_dir_write(const struct atomic_dir *d, const char *name,
+		     atomic_dir_writer *writer, const void *arg, char *err,
+		     size_t errlen);
 /* Copy the file at from into the directory being built, as name. */
 int atomic_dir_copy_in(const struct atomic_dir *d, const char *from,
 		       const char *name, char *err, size_t errlen);
 
-/*
- * One file replaced atomically (report.md): written to .NAME.XXXXXX
- * beside it and renamed. An existing file is replaced only when it
- * starts with ours_prefix (what we write first), so a file of the user's
- * that happens to have the name is kept.
- */
-struct atomic_file {
-	char target[PATH_MAX];
-	char tmp[PATH_MAX + 32];
-	FILE *file;
-};
-
-FILE *atomic_file_begin(struct atomic_file *f, const char *target,
-			const char *ours_prefix, char *err, size_t errlen);
-/* Close, rename into place. 0 or -1 (the temporary file removed). */
-int atomic_file_commit(struct atomic_file *f, char *err, size_t errlen);
-/*
- * Like commit, but never replaces: fails (EEXIST) when the target has
- * appeared meanwhile. For outputs that are never overwritten.
- */
-int atomic_file_commit_new(struct atomic_file *f, char *err, size_t errlen);
-void atomic_file_abort(struct atomic_file *f);
-
 /* The kind named by dir's marker ("run", "compare", ...) into kind; "" when unmarked. */
 void atomic_dir_marker(const char *dir, char *kind, size_t len);
-/* mkdir -p with mode 0777 less the umask. 0 or -1 (errno). */
-int atomic_dir_make_parents(const char *dir);
-/*
- * rm -r that never follows a symbolic link, using only calls that are
- * safe in a signal handler. 0 or -1 (errno).
- */
-int atomic_dir_remove_tree(const char *path);
-
-/* SIGINT, SIGTERM, SIGHUP: stop children, remove temporaries, die. */
-void atomic_dir_cleanup_on_signals(void);
-/* A child that writes into a temporary directory: killed on a signal. */
-void atomic_dir_watch_child(pid_t pid);
-void atomic_dir_unwatch_child(pid_t pid);
 
 #endif /* SMAPBENCH_ATOMIC_DIR_H */

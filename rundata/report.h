@@ -26,6 +26,8 @@ int report_console(FILE *f, const struct report *r);
 int report_results_csv(FILE *f, const struct report *r);
 int report_samples_csv(FILE *f, const struct report *r);
 int report_context_csv(FILE *f, const struct report *r);
+/* context.csv of any context: a row key,value per entry, in its order. */
+int report_context_pairs_csv(FILE *f, const struct context *c);
 int report_skipped_csv(FILE *f, const struct report *r);
 /* Google Benchmark's JSON (context + benchmarks), with our extra fields. */
 int report_json(FILE *f, const struct report *r);

@@ -105,19 +105,24 @@ int report_samples_csv(FILE *f, const struct report *r)
 	return csv_writer_error(&w);
 }
 
-int report_context_csv(FILE *f, const struct report *r)
+int report_context_pairs_csv(FILE *f, const struct context *c)
 {
 	static const char *const header[] = { "key", "value" };
 	struct csv_writer w;
 
 	csv_writer_init(&w, f);
 	csv_row(&w, header, 2);
-	for (size_t i = 0; i < r->context->count; i++) {
-		csv_field(&w, r->context->items[i].key);
-		csv_field(&w, r->context->items[i].value);
+	for (size_t i = 0; i < c->count; i++) {
+		csv_field(&w, c->items[i].key);
+		csv_field(&w, c->items[i].value);
 		csv_end_row(&w);
 	}
 	return csv_writer_error(&w);
+}
+
+int report_context_csv(FILE *f, const struct report *r)
+{
+	return report_context_pairs_csv(f, r->context);
 }
 
 int report_skipped_csv(FILE *f, const struct report *r)

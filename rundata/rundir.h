@@ -102,6 +102,14 @@ struct run_dir {
 int rundir_load(const char *path, struct run_dir *run, char *err,
 		size_t errlen);
 void rundir_free(struct run_dir *run);
+/*
+ * Only the context.csv of dir, for a directory that is no run but keeps
+ * one (the census of a command): 0, or -1 with the reason in err, a
+ * missing context.csv among them. rundir_context() reads it, and
+ * rundir_free() frees it.
+ */
+int rundir_load_context(const char *dir, struct run_dir *run, char *err,
+			size_t errlen);
 
 /* Context value, or NULL when the run did not record the key. */
 const char *rundir_context(const struct run_dir *run, const char *key);

@@ -4,9 +4,8 @@
 # they layered, with no two files that need each other?
 #
 # The rooms and their allowed directions are declared in one place: the
-# Layout table of README.md. A row "| `room/` | what | uses |" whose uses
-# column is "-" or a comma-separated list of rooms makes room/ a room that
-# may include and call itself and those rooms, nothing else.
+# Layout table of README.md, read by scripts/rooms.sh. A room may include
+# and call itself and the rooms of its "uses" column, nothing else.
 #
 # Two graphs, each checked against those directions and for loops:
 #  - includes: a module is x.c with its x.h; x including y.h is the edge
@@ -33,14 +32,7 @@ allowed=$(mktemp)
 trap 'rm -f "$edges" "$allowed"' EXIT
 
 # "room used" lines, one per allowed direction (and "room room").
-sed -n '/^## Layout/,/^## /s/^| `\([a-z_]*\)\/` |.*| \([-a-z_, ]*[-a-z_]\) |$/\1 \2/p' \
-	README.md | while read -r room uses; do
-	echo "$room $room"
-	[ "$uses" = - ] && continue
-	tr ',' '\n' <<<"$uses" | while read -r used; do
-		echo "$room $used"
-	done
-done >"$allowed"
+scripts/rooms.sh --uses >"$allowed"
 mapfile -t rooms < <(awk '$1 == $2 { print $1 }' "$allowed")
 if [ ${#rooms[@]} -eq 0 ]; then
 	echo "include-cycles: no rooms in README.md's Layout table" >&2

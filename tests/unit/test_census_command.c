@@ -15,9 +15,10 @@
 #include "unit.h"
 
 #include "census/census.h"
-#include "census/census_command.h"
-#include "census/census_cost.h"
-#include "census/census_spawn.h"
+#include "census/command/census_command.h"
+#include "census/command/census_cost.h"
+#include "census/command/census_spawn.h"
+#include "measure/spawn.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/csv.h"
 
@@ -335,9 +336,9 @@ static void test_running_a_program(void **state)
 	struct census_outcome o;
 
 	(void)state;
-	assert_int(census_find_program("sh", "/nonexistent:/bin:/usr/bin", sh,
+	assert_int(spawn_find_program("sh", "/nonexistent:/bin:/usr/bin", sh,
 				       sizeof(sh)), 0, "sh in PATH");
-	assert_int(census_find_program("no-such-program-here", "/bin:/usr/bin",
+	assert_int(spawn_find_program("no-such-program-here", "/bin:/usr/bin",
 				       why, sizeof(why)), -1, "a missing one");
 	assert_int(errno, ENOENT, "not found");
 	p.path = sh;
@@ -347,7 +348,7 @@ static void test_running_a_program(void **state)
 	census_outcome_text(&o, 0, text, sizeof(text));
 	assert_str(text, "exited with status 3", "said so");
 
-	assert_int(census_find_program("sleep", "/bin:/usr/bin", sleep_path,
+	assert_int(spawn_find_program("sleep", "/bin:/usr/bin", sleep_path,
 				       sizeof(sleep_path)), 0, "sleep in PATH");
 	p.path = sleep_path;
 	p.argv = sleep_argv;

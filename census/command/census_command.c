@@ -19,9 +19,11 @@
 #include <unistd.h>
 
 #include "census/census.h"
-#include "census/census_command.h"
-#include "census/census_cost.h"
-#include "census/census_spawn.h"
+#include "census/command/census_command.h"
+#include "census/command/census_cost.h"
+#include "census/command/census_spawn.h"
+#include "measure/spawn.h"
+#include "measure/stats.h"
 #include "rundata/atomic_dir.h"
 
 extern char **environ;
@@ -53,19 +55,6 @@ static void show_tail(const char *path)
 		i += strchr(line, '\n') != NULL;
 	}
 	fclose(f);
-}
-
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of n sorted values. */
-static double median(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
@@ -121,8 +110,7 @@ static int time_natively(const struct census_command_options *o,
 		}
 	}
 	census_native_summarise(n);
-	qsort(switches, n->runs, sizeof(switches[0]), compare_double);
-	n->context_switches = median(switches, n->runs);
+	n->context_switches = stats_median(switches, n->runs);
 	printf("census: %s takes %.3f s natively (median of %zu, %.3f to %.3f s)\n",
 	       o->argv[0], n->median, n->runs, n->min, n->max);
 	rc = 0;
@@ -206,6 +194,79 @@ static char **boot_arguments(const struct census_command_options *o,
 }
 
 /*
+ * This process's environment with BUILD=build, by which the script finds
+ * the plugin and the guest program in our build; NULL-ended. Free the
+ * last entry and the array. NULL on no memory.
+ */
+static char **boot_environment(const char *build, size_t *count)
+{
+	size_t n = 0;
+	char **env;
+
+	for (char **e = environ; *e; e++)
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	n = 0;
+	for (char **e = environ; *e; e++)
+		if (strncmp(*e, "BUILD=", 6))
+			env[n++] = *e;
+	env[n] = malloc(strlen(build) + 7);
+	if (!env[n]) {
+		free(env);
+		return NULL;
+	}
+	sprintf(env[n], "BUILD=%s", build);
+	*count = n;
+	return env;
+}
+
+/*
+ * The boots vm/census.sh listed in list ("STATE PATH SECONDS" a line),
+ * each one's plugin output loaded into census, in boot order. 0, or 1
+ * after saying why.
+ */
+static int read_boot_list(const char *list, const char *work,
+			  struct census *census,
+			  struct census_boot_file **files, size_t *nfiles)
+{
+	char *line = NULL, err[2048];
+	FILE *f = fopen(list, "r");
+	size_t cap = 0;
+	int rc = 0;
+
+	while (f && !rc && getline(&line, &cap, f) > 0) {
+		char state[32], path[PATH_MAX];
+		double seconds = NAN;
+		struct census_boot_file *nf;
+
+		if (sscanf(line, "%31s %4095s %lf", state, path, &seconds) < 2)
+			continue;
+		if (census_load_plugin_output(census, state, path, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", WHO, err);
+			fprintf(stderr, "%s: the boots' files are in %s\n", WHO, work);
+			rc = 1;
+			break;
+		}
+		nf = realloc(*files, (*nfiles + 1) * sizeof(*nf));
+		if (nf)
+			*files = nf;
+		if (!nf || !(nf[*nfiles].path = strdup(path))) {
+			fprintf(stderr, "%s: out of memory\n", WHO);
+			rc = 1;
+			break;
+		}
+		nf[*nfiles].seconds = seconds;
+		(*nfiles)++;
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	return rc;
+}
+
+/*
  * Boot every kernel and state (vm/census.sh --command), then load what
  * each boot's plugin counted, in boot order. 0, or 1 after saying why.
  */
@@ -214,13 +275,12 @@ static int boot_all(const struct census_command_options *o, const char *build,
 		    struct census_boot_file **files, size_t *nfiles)
 {
 	char script[PATH_MAX + 32], self[PATH_MAX], list[PATH_MAX + 32],
-	     envfile[PATH_MAX + 32], timeout[32], why[1024], err[2048];
-	char *line = NULL, **args, **env = NULL;
+	     envfile[PATH_MAX + 32], timeout[32], why[1024];
+	char **args, **env;
 	struct census_program p = { .stdin_fd = -1, .output_fd = -1 };
 	struct census_outcome r;
-	size_t cap = 0, nenv = 0;
+	size_t nenv = 0;
 	ssize_t len;
-	FILE *f;
 	int rc = 1;
 
 	*files = NULL;
@@ -244,24 +304,11 @@ static int boot_all(const struct census_command_options *o, const char *build,
 	}
 	snprintf(timeout, sizeof(timeout), "%.0f", ceil(o->timeout));
 	args = boot_arguments(o, script, work, self, cwd, timeout);
-	/* The script finds the plugin and the guest program in our build. */
-	for (char **e = environ; *e; e++)
-		nenv++;
-	env = calloc(nenv + 2, sizeof(*env));
+	env = boot_environment(build, &nenv);
 	if (!args || !env) {
 		fprintf(stderr, "%s: out of memory\n", WHO);
 		goto out;
 	}
-	nenv = 0;
-	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "BUILD=", 6))
-			env[nenv++] = *e;
-	env[nenv] = malloc(strlen(build) + 7);
-	if (!env[nenv]) {
-		fprintf(stderr, "%s: out of memory\n", WHO);
-		goto out;
-	}
-	sprintf(env[nenv], "BUILD=%s", build);
 	p.path = script;
 	p.argv = args;
 	p.envp = env;
@@ -269,32 +316,8 @@ static int boot_all(const struct census_command_options *o, const char *build,
 		fprintf(stderr, "%s: cannot run %s: %s\n", WHO, script, why);
 		goto out;
 	}
-	f = fopen(list, "r");
-	while (f && getline(&line, &cap, f) > 0) {
-		char state[32], path[PATH_MAX];
-		double seconds = NAN;
-		struct census_boot_file *nf;
-
-		if (sscanf(line, "%31s %4095s %lf", state, path, &seconds) < 2)
-			continue;
-		if (census_load_plugin_output(census, state, path, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", WHO, err);
-			fprintf(stderr, "%s: the boots' files are in %s\n", WHO, work);
-			fclose(f);
-			goto out;
-		}
-		nf = realloc(*files, (*nfiles + 1) * sizeof(*nf));
-		if (!nf || !(nf[*nfiles].path = strdup(path))) {
-			fprintf(stderr, "%s: out of memory\n", WHO);
-			fclose(f);
-			goto out;
-		}
-		*files = nf;
-		nf[*nfiles].seconds = seconds;
-		(*nfiles)++;
-	}
-	if (f)
-		fclose(f);
+	if (read_boot_list(list, work, census, files, nfiles))
+		goto out;
 	if (!census_outcome_ok(&r) || !*nfiles) {
 		census_outcome_text(&r, 0, why, sizeof(why));
 		fprintf(stderr, "%s: the census boots failed (vm/census.sh %s; the boots' files are in %s)\n",
@@ -303,7 +326,6 @@ static int boot_all(const struct census_command_options *o, const char *build,
 	}
 	rc = 0;
 out:
-	free(line);
 	free(args);
 	if (env)
 		free(env[nenv]);
@@ -322,7 +344,7 @@ int census_command(const struct census_command_options *o)
 	size_t nfiles = 0;
 	int rc, keep_work = 0;
 
-	if (census_find_program(o->argv[0], getenv("PATH"), program, sizeof(program))) {
+	if (spawn_find_program(o->argv[0], getenv("PATH"), program, sizeof(program))) {
 		fprintf(stderr, "%s: %s: %s (not an executable file%s): nothing was counted\n",
 			WHO, o->argv[0], strerror(errno),
 			strchr(o->argv[0], '/') ? "" : " in PATH");

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "census/census_cost.h"
+#include "census/command/census_cost.h"
 
 struct census_exec_options {
 	char **argv;		/* COMMAND and its arguments, NULL-ended */
@@ -50,7 +50,7 @@ struct census_command_options {
  */
 int census_command(const struct census_command_options *o);
 
-/* ---- the census directory of a command (census_command_dir.c) ---- */
+/* ---- the census directory of a command (census_command_dir.c, census_redraw.c) ---- */
 
 struct census;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* census_cost.c - the cost of a pair and the core frequency; see census_cost.h. */
-#include "census/census_cost.h"
+#include "census/command/census_cost.h"
 
 #include <errno.h>
 #include <math.h>

@@ -21,9 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "census/census_command.h"
+#include "census/command/census_command.h"
 #include "census/census_guest.h"
-#include "census/census_spawn.h"
+#include "census/command/census_spawn.h"
+#include "measure/spawn.h"
 
 extern char **environ;
 
@@ -127,7 +128,7 @@ static int find_baseline(const char *command, char **env, char *out,
 	ssize_t n;
 
 	if (is_static_executable(command) != 1) {
-		if (!census_find_program("true", env_value(env, "PATH"), out, len))
+		if (!spawn_find_program("true", env_value(env, "PATH"), out, len))
 			return 0;
 		snprintf(why, whylen, "true, the baseline, is not in the command's PATH");
 		return -1;
@@ -254,7 +255,7 @@ int census_exec(const struct census_exec_options *o)
 					 used ? " " : "", *a);
 	census_guest_send("note command %s", line);
 
-	if (census_find_program(o->argv[0], env_value(env, "PATH"), command_path,
+	if (spawn_find_program(o->argv[0], env_value(env, "PATH"), command_path,
 				sizeof(command_path))) {
 		snprintf(why, sizeof(why), "%s: not found in the guest (%s)",
 			 o->argv[0], strerror(errno));

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 struct census_program {
-	const char *path;	/* what is executed (census_find_program) */
+	const char *path;	/* what is executed (spawn_find_program) */
 	char *const *argv;	/* argv[0] as the user wrote it */
 	char *const *envp;	/* NULL: this process's environment */
 	const char *cwd;	/* NULL: this process's directory */
@@ -50,13 +50,5 @@ int census_outcome_ok(const struct census_outcome *o);
 /* "exited with status 2", "was killed by signal 9", ... */
 void census_outcome_text(const struct census_outcome *o, double timeout,
 			 char *buf, size_t len);
-
-/*
- * The file that running name would execute: name itself when it holds
- * a '/', else the first executable name in path_list (PATH's syntax;
- * NULL or empty: none). 0, or -1 with errno (ENOENT, EACCES, ...).
- */
-int census_find_program(const char *name, const char *path_list, char *out,
-			size_t len);
 
 #endif /* SMAPBENCH_CENSUS_SPAWN_H */
