@@ -323,6 +323,26 @@ report() {
 		echo "## Comparisons"
 		echo
 	} >"$series/report.md.tmp"
+	# All boots at once: each side's runs, one a boot, so that the
+	# comparison estimates what two boots differ by from the series itself.
+	local offs="" ons="" count_off=0 count_on=0 r s
+	for row in "${rows[@]}"; do
+		IFS=, read -r _ _ s _ _ _ r <<<"$row"
+		if [ "$s" = smap ]; then
+			ons+=",$series/$r" count_on=$((count_on + 1))
+		else
+			offs+=",$series/$r" count_off=$((count_off + 1))
+		fi
+	done
+	if [ "$count_on" -gt 0 ] && [ "$count_off" -gt 0 ]; then
+		if "$here/build/smapbench" report "${offs#,}" "${ons#,}" --no-plots \
+			--out "$series/compare-all" >>"$series/log" 2>&1; then
+			echo "- all boots: [compare-all](compare-all/report.md): the $count_off SMAP-off runs against the $count_on SMAP-on runs, each boot a unit" >>"$series/report.md.tmp"
+		else
+			echo "- all boots: the comparison failed (log)" >>"$series/report.md.tmp"
+			note "the comparison of all boots failed (log: $series/log)"
+		fi
+	fi
 	for ((i = 0; i + 1 < ${#rows[@]}; i += 2)); do
 		IFS=, read -r _ _ s1 _ _ _ r1 <<<"${rows[i]}"
 		IFS=, read -r _ _ _ _ _ _ r2 <<<"${rows[i + 1]}"
