@@ -236,7 +236,7 @@ int compare_dir_write(const struct compare_request *req)
 		fprintf(stderr, "smapbench %s: %s\n", name, err);
 		goto out;
 	}
-	if (compare_csv_write(target.tmp, &res) ||
+	if (compare_csv_write(target.tmp, &res, &req->settings) ||
 	    compare_settings_write(target.tmp, &req->settings)) {
 		fprintf(stderr, "smapbench %s: cannot write %s/compare.csv or "
 			"compare-settings.csv: %s\n", name, target.tmp,

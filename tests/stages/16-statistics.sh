@@ -227,11 +227,11 @@ else
 fi
 first=$(awk '{ print $1 }' <<<"$kept")
 if [ -s "$tmp/aa$first/compare-settings.csv" ] &&
-	grep -q '^ci_method,Welch' "$tmp/aa$first/compare-settings.csv" &&
+	grep -q '^boot_sd,' "$tmp/aa$first/compare-settings.csv" &&
 	grep -q '^margin,' "$tmp/aa$first/compare-settings.csv"; then
-	ok "compare-settings.csv records the method and the noise floor"
+	ok "compare-settings.csv records the boot variance and the margin"
 else
-	not_ok "compare-settings.csv missing, or without the method or the margin"
+	not_ok "compare-settings.csv missing, or without the boot variance or the margin"
 fi
 
 # --- a real injected cost: getppid plus a chain of adds ----------------------------
