@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/calibrate.h"
+#include "analysis/calibrate_dir.h"
 #include "analysis/compare_stats.h"
 #include "analysis/compare_write.h"
 #include "analysis/derived.h"
@@ -177,8 +179,73 @@ static int write_views(const struct compare_request *req,
 	return rc;
 }
 
-int compare_dir_write(const struct compare_request *req)
+/*
+ * sigma_u for this comparison into set: from the calibration asked for,
+ * else from calibration.csv beside run A when it is of both runs'
+ * machine, kernel and counter; else assumed (compare_stats.h). *path
+ * gets the file used (malloc'ed). 0, or 1 after saying why a file asked
+ * for cannot be used.
+ */
+static int use_calibration(const struct compare_request *req,
+			   const struct run_dir *a, const struct run_dir *b,
+			   struct compare_settings *set, char **path)
 {
+	const char *name = req->who;
+	struct calibration c;
+	char err[PATH_MAX + 512];
+	int given = req->calibration != NULL;
+
+	*path = NULL;
+	if (req->no_calibration)
+		return 0;
+	*path = given ? strdup(req->calibration) : calibration_default_path(a);
+	if (!*path) {
+		fprintf(stderr, "smapbench %s: out of memory\n", name);
+		return 1;
+	}
+	if (!given && access(*path, F_OK)) {
+		free(*path);
+		*path = NULL;
+		return 0;
+	}
+	if (calibration_read(*path, &c, err, sizeof(err))) {
+		fprintf(stderr, "smapbench %s: %s%s\n", name, err,
+			given ? "" : " (the default calibration; --no-calibration "
+			"leaves it)");
+		return 1;
+	}
+	if (calibration_mismatch(&c, a, err, sizeof(err)) ||
+	    calibration_mismatch(&c, b, err, sizeof(err))) {
+		calibration_free(&c);
+		if (given && !req->force) {
+			fprintf(stderr, "smapbench %s: refusing calibration %s: "
+				"it is of another machine or kernel (%s); --force "
+				"uses it anyway\n", name, *path, err);
+			return 1;
+		}
+		if (!given) {
+			printf("not using %s: of another machine or kernel (%s)\n",
+			       *path, err);
+			free(*path);
+			*path = NULL;
+			return 0;
+		}
+		calibration_read(*path, &c, err, sizeof(err));
+	}
+	set->boot_sd = c.bv.sd;
+	set->boot_df = c.bv.df;
+	set->boot_source = COMPARE_BOOT_CALIBRATION;
+	set->calibration = *path;
+	calibration_free(&c);
+	return 0;
+}
+
+int compare_dir_write(const struct compare_request *request)
+{
+	/* a copy: the calibration sets its settings' sigma_u */
+	struct compare_request r = *request;
+	const struct compare_request *req = &r;
+	char *calibration = NULL;
 	const char *name = req->who, *same;
 	int rc, tty = isatty(STDERR_FILENO), plotted = 0;
 	struct run_dir a = { 0 }, b = { 0 };
@@ -207,6 +274,8 @@ int compare_dir_write(const struct compare_request *req)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
 	note_partial_runs(name, runs);
 	if (compare_check_contexts(name, &a, &b, req->force))
+		goto out;
+	if (use_calibration(req, &a, &b, &r.settings, &calibration))
 		goto out;
 	dir = req->out ? strdup(req->out) : default_dir(&a, &b);
 	if (!dir) {
@@ -258,6 +327,7 @@ int compare_dir_write(const struct compare_request *req)
 out:
 	compare_result_free(&res);
 	free(dir);
+	free(calibration);
 	rundir_free(&a);
 	rundir_free(&b);
 	return rc;

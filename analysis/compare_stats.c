@@ -501,6 +501,7 @@ const char *const compare_blocking_fields[] = {
 static const char *const expected_fields[] = {
 	"date", "cmdline", "smap_", "kmod_smap_", "warnings", "tsc_hz",
 	"tsc_hz_hint", "counter_hz", "kmod_tsc_khz", "git_revision", "load_avg",
+	"boot_id", "seed",
 	/* clearcpuid=smap drops the smap flag; the clock is re-measured */
 	"cpu_flags", "cpu_mhz",
 };

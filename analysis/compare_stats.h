@@ -80,7 +80,7 @@
 
 /* Where sigma_u came from. */
 enum compare_boot_source {
-	COMPARE_BOOT_ASSUMED,		/* COMPARE_DEFAULT_BOOT_SD or --boot-sd */
+	COMPARE_BOOT_ASSUMED,		/* COMPARE_DEFAULT_BOOT_SD */
 	COMPARE_BOOT_CALIBRATION,	/* a calibration file */
 };
 

@@ -17,6 +17,7 @@
 
 #include "unit.h"
 
+#include "analysis/calibrate.h"
 #include "analysis/compare_stats.h"
 #include "analysis/derived.h"
 #include "measure/stats.h"
@@ -344,6 +345,41 @@ static void test_verdicts(void **state)
 	assert_string_equal(compare_verdict_name(COMPARE_SLOWER), "slower");
 	assert_string_equal(compare_verdict_name(COMPARE_INCONCLUSIVE),
 			    "inconclusive");
+}
+
+/*
+ * The boot variance by hand. Three boots of one run each, no spread
+ * within a run: two rows whose boots' means are 0, 0.02, 0.04 give B =
+ * 0.0004, sigma_u 0.02, all of it a shift both rows share, on boots - 1
+ * = 2 df. A spread within the runs (w = 0.0001 each) is taken off:
+ * sigma_u^2 = 0.0003. Two runs a boot: the runs of one boot that differ
+ * by 0.01 (V = 0.00005) add (1 - 1/2) V to B's estimate.
+ */
+static void test_boot_variance(void **state)
+{
+	const double mean[] = { 0, 0.02, 0.04, 0, 0.02, 0.04 };
+	const double none[6] = { 0 }, w[] = { 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4 };
+	const unsigned boot[] = { 0, 1, 2 }, pairs[] = { 0, 0, 1, 1 };
+	/* per row: boot 0's runs at 0, 0.01; boot 1's at 0.04, 0.05 */
+	const double two[] = { 0, 0.01, 0.04, 0.05 };
+	double each[2];
+	struct boot_variance bv = { .row_estimate = each };
+
+	(void)state;
+	assert_int_equal(calibrate_boot_variance(mean, none, 2, 3, boot, 3, &bv), 0);
+	assert_float_equal(bv.sd, 0.02, 1e-12);
+	assert_float_equal(bv.df, 2, 1e-9);
+	assert_float_equal(bv.common_sd, 0.02, 1e-12);
+	assert_float_equal(bv.row_sd, 0, 1e-12);
+	assert_float_equal(each[1], 0.02, 1e-12);
+	assert_int_equal(calibrate_boot_variance(mean, w, 2, 3, boot, 3, &bv), 0);
+	assert_float_equal(bv.sd, sqrt(3e-4), 1e-12);
+	/* boot means 0.005, 0.045: B = 0.0008; V = 4 x 0.005^2 / 2 */
+	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, pairs, 2, &bv), 0);
+	assert_float_equal(bv.sd, sqrt(0.0008 + 0.5 * 0.00005), 1e-12);
+	/* one boot: nothing to estimate */
+	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, (const unsigned[]){ 0, 0, 0, 0 },
+						 1, &bv), -1);
 }
 
 /* ------------------------------------------------------------ files */
@@ -876,6 +912,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_welch_extra),
+		cmocka_unit_test(test_boot_variance),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_welch_degenerate),
