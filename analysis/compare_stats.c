@@ -185,14 +185,14 @@ static enum compare_verdict verdict_of(const struct compare_row *row,
 	    row->q <= set->alpha)
 		return row->log_ratio < 0 ? COMPARE_FASTER : COMPARE_SLOWER;
 	/*
-	 * Equivalence by two one-sided tests at alpha: d + t se < M and
-	 * d - t se > -M. Only with sigma_u estimated: an assumed boot
+	 * Equivalence by two one-sided tests, each at alpha / 2: d + t se < M
+	 * and d - t se > -M, the interval shown within +-M. A difference at
+	 * the margin is then called same at most alpha / 2 of the time, as
+	 * it is called slower. Only with sigma_u estimated: an assumed boot
 	 * variance cannot show two boots alike.
 	 */
 	if (!compare_calibrated(set) || reps < COMPARE_MIN_SAME_REPETITIONS)
 		return COMPARE_INCONCLUSIVE;
-	half = row->se > 0 ? stats_student_quantile(1 - set->alpha, row->df) *
-			     row->se : 0;
 	if (row->log_ratio - half > -m && row->log_ratio + half < m)
 		return COMPARE_SAME;
 	return COMPARE_INCONCLUSIVE;

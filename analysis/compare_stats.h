@@ -37,8 +37,8 @@
  *
  *   faster/slower  the whole 1 - alpha CI lies beyond -M or +M, and
  *                  q <= alpha: real, and larger than the threshold
- *   same           an equivalence test (two one-sided t tests at alpha,
- *                  i.e. the 1 - 2 alpha interval within +-M), with at
+ *   same           an equivalence test (two one-sided t tests at alpha / 2
+ *                  each: the 1 - alpha CI within +-M), with at
  *                  least COMPARE_MIN_SAME_REPETITIONS repetitions a side
  *                  and sigma_u estimated: never with sigma_u assumed,
  *                  since an assumption cannot show two boots equal

@@ -141,11 +141,12 @@ void compare_print(FILE *f, const struct compare_result *res,
 		"own, each run a boot of its own); p: its t test; q: "
 		"Benjamini-Hochberg. faster/slower: the whole CI beyond "
 		"+-%g%% of A (the relevance threshold) and q <= %g; same: "
-		"equivalent within +-%g%% by two one-sided tests at %g, with "
+		"equivalent within +-%g%% by two one-sided tests at %g each "
+		"(the CI within it), with "
 		"%d or more repetitions a side and sigma_u calibrated; "
 		"inconclusive: neither.\n", markdown ? "\n" : "",
 		100 * (1 - set->alpha), 100 * set->margin, set->alpha,
-		100 * set->margin, set->alpha, COMPARE_MIN_SAME_REPETITIONS);
+		100 * set->margin, set->alpha / 2, COMPARE_MIN_SAME_REPETITIONS);
 	if (markdown)
 		fputc('\n', f);
 	compare_boot_sentence(f, set);
@@ -282,7 +283,7 @@ static size_t settings_pairs(const struct compare_settings *set,
 	PAIR("fdr_method", "Benjamini-Hochberg");
 	PAIR("alpha", "%g", set->alpha);
 	PAIR("margin", "%g", set->margin);
-	PAIR("verdict_rule", "faster/slower: CI beyond +-margin and q <= alpha; same: TOST within +-margin, calibrated only");
+	PAIR("verdict_rule", "faster/slower: CI beyond +-margin and q <= alpha; same: two one-sided tests at alpha/2 within +-margin, calibrated only");
 	PAIR("min_repetitions", "%d", COMPARE_MIN_REPETITIONS);
 	PAIR("min_repetitions_same", "%d", COMPARE_MIN_SAME_REPETITIONS);
 	PAIR("within_run_method", "paired t over repetitions");
