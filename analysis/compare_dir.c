@@ -12,9 +12,11 @@
 
 #include "analysis/calibrate.h"
 #include "analysis/calibrate_dir.h"
+#include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 #include "analysis/compare_write.h"
 #include "analysis/derived.h"
+#include "analysis/pair_fit.h"
 #include "analysis/plots.h"
 #include "analysis/report_md.h"
 #include "analysis/run_input.h"
@@ -143,9 +145,24 @@ static int write_views(const struct compare_request *req,
 	const struct run_dir *smap = smap_run(runs[0], runs[1]);
 	char err[2 * PATH_MAX + 512];
 	struct derived d;
-	int rc = 0, have_tables;
+	struct pair_fit fit;
+	struct compare_controls controls;
+	int rc = 0, have_tables, have_fit;
 
 	compare_print(stdout, res, &req->settings, 0);
+	stage(tty, "the pair's cost from the two boots");
+	have_fit = !pair_fit_compute(res, smap, req->census, &req->settings, &fit);
+	stage(tty, "%s", "");
+	if (have_fit)
+		pair_fit_print(stdout, &fit, 0);
+	if (!compare_controls_compute(res, &req->settings, &controls)) {
+		if (controls.moved)
+			fprintf(stderr, "smapbench %s: WARNING: the negative controls "
+				"moved beyond their interval (%+.1f%%): something "
+				"besides SMAP differs between the boots\n", name,
+				100 * controls.shift);
+		compare_controls_free(&controls);
+	}
 	stage(tty, "within-boot tables of %s", smap->label);
 	have_tables = !derived_compute(smap, &d);
 	stage(tty, "%s", "");
@@ -168,12 +185,15 @@ static int write_views(const struct compare_request *req,
 		}
 	}
 	if (req->report && report_write(dir, runs, 2, res,
-					have_tables ? &d : NULL, &req->settings, err,
-					sizeof(err))) {
+					have_tables ? &d : NULL,
+					have_fit ? &fit : NULL, &req->settings,
+					err, sizeof(err))) {
 		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
 			err);
 		rc = 1;
 	}
+	if (have_fit)
+		pair_fit_free(&fit);
 	if (have_tables)
 		derived_free(&d);
 	return rc;
@@ -234,6 +254,7 @@ static int use_calibration(const struct compare_request *req,
 	}
 	set->boot_sd = c.bv.sd;
 	set->boot_df = c.bv.df;
+	set->boot_common_sd = c.bv.common_sd;
 	set->boot_source = COMPARE_BOOT_CALIBRATION;
 	set->calibration = *path;
 	calibration_free(&c);

@@ -23,6 +23,7 @@ struct compare_request {
 	int report;			/* write report.md */
 	const char *calibration;	/* sigma_u from this file */
 	int no_calibration;		/* assume sigma_u, read no file */
+	const char *census;		/* census of the SMAP kernel, or NULL */
 };
 
 /*

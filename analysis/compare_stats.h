@@ -90,6 +90,7 @@ struct compare_settings {
 	double margin;		/* the relevance threshold, a fraction of center_a */
 	double boot_sd;		/* sigma_u, between boots, log scale */
 	double boot_df;		/* its degrees of freedom; INFINITY assumed */
+	double boot_common_sd;	/* the part every row shares; 0 when unknown */
 	enum compare_boot_source boot_source;
 	const char *calibration;	/* the file boot_sd came from, or NULL */
 };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare_controls.h"
 #include "analysis/derived.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
@@ -107,6 +108,7 @@ void compare_fdr_sentence(FILE *f, const struct compare_result *res,
 void compare_print(FILE *f, const struct compare_result *res,
 		   const struct compare_settings *set, int markdown)
 {
+	struct compare_controls controls;
 	struct text_table t;
 	size_t from_reps = 0, untested = 0;
 
@@ -164,6 +166,10 @@ void compare_print(FILE *f, const struct compare_result *res,
 			"side: no CI or test, verdict \"unknown\".\n",
 			markdown ? "\n" : "", untested, COMPARE_MIN_REPETITIONS);
 	print_tally(f, res, markdown);
+	if (!compare_controls_compute(res, set, &controls)) {
+		compare_controls_print(f, res, &controls, markdown);
+		compare_controls_free(&controls);
+	}
 	for (size_t i = 0, differ = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
 

@@ -304,7 +304,7 @@ static void write_warnings(FILE *f, const struct run_dir *const *runs,
 
 int report_write(const char *dir, const struct run_dir *const *runs,
 		 size_t nruns, const struct compare_result *res,
-		 const struct derived *tables,
+		 const struct derived *tables, const struct pair_fit *fit,
 		 const struct compare_settings *set, char *err,
 		 size_t errlen)
 {
@@ -375,6 +375,8 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		if (d == &computed)
 			derived_free(&computed);
 	}
+	if (fit)
+		pair_fit_print(f, fit, 1);
 
 	write_plots(f, dir);
 
@@ -409,7 +411,8 @@ int report_write_run(const char *who, const char *path)
 	atomic_dir_cleanup_on_signals();
 	if (run_input_load(who, path, "a report needs a run directory", &run))
 		return 1;
-	if (report_write(run.path, runs, 1, NULL, NULL, &set, err, sizeof(err))) {
+	if (report_write(run.path, runs, 1, NULL, NULL, NULL, &set, err,
+			 sizeof(err))) {
 		fprintf(stderr, "smapbench %s: no report written: %s\n", who, err);
 		rundir_free(&run);
 		return 1;

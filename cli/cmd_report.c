@@ -59,7 +59,7 @@ int cmd_report(int argc, char **argv)
 			option = argv[i];
 		/* options with a value: the value is not a run */
 		if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha") ||
-		     !strcmp(argv[i], "--calibration") ||
+		     !strcmp(argv[i], "--calibration") || !strcmp(argv[i], "--census") ||
 		     !strcmp(argv[i], "--margin")) && i + 1 < argc)
 			i++;
 	}

@@ -15,7 +15,8 @@ static void compare_usage(FILE *f, const char *name)
 {
 	fprintf(f,
 		"usage: smapbench %s RUN_A RUN_B [--out DIR] [--alpha A] [--margin PCT]\n"
-		"       [--calibration FILE | --no-calibration] [--force] [--no-plots]\n"
+		"       [--calibration FILE | --no-calibration] [--census DIR] [--force]\n"
+		"       [--no-plots]\n"
 		"\n"
 		"Pairs the benchmarks of two runs by name and reports, per pair, each\n"
 		"side's mean of repetition medians, B-A in the unit, in ns and in percent,\n"
@@ -39,7 +40,11 @@ static void compare_usage(FILE *f, const char *name)
 		"  --calibration FILE  sigma_u from FILE (smapbench calibrate); by default\n"
 		"               calibration.csv beside RUN_A, if it is of their machine\n"
 		"               and kernel\n"
-		"  --no-calibration    assume sigma_u, whatever calibration there is\n"		"  --force      compare runs of different machines, CPUs, microcode,\n"
+		"  --no-calibration    assume sigma_u, whatever calibration there is\n"
+		"  --census DIR the census of the SMAP run's kernel, for the pair's cost\n"
+		"               from the two boots (default: a census directory beside\n"
+		"               the SMAP run that has its kernel)\n"
+		"  --force      compare runs of different machines, CPUs, microcode,\n"
 		"               kernels, counters or virtualisation anyway (it never\n"
 		"               lets compare replace a directory it did not write)\n"
 		"  --no-plots   write compare.csv%s only, no plots/\n",
@@ -58,10 +63,11 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 		{ "no-plots", no_argument, NULL, 'n' },
 		{ "calibration", required_argument, NULL, 'c' },
 		{ "no-calibration", no_argument, NULL, 'C' },
+		{ "census", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *name = argv[0], *out = NULL, *calibration = NULL;
+	const char *name = argv[0], *out = NULL, *calibration = NULL, *census = NULL;
 	struct compare_settings set = compare_default_settings();
 	int force = 0, plots = 1, no_calibration = 0, opt;
 	double percent;
@@ -69,7 +75,7 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:a:m:c:Cfnh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:a:m:c:Ck:fnh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			if (!*optarg) {
@@ -117,6 +123,14 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 		case 'C':
 			no_calibration = 1;
 			break;
+		case 'k':
+			if (!*optarg) {
+				fprintf(stderr, "smapbench %s: --census: empty "
+					"directory name\n", name);
+				return EXIT_USAGE;
+			}
+			census = optarg;
+			break;
 		case 'h':
 			compare_usage(stdout, name);
 			*o = (struct compare_options){ .help = 1 };
@@ -150,7 +164,8 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 			     .run_b = argv[optind + 1], .out = out,
 			     .settings = set, .force = force, .plots = plots,
 			     .calibration = calibration,
-			     .no_calibration = no_calibration },
+			     .no_calibration = no_calibration,
+			     .census = census },
 	};
 	return 0;
 }

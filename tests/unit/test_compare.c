@@ -18,6 +18,7 @@
 #include "unit.h"
 
 #include "analysis/calibrate.h"
+#include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 #include "analysis/derived.h"
 #include "measure/stats.h"
@@ -380,6 +381,47 @@ static void test_boot_variance(void **state)
 	/* one boot: nothing to estimate */
 	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, (const unsigned[]){ 0, 0, 0, 0 },
 						 1, &bv), -1);
+}
+
+/*
+ * Negative controls by hand: two controls at log ratios 0.01 and 0.03
+ * (mean 0.02), each se^2 = 0.0001 + 2 sigma_u^2 with sigma_u 1% taken
+ * as each row's own (assumed); a row at 0.12 with the same se is 0.10
+ * net, se^2 = 0.0001 + 0.0001 / 2 + 2 (0.0001)(1 + 1/2) = 0.00045.
+ */
+static void test_controls(void **state)
+{
+	struct run_bench benches[3] = {
+		{ .name = "syscall/getppid", .suite = "syscall", .op = "getppid", .variant = "none" },
+		{ .name = "syscall/futex/wake", .suite = "syscall", .op = "futex", .variant = "wake" },
+		{ .name = "syscall/read/tmpfs/1", .suite = "syscall", .op = "read", .variant = "tmpfs" },
+	};
+	struct compare_row rows[3];
+	struct compare_result res = { .rows = rows, .count = 3 };
+	struct compare_settings set = compare_default_settings();
+	struct compare_controls c;
+	const double d[] = { 0.01, 0.03, 0.12 };
+	double t;
+
+	(void)state;
+	set.boot_sd = 0.01;
+	for (size_t i = 0; i < 3; i++)
+		rows[i] = (struct compare_row){ .a = &benches[i], .b = &benches[i],
+			.log_ratio = d[i], .se = sqrt(0.0001 + 2 * 0.0001), .df = 1e4,
+			.relative = expm1(d[i]) };
+	assert_true(compare_is_control(&benches[0]) && compare_is_control(&benches[1]));
+	assert_false(compare_is_control(&benches[2]));
+	assert_int_equal(compare_controls_compute(&res, &set, &c), 0);
+	assert_int_equal(c.count, 2);
+	assert_float_equal(c.shift, expm1(0.02), 1e-12);
+	/* the controls' mean against 0: 0.0001 / 2 + 2 (0.0001) / 2 */
+	assert_float_equal(c.se, sqrt(0.00015), 1e-12);
+	assert_false(c.moved);
+	assert_true(isnan(c.net[0].relative));
+	assert_float_equal(c.net[2].relative, expm1(0.10), 1e-12);
+	t = stats_student_quantile(0.975, c.df);
+	assert_float_equal(c.net[2].low, expm1(0.10 - t * sqrt(0.00045)), 1e-9);
+	compare_controls_free(&c);
 }
 
 /* ------------------------------------------------------------ files */
@@ -913,6 +955,7 @@ int main(void)
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_welch_extra),
 		cmocka_unit_test(test_boot_variance),
+		cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_welch_degenerate),

@@ -17,6 +17,7 @@
 
 #include "analysis/calibrate.h"
 #include "analysis/compare_stats.h"
+#include "analysis/pair_fit.h"
 #include "measure/stats.h"
 #include "unit.h"
 
@@ -287,6 +288,88 @@ static void two_boot_grid(void **unused)
 			 failed);
 }
 
+/* ------------------------------------------- the pair's cost, fitted */
+
+/*
+ * The pair's cost from two boots (analysis/pair_fit.h) against a known
+ * one: rows shaped as the syscall suite and the kernel API are (a cost
+ * in cycles without SMAP, windows per operation as a census counts
+ * them), the SMAP boot paying PAIR_CYCLES per window on top; both boots
+ * drawn as two_boots() draws them (sigma_u half common, layout modes,
+ * bursts), 5 repetitions a side, rep sd 1%. Counted: beta's 95%
+ * interval holds PAIR_CYCLES.
+ */
+#define PAIR_CYCLES		60.0
+#define BETA_EXPERIMENTS	300
+
+static const struct {
+	double cycles, windows;
+} fit_rows[] = {
+	{ 300, 0 }, { 350, 0 }, { 60, 0 }, { 1000, 0 },	/* the controls */
+	{ 1500, 1 }, { 2500, 1 }, { 20000, 16 }, { 1800, 1 }, { 25000, 32 },
+	{ 1400, 1 }, { 4000, 2 }, { 40000, 32 }, { 5000, 17 }, { 800, 1 },
+	{ 6000, 64 }, { 8000, 4 }, { 200, 1 }, { 260, 1 }, { 900, 2 },
+};
+
+static double beta_coverage(struct stats_rng *rng, double sigma_u, double *mean_beta)
+{
+	const size_t rows = sizeof(fit_rows) / sizeof(*fit_rows), r = 5;
+	double a[MAX_REPS * SAMPLES], b[MAX_REPS * SAMPLES];
+	uint32_t ra[MAX_REPS * SAMPLES], rb[MAX_REPS * SAMPLES];
+	struct pair_fit_point points[sizeof(fit_rows) / sizeof(*fit_rows)];
+	double sc = sigma_u / sqrt(2), sv = sigma_u / sqrt(2), covered = 0;
+	struct compare_settings set = compare_default_settings();
+
+	*mean_beta = 0;
+	for (unsigned e = 0; e < BETA_EXPERIMENTS; e++) {
+		double shift_a = common_shift(rng, sc), shift_b = common_shift(rng, sc);
+		struct pair_fit fit = { .point = points, .count = rows };
+
+		for (size_t k = 0; k < rows; k++) {
+			double base = log(fit_rows[k].cycles / CENTER);
+			double smap = log((fit_rows[k].cycles + PAIR_CYCLES *
+					   fit_rows[k].windows) / CENTER);
+			struct compare_row row;
+
+			boot_side(rng, a, ra, r, base + shift_a + sv * normal(rng), 0.01);
+			boot_side(rng, b, rb, r, smap + shift_b + sv * normal(rng), 0.01);
+			assert_int(compare_values(a, ra, r * SAMPLES, b, rb, r * SAMPLES,
+						  &set, &row), 0, "compare_values");
+			points[k] = (struct pair_fit_point){ "row", row.center_a,
+				fit_rows[k].windows,
+				row.delta, row.se * row.center_a, NAN };
+		}
+		assert_int(pair_fit_points(&fit), 0, "pair_fit_points");
+		covered += fit.beta_low <= PAIR_CYCLES && PAIR_CYCLES <= fit.beta_high;
+		*mean_beta += fit.beta / BETA_EXPERIMENTS;
+	}
+	return covered / BETA_EXPERIMENTS;
+}
+
+static void pair_fit_grid(void **unused)
+{
+	static const double sigmas[] = { 0, 0.005, 0.01, 0.02 };
+	struct stats_rng rng;
+	unsigned failed = 0;
+
+	(void)unused;
+	stats_rng_seed(&rng, 2033);
+	print_message("# the pair's cost fitted over %zu rows of two boots, %.0f cycles a pair, %d experiments a cell, sigma_u assumed 2%%\n"
+		      "# true sigma_u | beta's coverage | mean beta\n",
+		      sizeof(fit_rows) / sizeof(*fit_rows), PAIR_CYCLES,
+		      BETA_EXPERIMENTS);
+	for (size_t k = 0; k < sizeof(sigmas) / sizeof(*sigmas); k++) {
+		double mean, c = beta_coverage(&rng, sigmas[k], &mean);
+
+		print_message("# %.1f%% | %.1f%% | %.1f%s\n", 100 * sigmas[k],
+			      100 * c, mean, c < 0.93 ? "  <- FAILS" : "");
+		failed += c < 0.93;
+	}
+	if (failed)
+		fail_msg("%u cells: beta's interval holds the pair's cost under 93%%",
+			 failed);
+}
+
 /* The paired within-run figure (inline - nopad) in one cell. */
 static double paired(struct stats_rng *rng, size_t r, double icc,
 		     double ratio, double rho)
@@ -352,6 +435,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_boot_grid),
+		cmocka_unit_test(pair_fit_grid),
 		cmocka_unit_test(paired_grid),
 	};
 
