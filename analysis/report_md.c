@@ -353,6 +353,10 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		write_headline_two(f, res);
 		fputc('\n', f);
 		compare_fdr_sentence(f, res, set);
+		fputc('\n', f);
+		compare_boot_sentence(f, set);
+		fputs(compare_calibrated(set) ? ".\n" : ": every interval holds it, "
+		      "and no row is called same.\n", f);
 	}
 
 	if (!d && !derived_compute(smap, &computed))
