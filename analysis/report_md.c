@@ -141,8 +141,8 @@ static void write_headline_two(FILE *f, const struct compare_result *res)
 	 * medians of all samples (compare.csv has both).
 	 */
 	fprintf(f, "A and B: each run's center, the mean of its repetition "
-		"medians; B-A: their difference, with Welch's t interval over "
-		"the repetitions.\n\n");
+		"medians; B-A: their difference, with its interval over the "
+		"repetitions and 2 sigma_u^2 for the two boots.\n\n");
 	text_table_init(&t, 9, "lrrlrrrrl");
 	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
 		   "B-A", "B-A ns", "B-A %", "95% CI of B-A", "verdict" });
