@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -515,4 +518,17 @@ int stats_welch_extra_interval(const double *a, size_t na, const double *b,
 	out->high = out->estimate + half;
 	out->p = 2 * stats_student_cdf(-fabs(out->estimate) / out->se, out->df);
 	return 0;
+}
+
+uint64_t stats_random_seed(void)
+{
+	uint64_t seed = 0;
+	struct timespec ts;
+
+	if (getrandom(&seed, sizeof(seed), 0) == (ssize_t)sizeof(seed))
+		return seed;
+	/* no entropy source: the clock and the process still differ per run */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
+	       (uint64_t)getpid() << 32;
 }

@@ -37,6 +37,11 @@ struct stats_rng {
 };
 
 void stats_rng_seed(struct stats_rng *rng, uint64_t seed);
+/*
+ * A fresh seed for a run's order (getrandom, else the clock and the
+ * process id): runs differ in their order unless --seed fixes it.
+ */
+uint64_t stats_random_seed(void);
 uint64_t stats_rng_next(struct stats_rng *rng);
 /* Uniform integer in [0, bound), without modulo bias; bound > 0. */
 uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound);
