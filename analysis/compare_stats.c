@@ -27,6 +27,19 @@ int compare_calibrated(const struct compare_settings *set)
 	return set->boot_source != COMPARE_BOOT_ASSUMED;
 }
 
+int compare_use_boot_estimate(struct compare_settings *set, double sd,
+			      double df, double common,
+			      enum compare_boot_source source)
+{
+	if (!(df >= COMPARE_MIN_BOOT_DF))
+		return 1;
+	set->boot_sd = sd;
+	set->boot_df = df;
+	set->boot_common_sd = common;
+	set->boot_source = source;
+	return 0;
+}
+
 void compare_groups_free(struct compare_groups *g)
 {
 	free(g->medians);

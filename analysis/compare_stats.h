@@ -82,6 +82,7 @@
 enum compare_boot_source {
 	COMPARE_BOOT_ASSUMED,		/* COMPARE_DEFAULT_BOOT_SD */
 	COMPARE_BOOT_CALIBRATION,	/* a calibration file */
+	COMPARE_BOOT_RUNS,		/* the runs of a side, two or more boots */
 };
 
 /* What a comparison was asked for; recorded with its result. */
@@ -97,6 +98,23 @@ struct compare_settings {
 
 /* Whether sigma_u was estimated (so that `same` can be called). */
 int compare_calibrated(const struct compare_settings *set);
+
+/*
+ * An estimate of sigma_u replaces the assumption only with this many
+ * degrees of freedom: from a few boots it can come out near 0 by chance
+ * (it is floored there), and an interval would then hold no boot
+ * variance at all.
+ */
+#define COMPARE_MIN_BOOT_DF	10
+
+/*
+ * Use an estimate of sigma_u (sd, on df degrees of freedom, common the
+ * part every row shares) from source in set: 0; or 1 with set untouched
+ * when df < COMPARE_MIN_BOOT_DF.
+ */
+int compare_use_boot_estimate(struct compare_settings *set, double sd,
+			      double df, double common,
+			      enum compare_boot_source source);
 
 /* The defaults above. */
 struct compare_settings compare_default_settings(void);

@@ -30,7 +30,8 @@ static const char *format_p_value(char *buf, size_t len, double p)
 
 const char *compare_boot_source_name(const struct compare_settings *set)
 {
-	return compare_calibrated(set) ? "calibration" : "assumed";
+	return set->boot_source == COMPARE_BOOT_RUNS ? "runs" :
+	       compare_calibrated(set) ? "calibration" : "assumed";
 }
 
 void compare_boot_sentence(FILE *f, const struct compare_settings *set)
@@ -38,6 +39,9 @@ void compare_boot_sentence(FILE *f, const struct compare_settings *set)
 	if (!compare_calibrated(set))
 		fprintf(f, "uncalibrated: boot variance assumed %g%%",
 			100 * set->boot_sd);
+	else if (set->boot_source == COMPARE_BOOT_RUNS)
+		fprintf(f, "boot variance from the runs of two or more boots a "
+			"side: %.2f%% (df %.0f)", 100 * set->boot_sd, set->boot_df);
 	else
 		fprintf(f, "boot variance from calibration %s: %.2f%% (df %.0f)",
 			set->calibration ? set->calibration : "(given)",

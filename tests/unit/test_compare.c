@@ -18,6 +18,7 @@
 #include "unit.h"
 
 #include "analysis/calibrate.h"
+#include "analysis/compare_boots.h"
 #include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 #include "analysis/derived.h"
@@ -552,6 +553,19 @@ static void test_pairing_by_name(void **state)
 	assert_true(fabs(gu->q / gu->p - 3) < 1e-9);
 	assert_int_equal(gu->verdict, COMPARE_SLOWER);
 	assert_int_equal(res.rows[1].verdict, COMPARE_SAME);	/* pair */
+	/* one run a side over the runs' path: the same interval */
+	{
+		const struct run_dir *sa[1] = { &a }, *sb[1] = { &b };
+		double low = gu->ci_low, high = gu->ci_high, df = gu->df;
+		size_t kept;
+
+		assert_int_equal(compare_boots_rows(&res, sa, 1, sb, 1, &set, &kept), 0);
+		assert_int_equal(kept, 0);
+		assert_float_equal(gu->ci_low, low, 1e-9);
+		assert_float_equal(gu->ci_high, high, 1e-9);
+		assert_float_equal(gu->df, df, 1e-6);
+		assert_int_equal(gu->verdict, COMPARE_SLOWER);
+	}
 	compare_result_free(&res);
 	rundir_free(&a);
 	rundir_free(&b);

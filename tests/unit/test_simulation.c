@@ -152,6 +152,9 @@ static void boot_side(struct stats_rng *rng, double *v, uint32_t *rep,
 	}
 }
 
+/* Calibrations drawn and used (enough df) in a cell. */
+static unsigned cal_drawn, cal_used;
+
 /* A calibration drawn as the comparison's boots are: sigma_u, df. */
 static void simulated_calibration(struct stats_rng *rng, size_t r,
 				  double rep_sd, double sigma_u,
@@ -184,9 +187,10 @@ static void simulated_calibration(struct stats_rng *rng, size_t r,
 		}
 	assert_int(calibrate_boot_variance(mean, var, CAL_ROWS, CAL_BOOTS, boot,
 					   CAL_BOOTS, &bv), 0, "calibration");
-	set->boot_sd = bv.sd;
-	set->boot_df = bv.df;
-	set->boot_source = COMPARE_BOOT_CALIBRATION;
+	/* as compare does: too few df, and sigma_u stays assumed */
+	cal_used += !compare_use_boot_estimate(set, bv.sd, bv.df, bv.common_sd,
+					       COMPARE_BOOT_CALIBRATION);
+	cal_drawn++;
 }
 
 struct boot_cell {
@@ -206,12 +210,15 @@ static struct boot_cell two_boots(struct stats_rng *rng, size_t r,
 	struct boot_cell c = { 0 };
 	size_t n = 0;
 
+	cal_drawn = cal_used = 0;
+
 	for (unsigned e = 0; e < BOOT_EXPERIMENTS; e++) {
 		struct compare_settings set = compare_default_settings();
 		double shift_a = common_shift(rng, sc), shift_b = common_shift(rng, sc);
 
 		/* a calibration serves CAL_SHARED experiments, as one serves many comparisons */
 		if (calibrated && e % CAL_SHARED == 0) {
+			cal = compare_default_settings();
 			simulated_calibration(rng, r, rep_sd, sigma_u, &cal);
 			c.sd_estimate += cal.boot_sd * CAL_SHARED / BOOT_EXPERIMENTS;
 		}
@@ -261,7 +268,7 @@ static void two_boot_grid(void **unused)
 	(void)unused;
 	stats_rng_seed(&rng, 2032);
 	print_message("# two boots, log ratio with 2 sigma_u^2, %d experiments of %d rows a cell\n"
-		      "# design | r a side | rep sd | sigma_u | coverage | A/A called | slower at margin | same at margin | power at 3x margin | sigma_u estimated\n",
+		      "# design | r a side | rep sd | sigma_u | coverage | A/A called | slower at margin | same at margin | power at 3x margin | sigma_u used (mean) | calibrations with >= 10 df\n",
 		      BOOT_EXPERIMENTS, BOOT_ROWS);
 	for (int cal = 0; cal < 2; cal++)
 		for (size_t i = 0; i < 3; i++)
@@ -269,18 +276,23 @@ static void two_boot_grid(void **unused)
 				for (size_t k = 0; k < 4; k++) {
 					struct boot_cell c = two_boots(&rng, reps[i],
 								       rep_sds[j], sigmas[k], cal);
+					char used[32] = "-";
 					int bad = c.coverage < 0.93 || c.aa > 0.05 ||
 						  c.slower_at_margin > 0.05 ||
 						  c.same_at_margin > 0.05;
 
-					print_message("# %s | %zu | %.1f%% | %.1f%% | %.1f%% | %.2f%% | %.2f%% | %.2f%% | %.1f%% | %s%.2f%%%s\n",
+					if (cal)
+						snprintf(used, sizeof(used), "%u of %u",
+							 cal_used, cal_drawn);
+					print_message("# %s | %zu | %.1f%% | %.1f%% | %.1f%% | %.2f%% | %.2f%% | %.2f%% | %.1f%% | %s%.2f%%%s | %s%s\n",
 						      cal ? "calibrated" : "assumed 2%",
 						      reps[i], 100 * rep_sds[j],
 						      100 * sigmas[k], 100 * c.coverage,
 						      100 * c.aa, 100 * c.slower_at_margin,
 						      100 * c.same_at_margin, 100 * c.power,
 						      cal ? "" : "(", cal ? 100 * c.sd_estimate : 2.0,
-						      bad ? "  <- FAILS" : cal ? "" : ")");
+						      cal ? "" : ")", used,
+						      bad ? "  <- FAILS" : "");
 					failed += bad;
 				}
 	if (failed)
