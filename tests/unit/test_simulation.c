@@ -113,7 +113,7 @@ static double median_lift(void)
 #define BOOT_ROWS		4
 #define CAL_BOOTS		6
 #define CAL_ROWS		30
-#define CAL_SHARED		5
+#define CAL_SHARED		10
 #define MODE_SHARE		0.25
 #define BURST_SHARE		0.05
 
