@@ -10,9 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/calibrate.h"
+#include "analysis/calibrate_dir.h"
+#include "analysis/compare_boots.h"
+#include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 #include "analysis/compare_write.h"
 #include "analysis/derived.h"
+#include "analysis/pair_fit.h"
 #include "analysis/plots.h"
 #include "analysis/report_md.h"
 #include "analysis/run_input.h"
@@ -141,9 +146,24 @@ static int write_views(const struct compare_request *req,
 	const struct run_dir *smap = smap_run(runs[0], runs[1]);
 	char err[2 * PATH_MAX + 512];
 	struct derived d;
-	int rc = 0, have_tables;
+	struct pair_fit fit;
+	struct compare_controls controls;
+	int rc = 0, have_tables, have_fit;
 
 	compare_print(stdout, res, &req->settings, 0);
+	stage(tty, "the pair's cost from the two boots");
+	have_fit = !pair_fit_compute(res, smap, req->census, &req->settings, &fit);
+	stage(tty, "%s", "");
+	if (have_fit)
+		pair_fit_print(stdout, &fit, 0);
+	if (!compare_controls_compute(res, &req->settings, &controls)) {
+		if (controls.moved)
+			fprintf(stderr, "smapbench %s: WARNING: the negative controls "
+				"moved beyond their interval (%+.1f%%): something "
+				"besides SMAP differs between the boots\n", name,
+				100 * controls.shift);
+		compare_controls_free(&controls);
+	}
 	stage(tty, "within-boot tables of %s", smap->label);
 	have_tables = !derived_compute(smap, &d);
 	stage(tty, "%s", "");
@@ -166,19 +186,147 @@ static int write_views(const struct compare_request *req,
 		}
 	}
 	if (req->report && report_write(dir, runs, 2, res,
-					have_tables ? &d : NULL, &req->settings, err,
-					sizeof(err))) {
+					have_tables ? &d : NULL,
+					have_fit ? &fit : NULL, &req->settings,
+					err, sizeof(err))) {
 		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
 			err);
 		rc = 1;
 	}
+	if (have_fit)
+		pair_fit_free(&fit);
 	if (have_tables)
 		derived_free(&d);
 	return rc;
 }
 
-int compare_dir_write(const struct compare_request *req)
+/*
+ * sigma_u for this comparison into set: from the calibration asked for,
+ * else from calibration.csv beside run A when it is of both runs'
+ * machine, kernel and counter; else assumed (compare_stats.h). *path
+ * gets the file used (malloc'ed). 0, or 1 after saying why a file asked
+ * for cannot be used.
+ */
+static int use_calibration(const struct compare_request *req,
+			   const struct run_dir *a, const struct run_dir *b,
+			   struct compare_settings *set, char **path)
 {
+	const char *name = req->who;
+	struct calibration c;
+	char err[PATH_MAX + 512];
+	int given = req->calibration != NULL;
+
+	*path = NULL;
+	if (req->no_calibration)
+		return 0;
+	*path = given ? strdup(req->calibration) : calibration_default_path(a);
+	if (!*path) {
+		fprintf(stderr, "smapbench %s: out of memory\n", name);
+		return 1;
+	}
+	if (!given && access(*path, F_OK)) {
+		free(*path);
+		*path = NULL;
+		return 0;
+	}
+	if (calibration_read(*path, &c, err, sizeof(err))) {
+		fprintf(stderr, "smapbench %s: %s%s\n", name, err,
+			given ? "" : " (the default calibration; --no-calibration "
+			"leaves it)");
+		return 1;
+	}
+	if (calibration_mismatch(&c, a, err, sizeof(err)) ||
+	    calibration_mismatch(&c, b, err, sizeof(err))) {
+		calibration_free(&c);
+		if (given && !req->force) {
+			fprintf(stderr, "smapbench %s: refusing calibration %s: "
+				"it is of another machine or kernel (%s); --force "
+				"uses it anyway\n", name, *path, err);
+			return 1;
+		}
+		if (!given) {
+			printf("not using %s: of another machine or kernel (%s)\n",
+			       *path, err);
+			free(*path);
+			*path = NULL;
+			return 0;
+		}
+		calibration_read(*path, &c, err, sizeof(err));
+	}
+	if (compare_use_boot_estimate(set, c.bv.sd, c.bv.df, c.bv.common_sd,
+				      COMPARE_BOOT_CALIBRATION)) {
+		printf("not using %s: its boot variance (%.2f%%) has %.1f degrees "
+		       "of freedom, fewer than %d: calibrate with more boots\n",
+		       *path, 100 * c.bv.sd, c.bv.df, COMPARE_MIN_BOOT_DF);
+		calibration_free(&c);
+		free(*path);
+		*path = NULL;
+		return 0;
+	}
+	set->calibration = *path;
+	calibration_free(&c);
+	return 0;
+}
+
+/* Runs a side: "A1,A2,..." (compare_boots.h). */
+#define MAX_RUNS_A_SIDE 16
+
+/*
+ * Split list in place at commas into paths; the count, or 0 for an empty
+ * element or more than MAX_RUNS_A_SIDE.
+ */
+static size_t split_runs(char *list, char **paths)
+{
+	size_t n = 0;
+
+	for (char *p = list;; p++) {
+		char *comma = strchr(p, ',');
+
+		if (n == MAX_RUNS_A_SIDE)
+			return 0;
+		paths[n++] = p;
+		if (!comma)
+			break;
+		*comma = '\0';
+		p = comma;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!*paths[i])
+			return 0;
+	return n;
+}
+
+/*
+ * Load the runs after the first of a side into extra (from *used on),
+ * each checked against the side's first; 0, or 1 after saying why.
+ */
+static int load_more_runs(const struct compare_request *req, char **paths,
+			  size_t n, const struct run_dir *first,
+			  struct run_dir *extra, size_t *used,
+			  const struct run_dir **side)
+{
+	side[0] = first;
+	for (size_t k = 1; k < n; k++) {
+		if (run_input_load(req->who, paths[k], NULL, &extra[*used]))
+			return 1;
+		side[k] = &extra[(*used)++];
+		if (compare_check_contexts(req->who, first, side[k], req->force))
+			return 1;
+	}
+	return 0;
+}
+
+int compare_dir_write(const struct compare_request *request)
+{
+	/* a copy: the calibration sets its settings' sigma_u */
+	struct compare_request r = *request;
+	const struct compare_request *req = &r;
+	char *calibration = NULL, *list_a = strdup(request->run_a);
+	char *list_b = strdup(request->run_b);
+	char *paths_a[MAX_RUNS_A_SIDE], *paths_b[MAX_RUNS_A_SIDE];
+	struct run_dir extra[2 * MAX_RUNS_A_SIDE];
+	const struct run_dir *side_a[MAX_RUNS_A_SIDE], *side_b[MAX_RUNS_A_SIDE];
+	size_t na, nb, extras = 0, kept = 0;
 	const char *name = req->who, *same;
 	int rc, tty = isatty(STDERR_FILENO), plotted = 0;
 	struct run_dir a = { 0 }, b = { 0 };
@@ -187,8 +335,29 @@ int compare_dir_write(const struct compare_request *req)
 	struct atomic_dir target;
 	char err[2 * PATH_MAX + 512], *dir = NULL;
 
-	if (req->out && (rc = check_out(name, req->out, 1)))
+	if (!list_a || !list_b) {
+		fprintf(stderr, "smapbench %s: out of memory\n", name);
+		free(list_a);
+		free(list_b);
+		return 1;
+	}
+	na = split_runs(list_a, paths_a);
+	nb = split_runs(list_b, paths_b);
+	if (!na || !nb) {
+		fprintf(stderr, "smapbench %s: a side is one run or a comma-separated "
+			"list of 1 to %d runs, without empty names\n", name,
+			MAX_RUNS_A_SIDE);
+		free(list_a);
+		free(list_b);
+		return STATUS_NOT_OURS;
+	}
+	r.run_a = paths_a[0];
+	r.run_b = paths_b[0];
+	if (req->out && (rc = check_out(name, req->out, 1))) {
+		free(list_a);
+		free(list_b);
 		return rc;
+	}
 	atomic_dir_cleanup_on_signals();
 	stage(tty, "reading %s and %s", req->run_a, req->run_b);
 	rc = run_input_load_two(name, req->run_a, req->run_b, &a, &b, err,
@@ -196,6 +365,8 @@ int compare_dir_write(const struct compare_request *req)
 	stage(tty, "%s", "");
 	if (rc) {
 		fputs(err, stderr);
+		free(list_a);
+		free(list_b);
 		return 1;
 	}
 	rc = 1;
@@ -206,7 +377,15 @@ int compare_dir_write(const struct compare_request *req)
 	if (same)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
 	note_partial_runs(name, runs);
-	if (compare_check_contexts(name, &a, &b, req->force))
+	if (compare_check_contexts(name, &a, &b, req->force) ||
+	    load_more_runs(req, paths_a, na, &a, extra, &extras, side_a) ||
+	    load_more_runs(req, paths_b, nb, &b, extra, &extras, side_b))
+		goto out;
+	if (use_calibration(req, &a, &b, &r.settings, &calibration))
+		goto out;
+	/* several boots a side: they are their own calibration */
+	if ((na > 1 || nb > 1) &&
+	    compare_boots_estimate(side_a, na, side_b, nb, &r.settings) < 0)
 		goto out;
 	dir = req->out ? strdup(req->out) : default_dir(&a, &b);
 	if (!dir) {
@@ -230,13 +409,25 @@ int compare_dir_write(const struct compare_request *req)
 			b.count);
 		goto out;
 	}
+	if ((na > 1 || nb > 1) &&
+	    compare_boots_rows(&res, side_a, na, side_b, nb, &req->settings, &kept)) {
+		fprintf(stderr, "smapbench %s: out of memory\n", name);
+		goto out;
+	}
+	if (na > 1 || nb > 1)
+		printf("%zu runs of A, %zu of B, each a boot: every row over all of "
+		       "them%s\n", na, nb, kept ? "" : ".");
+	if (kept)
+		printf("  but %zu rows that a run lacks (or with under %d repetitions "
+		       "or a value <= 0 in one) from the first run a side only\n",
+		       kept, COMPARE_MIN_REPETITIONS);
 
 	/* Build everything beside DIR, then swap it in. */
 	if (atomic_dir_begin(&target, dir, &atomic_dir_compare, err, sizeof(err))) {
 		fprintf(stderr, "smapbench %s: %s\n", name, err);
 		goto out;
 	}
-	if (compare_csv_write(target.tmp, &res) ||
+	if (compare_csv_write(target.tmp, &res, &req->settings) ||
 	    compare_settings_write(target.tmp, &req->settings)) {
 		fprintf(stderr, "smapbench %s: cannot write %s/compare.csv or "
 			"compare-settings.csv: %s\n", name, target.tmp,
@@ -258,6 +449,11 @@ int compare_dir_write(const struct compare_request *req)
 out:
 	compare_result_free(&res);
 	free(dir);
+	free(calibration);
+	for (size_t k = 0; k < extras; k++)
+		rundir_free(&extra[k]);
+	free(list_a);
+	free(list_b);
 	rundir_free(&a);
 	rundir_free(&b);
 	return rc;

@@ -21,6 +21,9 @@ struct compare_request {
 	int force;			/* across machines, kernels, ... too */
 	int plots;			/* draw plots/ */
 	int report;			/* write report.md */
+	const char *calibration;	/* sigma_u from this file */
+	int no_calibration;		/* assume sigma_u, read no file */
+	const char *census;		/* census of the SMAP kernel, or NULL */
 };
 
 /*

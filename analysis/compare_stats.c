@@ -16,7 +16,28 @@ struct compare_settings compare_default_settings(void)
 	return (struct compare_settings){
 		.alpha = COMPARE_DEFAULT_ALPHA,
 		.margin = COMPARE_DEFAULT_MARGIN,
+		.boot_sd = COMPARE_DEFAULT_BOOT_SD,
+		.boot_df = INFINITY,
+		.boot_source = COMPARE_BOOT_ASSUMED,
 	};
+}
+
+int compare_calibrated(const struct compare_settings *set)
+{
+	return set->boot_source != COMPARE_BOOT_ASSUMED;
+}
+
+int compare_use_boot_estimate(struct compare_settings *set, double sd,
+			      double df, double common,
+			      enum compare_boot_source source)
+{
+	if (!(df >= COMPARE_MIN_BOOT_DF))
+		return 1;
+	set->boot_sd = sd;
+	set->boot_df = df;
+	set->boot_common_sd = common;
+	set->boot_source = source;
+	return 0;
 }
 
 void compare_groups_free(struct compare_groups *g)
@@ -163,19 +184,89 @@ const char *compare_verdict_name(enum compare_verdict v)
 static enum compare_verdict verdict_of(const struct compare_row *row,
 				       const struct compare_settings *set)
 {
-	double margin = set->margin * fabs(row->center_a);
 	size_t reps = row->reps_a < row->reps_b ? row->reps_a : row->reps_b;
+	/* the threshold on the scale the interval was computed on */
+	double m = row->linear ? set->margin : log1p(set->margin);
+	double half;
 
 	if (isnan(row->ci_low) || isnan(row->ci_high) || isnan(row->q))
 		return COMPARE_UNKNOWN;
-	/* beyond the noise floor, and surviving the false-discovery control */
-	if ((row->ci_low > margin || row->ci_high < -margin) &&
+	half = row->se > 0 ? stats_student_quantile(1 - set->alpha / 2, row->df) *
+			     row->se : 0;
+	/* beyond the threshold, and surviving the false-discovery control */
+	if ((row->log_ratio - half > m || row->log_ratio + half < -m) &&
 	    row->q <= set->alpha)
-		return row->ci_high < 0 ? COMPARE_FASTER : COMPARE_SLOWER;
-	if (row->ci_low >= -margin && row->ci_high <= margin &&
-	    reps >= COMPARE_MIN_SAME_REPETITIONS)
+		return row->log_ratio < 0 ? COMPARE_FASTER : COMPARE_SLOWER;
+	/*
+	 * Equivalence by two one-sided tests, each at alpha / 2: d + t se < M
+	 * and d - t se > -M, the interval shown within +-M. A difference at
+	 * the margin is then called same at most alpha / 2 of the time, as
+	 * it is called slower. Only with sigma_u estimated: an assumed boot
+	 * variance cannot show two boots alike.
+	 */
+	if (!compare_calibrated(set) || reps < COMPARE_MIN_SAME_REPETITIONS)
+		return COMPARE_INCONCLUSIVE;
+	if (row->log_ratio - half > -m && row->log_ratio + half < m)
 		return COMPARE_SAME;
 	return COMPARE_INCONCLUSIVE;
+}
+
+/*
+ * Repetition medians onto the scale compared: their logs, or (linear)
+ * divided by scale. In place.
+ */
+static void to_scale(double *v, size_t n, int linear, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = linear ? v[i] / scale : log(v[i]);
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 0;
+	return 1;
+}
+
+/* The interval of one pair from its repetition medians; see the header. */
+static int interval_of(struct compare_groups *ga, struct compare_groups *gb,
+		       const struct compare_settings *set,
+		       struct compare_row *row)
+{
+	double scale = fabs(row->center_a) > 0 ? fabs(row->center_a) : 1;
+	double boot_var = 2 * set->boot_sd * set->boot_sd;
+	struct stats_interval iv;
+
+	row->linear = !all_positive(ga->medians, ga->count) ||
+		      !all_positive(gb->medians, gb->count);
+	to_scale(ga->medians, ga->count, row->linear, scale);
+	to_scale(gb->medians, gb->count, row->linear, scale);
+	if (stats_welch_extra_interval(ga->medians, ga->count, gb->medians,
+				       gb->count, boot_var, set->boot_df,
+				       1 - set->alpha, &iv))
+		return -1;
+	row->log_ratio = iv.estimate;
+	row->se = iv.se;
+	row->df = iv.df;
+	row->p = iv.p;
+	row->q = row->p;
+	if (row->linear) {
+		double lo = iv.low * scale, hi = iv.high * scale;
+
+		row->ci_low = lo;
+		row->ci_high = hi;
+		row->relative_low = row->center_a > 0 ? lo / row->center_a
+						      : row->center_a < 0 ? hi / row->center_a : NAN;
+		row->relative_high = row->center_a > 0 ? hi / row->center_a
+						       : row->center_a < 0 ? lo / row->center_a : NAN;
+	} else {
+		row->relative_low = expm1(iv.low);
+		row->relative_high = expm1(iv.high);
+		row->ci_low = row->center_a * row->relative_low;
+		row->ci_high = row->center_a * row->relative_high;
+	}
+	return 0;
 }
 
 int compare_values(const double *a, const uint32_t *rep_a, size_t na,
@@ -183,7 +274,6 @@ int compare_values(const double *a, const uint32_t *rep_a, size_t na,
 		   const struct compare_settings *set, struct compare_row *row)
 {
 	struct compare_groups ga, gb;
-	struct stats_interval iv;
 	int rc = -1;
 
 	row->na = na;
@@ -191,6 +281,8 @@ int compare_values(const double *a, const uint32_t *rep_a, size_t na,
 	row->median_a = stats_median(a, na);
 	row->median_b = stats_median(b, nb);
 	row->ci_low = row->ci_high = row->df = row->p = row->q = NAN;
+	row->relative_low = row->relative_high = row->se = row->log_ratio = NAN;
+	row->linear = 0;
 	row->verdict = COMPARE_UNKNOWN;
 	if (compare_group(a, rep_a, na, &ga))
 		return -1;
@@ -207,16 +299,10 @@ int compare_values(const double *a, const uint32_t *rep_a, size_t na,
 	rc = 0;
 	if (ga.count < COMPARE_MIN_REPETITIONS || gb.count < COMPARE_MIN_REPETITIONS)
 		goto out;
-	if (stats_welch_interval(ga.medians, ga.count, gb.medians, gb.count,
-				 1 - set->alpha, &iv)) {
+	if (interval_of(&ga, &gb, set, row)) {
 		rc = -1;
 		goto out;
 	}
-	row->ci_low = iv.low;
-	row->ci_high = iv.high;
-	row->df = iv.df;
-	row->p = iv.p;
-	row->q = row->p;
 	row->verdict = verdict_of(row, set);
 out:
 	compare_groups_free(&ga);
@@ -313,6 +399,8 @@ static int compare_pair(const struct run_dir *ra, const struct run_bench *a,
 			row->median_b = b->median * scale_b;
 	} else {
 		row->ci_low = row->ci_high = row->df = row->p = row->q = NAN;
+		row->relative_low = row->relative_high = row->se = NAN;
+		row->log_ratio = NAN;
 		row->verdict = COMPARE_UNKNOWN;
 		row->method = "medians";
 		row->median_a = a->median * scale_a;
@@ -426,6 +514,7 @@ const char *const compare_blocking_fields[] = {
 static const char *const expected_fields[] = {
 	"date", "cmdline", "smap_", "kmod_smap_", "warnings", "tsc_hz",
 	"tsc_hz_hint", "counter_hz", "kmod_tsc_khz", "git_revision", "load_avg",
+	"boot_id", "seed",
 	/* clearcpuid=smap drops the smap flag; the clock is re-measured */
 	"cpu_flags", "cpu_mhz",
 };

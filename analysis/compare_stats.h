@@ -3,41 +3,51 @@
  * compare_stats.h - is run B faster, slower or the same as run A? The
  * statistics of two runs compared.
  *
- * The unit of inference is the repetition: each one runs in a process of
- * its own with its own set-up (measure/runner.h), so the spread between
- * repetitions holds what differs from one invocation to the next, while
- * the samples of one repetition share all of that and are not
- * independent draws. Per benchmark:
+ * Log time = mu + delta SMAP + u(boot) + e(repetition). The repetition
+ * runs in a process of its own with its own set-up (measure/runner.h),
+ * so the spread between repetitions holds what differs from one
+ * invocation to the next; what differs from one boot to the next
+ * (memory placement, KASLR, the core clock, the host) is the same for
+ * every repetition of a run: it is sigma_u, which no spread within a run
+ * shows. With one boot a side, u is confounded with what the boots were
+ * booted for; only its variance can be put in the interval. Per
+ * benchmark:
  *
- *   center    per side, the mean of the repetition medians: the median
+ *   center    per side, the mean of the repetition medians (the median
  *             makes each repetition robust to an odd sample, the mean
- *             weighs every repetition the same, however many samples
+ *             weighs every repetition the same)
  *   delta     center_b - center_a, in the unit and in ns, and relative
  *             to center_a
- *   CI        of delta, at level 1 - alpha: Welch's t interval over the
- *             repetition medians (Welch-Satterthwaite degrees of
- *             freedom, so a noisy side does not borrow precision from a
- *             quiet one); exact for normal medians at any repetition
- *             count, which a bootstrap of 3 or 5 values is not
- *   p         Welch's two-sided t test of delta = 0
+ *   CI        on the log scale: d = mean log median(B) - mean log
+ *             median(A), se^2 = s_A^2 / r_A + s_B^2 / r_B + 2 sigma_u^2,
+ *             Satterthwaite degrees of freedom over the three terms (the
+ *             last with the calibration's df, none when assumed); the
+ *             interval exp(d -+ t se) - 1 is relative_low..relative_high,
+ *             and times center_a ci_low..ci_high. Rows with a value <= 0
+ *             (differences) are compared on the linear scale, with
+ *             sigma_u times |center_a| as the boot term
+ *   p         t test of d = 0 with that se and df
  *   q         Benjamini-Hochberg adjusted p over every row with a p
  *
- * Verdicts (compare_assign_verdicts()), with m = margin * |center_a|, the
- * noise floor below which a difference is not worth a verdict (as
- * Criterion.rs's noise threshold):
+ * sigma_u comes from a calibration (analysis/calibrate.h: same-state
+ * runs of two or more boots), or is assumed COMPARE_DEFAULT_BOOT_SD.
  *
- *   faster/slower  the whole CI lies beyond -m or +m, and q <= alpha:
- *                  the difference is real and larger than the floor
- *   same           the whole CI lies within +-m ("within noise", even
- *                  when it excludes 0), with at least
- *                  COMPARE_MIN_SAME_REPETITIONS repetitions a side
+ * Verdicts (compare_assign_verdicts()), with M = log(1 + margin), the
+ * relevance threshold below which a difference is not worth a verdict:
+ *
+ *   faster/slower  the whole 1 - alpha CI lies beyond -M or +M, and
+ *                  q <= alpha: real, and larger than the threshold
+ *   same           an equivalence test (two one-sided t tests at alpha / 2
+ *                  each: the 1 - alpha CI within +-M), with at
+ *                  least COMPARE_MIN_SAME_REPETITIONS repetitions a side
+ *                  and sigma_u estimated: never with sigma_u assumed,
+ *                  since an assumption cannot show two boots equal
  *   inconclusive   neither: the data cannot tell
  *   unknown        a side has fewer than COMPARE_MIN_REPETITIONS
  *                  repetitions (or no values at all)
  *
- * docs/interpreting.md gives the simulation behind these choices:
- * coverage and error rates per repetition count, intraclass correlation
- * and spread ratio (tests/unit/test_simulation.c).
+ * docs/interpreting.md gives the simulation behind these choices
+ * (tests/unit/test_simulation.c).
  */
 #ifndef SMAPBENCH_COMPARE_STATS_H
 #define SMAPBENCH_COMPARE_STATS_H
@@ -50,7 +60,7 @@
 #include "rundata/rundir.h"
 
 #define COMPARE_DEFAULT_ALPHA	0.05
-#define COMPARE_DEFAULT_MARGIN	0.02	/* of center_a: the noise floor */
+#define COMPARE_DEFAULT_MARGIN	0.02	/* of center_a: the relevance threshold */
 #define COMPARE_MIN_REPETITIONS	3
 /*
  * "same" promises that a difference beyond the margin is missed at most
@@ -59,11 +69,52 @@
  */
 #define COMPARE_MIN_SAME_REPETITIONS	3
 
+/*
+ * sigma_u assumed without a calibration, on the log scale: 2%. Between
+ * back-to-back runs of one boot of an idle AMD host, 3 of 13 pairs moved
+ * most rows one way by 4.3-7.5%, a pair-difference sd near 2.9%, so
+ * sigma_u near 2%; one 100 MHz turbo bin at 4.19 GHz is 2.4%. Two boots
+ * differ by at least what two runs of one boot do.
+ */
+#define COMPARE_DEFAULT_BOOT_SD	0.02
+
+/* Where sigma_u came from. */
+enum compare_boot_source {
+	COMPARE_BOOT_ASSUMED,		/* COMPARE_DEFAULT_BOOT_SD */
+	COMPARE_BOOT_CALIBRATION,	/* a calibration file */
+	COMPARE_BOOT_RUNS,		/* the runs of a side, two or more boots */
+};
+
 /* What a comparison was asked for; recorded with its result. */
 struct compare_settings {
 	double alpha;		/* CI level 1 - alpha, FDR level alpha */
-	double margin;		/* the noise floor, a fraction of center_a */
+	double margin;		/* the relevance threshold, a fraction of center_a */
+	double boot_sd;		/* sigma_u, between boots, log scale */
+	double boot_df;		/* its degrees of freedom; INFINITY assumed */
+	double boot_common_sd;	/* the part every row shares; 0 when unknown */
+	enum compare_boot_source boot_source;
+	const char *calibration;	/* the file boot_sd came from, or NULL */
 };
+
+/* Whether sigma_u was estimated (so that `same` can be called). */
+int compare_calibrated(const struct compare_settings *set);
+
+/*
+ * An estimate of sigma_u replaces the assumption only with this many
+ * degrees of freedom: from a few boots it can come out near 0 by chance
+ * (it is floored there), and an interval would then hold no boot
+ * variance at all.
+ */
+#define COMPARE_MIN_BOOT_DF	10
+
+/*
+ * Use an estimate of sigma_u (sd, on df degrees of freedom, common the
+ * part every row shares) from source in set: 0; or 1 with set untouched
+ * when df < COMPARE_MIN_BOOT_DF.
+ */
+int compare_use_boot_estimate(struct compare_settings *set, double sd,
+			      double df, double common,
+			      enum compare_boot_source source);
 
 /* The defaults above. */
 struct compare_settings compare_default_settings(void);
@@ -141,8 +192,13 @@ struct compare_row {
 	double delta_ns;	/* NAN when no conversion is known */
 	double relative;	/* delta / center_a */
 	double ci_low, ci_high;	/* of delta; NAN when not computed */
-	double df;		/* Welch's degrees of freedom; NAN with the CI */
-	double p;		/* Welch's t test; NAN when not computed */
+	double relative_low, relative_high;	/* of delta / center_a */
+	double se;		/* of the log ratio (linear: of delta / |center_a|) */
+	double log_ratio;	/* what se is of: mean log B - mean log A (linear:
+				 * delta / |center_a|) */
+	int linear;		/* compared on the linear scale: a value <= 0 */
+	double df;		/* Satterthwaite's degrees of freedom; NAN with the CI */
+	double p;		/* t test of no difference; NAN when not computed */
 	double q;		/* BH q-value over the rows; NAN with p */
 	enum compare_verdict verdict;
 	const char *method;	/* "samples", "repetitions" or "medians" */

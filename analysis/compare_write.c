@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare_controls.h"
 #include "analysis/derived.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
@@ -25,6 +26,26 @@ static const char *format_p_value(char *buf, size_t len, double p)
 	else
 		snprintf(buf, len, "%.4f", p);
 	return buf;
+}
+
+const char *compare_boot_source_name(const struct compare_settings *set)
+{
+	return set->boot_source == COMPARE_BOOT_RUNS ? "runs" :
+	       compare_calibrated(set) ? "calibration" : "assumed";
+}
+
+void compare_boot_sentence(FILE *f, const struct compare_settings *set)
+{
+	if (!compare_calibrated(set))
+		fprintf(f, "uncalibrated: boot variance assumed %g%%",
+			100 * set->boot_sd);
+	else if (set->boot_source == COMPARE_BOOT_RUNS)
+		fprintf(f, "boot variance from the runs of two or more boots a "
+			"side: %.2f%% (df %.0f)", 100 * set->boot_sd, set->boot_df);
+	else
+		fprintf(f, "boot variance from calibration %s: %.2f%% (df %.0f)",
+			set->calibration ? set->calibration : "(given)",
+			100 * set->boot_sd, set->boot_df);
 }
 
 /* "Verdicts for B: kmod 30 slower, 4 faster, 37 same; syscall ..." */
@@ -91,6 +112,7 @@ void compare_fdr_sentence(FILE *f, const struct compare_result *res,
 void compare_print(FILE *f, const struct compare_result *res,
 		   const struct compare_settings *set, int markdown)
 {
+	struct compare_controls controls;
 	struct text_table t;
 	size_t from_reps = 0, untested = 0;
 
@@ -119,14 +141,24 @@ void compare_print(FILE *f, const struct compare_result *res,
 	text_table_print(f, &t, markdown);
 	text_table_free(&t);
 	fprintf(f, "%sA, B: mean of the repetition medians; B-A: their "
-		"difference; CI: %.0f%% Welch t interval of B-A over the "
-		"repetition medians (each repetition a process of its own); p: "
-		"Welch's t test; q: Benjamini-Hochberg. faster/slower: the whole "
-		"CI beyond +-%g%% of A (the noise floor) and q <= %g; same: the "
-		"whole CI within +-%g%% of A, with %d or more repetitions a side; "
+		"difference; CI: %.0f%% t interval of B/A on the log scale, "
+		"its variance the repetition medians' of each side plus 2 "
+		"sigma_u^2 for the two boots (each repetition a process of its "
+		"own, each run a boot of its own); p: its t test; q: "
+		"Benjamini-Hochberg. faster/slower: the whole CI beyond "
+		"+-%g%% of A (the relevance threshold) and q <= %g; same: "
+		"equivalent within +-%g%% by two one-sided tests at %g each "
+		"(the CI within it), with "
+		"%d or more repetitions a side and sigma_u calibrated; "
 		"inconclusive: neither.\n", markdown ? "\n" : "",
 		100 * (1 - set->alpha), 100 * set->margin, set->alpha,
-		100 * set->margin, COMPARE_MIN_SAME_REPETITIONS);
+		100 * set->margin, set->alpha / 2, COMPARE_MIN_SAME_REPETITIONS);
+	if (markdown)
+		fputc('\n', f);
+	compare_boot_sentence(f, set);
+	fprintf(f, compare_calibrated(set) ? ".\n" :
+		" (`smapbench calibrate` estimates it from runs of two or more "
+		"boots): no row is called same.\n");
 	if (markdown)
 		fputc('\n', f);
 	compare_fdr_sentence(f, res, set);
@@ -138,6 +170,10 @@ void compare_print(FILE *f, const struct compare_result *res,
 			"side: no CI or test, verdict \"unknown\".\n",
 			markdown ? "\n" : "", untested, COMPARE_MIN_REPETITIONS);
 	print_tally(f, res, markdown);
+	if (!compare_controls_compute(res, set, &controls)) {
+		compare_controls_print(f, res, &controls, markdown);
+		compare_controls_free(&controls);
+	}
 	for (size_t i = 0, differ = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
 
@@ -170,14 +206,15 @@ static FILE *open_in_dir(const char *dir, const char *name)
 }
 
 /* Fields that are NAN are written empty, as everywhere in compare.csv. */
-int compare_csv_write(const char *dir, const struct compare_result *res)
+int compare_csv_write(const char *dir, const struct compare_result *res,
+		      const struct compare_settings *set)
 {
 	static const char *const header[] = {
 		"name", "suite", "op", "variant", "size", "batch", "unit",
 		"n_a", "n_b", "reps_a", "reps_b", "median_a", "median_b",
 		"center_a", "center_b", "delta", "delta_ns", "relative",
-		"ci_low", "ci_high", "df", "p_value", "q_value",
-		"verdict", "method",
+		"ci_low", "ci_high", "relative_low", "relative_high", "se", "boot_sd",
+		"boot_sd_source", "df", "p_value", "q_value", "verdict", "method",
 	};
 	struct csv_writer w;
 	FILE *f;
@@ -211,6 +248,11 @@ int compare_csv_write(const char *dir, const struct compare_result *res)
 		csv_field_double(&w, r->relative);
 		csv_field_double(&w, r->ci_low);
 		csv_field_double(&w, r->ci_high);
+		csv_field_double(&w, r->relative_low);
+		csv_field_double(&w, r->relative_high);
+		csv_field_double(&w, r->se);
+		csv_field_double(&w, set->boot_sd);
+		csv_field(&w, compare_boot_source_name(set));
 		csv_field_double(&w, r->df);
 		csv_field_double(&w, r->p);
 		csv_field_double(&w, r->q);
@@ -226,7 +268,7 @@ int compare_csv_write(const char *dir, const struct compare_result *res)
 
 /* The settings as key, value text pairs; returns how many. */
 static size_t settings_pairs(const struct compare_settings *set,
-			     char text[][2][96], size_t max)
+			     char text[][2][320], size_t max)
 {
 	size_t n = 0;
 
@@ -239,13 +281,19 @@ static size_t settings_pairs(const struct compare_settings *set,
 	} while (0)
 	PAIR("unit", "repetition");
 	PAIR("center", "mean of repetition medians");
-	PAIR("ci_method", "Welch t over repetition medians");
+	PAIR("scale", "log of the repetition medians (linear for rows with a value <= 0)");
+	PAIR("ci_method", "t, se^2 = s_a^2/r_a + s_b^2/r_b + 2 boot_sd^2, Satterthwaite df");
 	PAIR("ci_level", "%g", 1 - set->alpha);
-	PAIR("test", "Welch t, two-sided");
+	PAIR("test", "t, two-sided");
+	PAIR("boot_sd", "%g", set->boot_sd);
+	PAIR("boot_df", "%g", set->boot_df);
+	PAIR("boot_sd_source", "%s", compare_boot_source_name(set));
+	if (set->calibration)
+		PAIR("calibration", "%s", set->calibration);
 	PAIR("fdr_method", "Benjamini-Hochberg");
 	PAIR("alpha", "%g", set->alpha);
 	PAIR("margin", "%g", set->margin);
-	PAIR("verdict_rule", "faster/slower: CI beyond +-margin and q <= alpha; same: CI within +-margin");
+	PAIR("verdict_rule", "faster/slower: CI beyond +-margin and q <= alpha; same: two one-sided tests at alpha/2 within +-margin, calibrated only");
 	PAIR("min_repetitions", "%d", COMPARE_MIN_REPETITIONS);
 	PAIR("min_repetitions_same", "%d", COMPARE_MIN_SAME_REPETITIONS);
 	PAIR("within_run_method", "paired t over repetitions");
@@ -255,7 +303,7 @@ static size_t settings_pairs(const struct compare_settings *set,
 
 int compare_settings_write(const char *dir, const struct compare_settings *set)
 {
-	char text[24][2][96];
+	char text[24][2][320];
 	size_t n = settings_pairs(set, text, 24);
 	struct csv_writer w;
 	FILE *f;
@@ -276,7 +324,7 @@ int compare_settings_write(const char *dir, const struct compare_settings *set)
 
 void compare_settings_print(FILE *f, const struct compare_settings *set)
 {
-	char text[24][2][96];
+	char text[24][2][320];
 	size_t n = settings_pairs(set, text, 24);
 
 	for (size_t i = 0; i < n; i++)

@@ -16,7 +16,15 @@
 void compare_print(FILE *f, const struct compare_result *res,
 		   const struct compare_settings *set, int markdown);
 /* dir/compare.csv; 0, or -1 with errno set. */
-int compare_csv_write(const char *dir, const struct compare_result *res);
+int compare_csv_write(const char *dir, const struct compare_result *res,
+		      const struct compare_settings *set);
+/* "calibration FILE" or "assumed": where sigma_u came from. */
+const char *compare_boot_source_name(const struct compare_settings *set);
+/*
+ * "uncalibrated: boot variance assumed 2%" or "boot variance from
+ * calibration FILE: 1.1% (df 40)", without a newline.
+ */
+void compare_boot_sentence(FILE *f, const struct compare_settings *set);
 /*
  * dir/compare-settings.csv: key,value rows saying how compare.csv was
  * computed (method, seed, resamples, alpha, margin, ...); 0, or -1 with

@@ -304,7 +304,7 @@ int plot_select_syscall(struct plot_job *job)
 
 /*
  * Two runs: (B - A) / A in percent with its CI, as compare.csv has them
- * (centers, Welch's interval over the repetitions), per benchmark of one
+ * (centers, the interval over the repetitions and the boots), per benchmark of one
  * suite: what changes between boots (kmod: the kernel API and
  * the bare instructions; bpf: the derived user - kernel rows).
  */

@@ -37,7 +37,7 @@ static void sweep_block(FILE *f, const struct run_bench *const *s, size_t n)
 /*
  * Percent share: 100 * (x - base) / base with its CI, rows or -1. Within
  * one run (paired) the interval is the pair table's (derived.c), across
- * two runs compare.csv's (Welch).
+ * two runs compare.csv's (with the boot variance).
  */
 static int share_block(FILE *f, const struct run_bench *const *x,
 		       const struct run_bench *const *base, size_t n,

@@ -141,8 +141,8 @@ static void write_headline_two(FILE *f, const struct compare_result *res)
 	 * medians of all samples (compare.csv has both).
 	 */
 	fprintf(f, "A and B: each run's center, the mean of its repetition "
-		"medians; B-A: their difference, with Welch's t interval over "
-		"the repetitions.\n\n");
+		"medians; B-A: their difference, with its interval over the "
+		"repetitions and 2 sigma_u^2 for the two boots.\n\n");
 	text_table_init(&t, 9, "lrrlrrrrl");
 	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
 		   "B-A", "B-A ns", "B-A %", "95% CI of B-A", "verdict" });
@@ -304,7 +304,7 @@ static void write_warnings(FILE *f, const struct run_dir *const *runs,
 
 int report_write(const char *dir, const struct run_dir *const *runs,
 		 size_t nruns, const struct compare_result *res,
-		 const struct derived *tables,
+		 const struct derived *tables, const struct pair_fit *fit,
 		 const struct compare_settings *set, char *err,
 		 size_t errlen)
 {
@@ -353,6 +353,10 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		write_headline_two(f, res);
 		fputc('\n', f);
 		compare_fdr_sentence(f, res, set);
+		fputc('\n', f);
+		compare_boot_sentence(f, set);
+		fputs(compare_calibrated(set) ? ".\n" : ": every interval holds it, "
+		      "and no row is called same.\n", f);
 	}
 
 	if (!d && !derived_compute(smap, &computed))
@@ -375,6 +379,8 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		if (d == &computed)
 			derived_free(&computed);
 	}
+	if (fit)
+		pair_fit_print(f, fit, 1);
 
 	write_plots(f, dir);
 
@@ -409,7 +415,8 @@ int report_write_run(const char *who, const char *path)
 	atomic_dir_cleanup_on_signals();
 	if (run_input_load(who, path, "a report needs a run directory", &run))
 		return 1;
-	if (report_write(run.path, runs, 1, NULL, NULL, &set, err, sizeof(err))) {
+	if (report_write(run.path, runs, 1, NULL, NULL, NULL, &set, err,
+			 sizeof(err))) {
 		fprintf(stderr, "smapbench %s: no report written: %s\n", who, err);
 		rundir_free(&run);
 		return 1;

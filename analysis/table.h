@@ -51,6 +51,13 @@ struct table_cell_def {
  */
 const struct table_cell_def *table_cells(void);
 size_t table_cell_count(void);
+/*
+ * Core cycles per unit of b's values, or NAN when the run gives none: 1
+ * for a cycle counter; else ns per unit times the core frequency the
+ * run's two calibration chains agreed on (calib_ghz).
+ */
+double table_cycles_per_unit(const struct run_dir *run,
+			     const struct run_bench *b);
 
 /* A difference with its interval, in unit. */
 struct table_value {

@@ -369,8 +369,8 @@ static int better(const struct table_input *a, const struct table_input *b)
  * an immediate add, is folded at rename on recent Intel cores), gives
  * none: times only.
  */
-static double cycles_per_unit(const struct run_dir *run,
-			      const struct run_bench *b)
+double table_cycles_per_unit(const struct run_dir *run,
+			     const struct run_bench *b)
 {
 	const char *consistent = rundir_context(run, "calib_consistent");
 	const char *ghz = rundir_context(run, "calib_ghz");
@@ -421,7 +421,7 @@ static void describe_calibration(struct table_row *r)
 static void convert(struct table_value *v, const struct run_dir *run,
 		    const struct run_bench *b)
 {
-	double scale = cycles_per_unit(run, b);
+	double scale = table_cycles_per_unit(run, b);
 
 	v->unit = "cycles";
 	if (!isfinite(scale)) {

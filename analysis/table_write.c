@@ -213,7 +213,7 @@ static void md_two_boots(const struct table *t, FILE *f)
 	fprintf(f, "\n## Two boots: SMAP on − SMAP off\n\n"
 		   "For a machine and kernel with a SMAP run and a SMAP-off run, each "
 		   "headline kapi and syscall benchmark's difference (SMAP − off) with "
-		   "its 95%% Welch interval over the repetitions, relative to the SMAP-off boot; divided by the "
+		   "its 95%% interval over the repetitions and the two boots (sigma_u assumed 2%%), relative to the SMAP-off boot; divided by the "
 		   "STAC/CLAC pairs the census counted per operation on that kernel "
 		   "(docs/census.md), where a census of it is among the inputs and "
 		   "the operation opens at least half a pair.\n\n");

@@ -19,7 +19,8 @@ static void report_usage(FILE *f)
 	fputs("usage: smapbench report RUN\n"
 	      "       smapbench report --headline RUN\n"
 	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--margin PCT]\n"
-	      "       [--force] [--no-plots]\n"
+	      "       [--calibration FILE | --no-calibration] [--census DIR] [--force]\n"
+	      "       [--no-plots]\n"
 	      "\n"
 	      "One run: writes RUN/report.md (warnings, headline numbers, STAC/CLAC\n"
 	      "tables, links to RUN/plots/, all results, row flags, context); an\n"
@@ -59,6 +60,7 @@ int cmd_report(int argc, char **argv)
 			option = argv[i];
 		/* options with a value: the value is not a run */
 		if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha") ||
+		     !strcmp(argv[i], "--calibration") || !strcmp(argv[i], "--census") ||
 		     !strcmp(argv[i], "--margin")) && i + 1 < argc)
 			i++;
 	}

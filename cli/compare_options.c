@@ -15,30 +15,42 @@ static void compare_usage(FILE *f, const char *name)
 {
 	fprintf(f,
 		"usage: smapbench %s RUN_A RUN_B [--out DIR] [--alpha A] [--margin PCT]\n"
-		"       [--force] [--no-plots]\n"
+		"       [--calibration FILE | --no-calibration] [--census DIR] [--force]\n"
+		"       [--no-plots]\n"
 		"\n"
 		"Pairs the benchmarks of two runs by name and reports, per pair, each\n"
 		"side's mean of repetition medians, B-A in the unit, in ns and in percent,\n"
-		"Welch's t interval of B-A over the repetition medians, Welch's t test\n"
-		"p-value, its Benjamini-Hochberg q-value and a verdict for B:\n"
-		"faster/slower (the whole CI beyond +-PCT%% of A, and q <= A), same (the\n"
-		"whole CI within +-PCT%% of A), inconclusive, or unknown (fewer than %d\n"
-		"repetitions a side).\n"
+		"the t interval of B/A on the log scale, its variance each side's\n"
+		"repetitions' plus 2 sigma_u^2 for two boots, its p-value and\n"
+		"Benjamini-Hochberg q-value and a verdict for B: faster/slower (the\n"
+		"whole CI beyond +-PCT%% of A, and q <= A), same (equivalent within\n"
+		"+-PCT%% by two one-sided tests; calibrated only), inconclusive, or\n"
+		"unknown (fewer than %d repetitions a side). Without a calibration\n"
+		"sigma_u is assumed %g%%.\n"
 		"RUN is a run directory or a Google Benchmark JSON file. Put the SMAP-off\n"
-		"run first: deltas are then SMAP's cost.\n"
+		"run first: deltas are then SMAP's cost. A side may be several runs,\n"
+		"RUN_A1,RUN_A2,..., each a boot of its own: their boots then tell sigma_u.\n"
 		"\n"
 		"  --out DIR    output directory (default: compare-A-vs-B next to RUN_A);\n"
 		"               an existing DIR is replaced only if smapbench compare\n"
 		"               wrote it, anything else is refused (status 2)\n"
 		"  --alpha A    CI level 1-A and FDR level A, 0.001 <= A < 0.5 (default 0.05)\n"
-		"  --margin PCT the noise floor, in percent of A's center: a smaller\n"
+		"  --margin PCT the relevance threshold, in percent of A's center: a smaller\n"
 		"               difference is never faster/slower, 0 < PCT <= 100\n"
 		"               (default %g)\n"
+		"  --calibration FILE  sigma_u from FILE (smapbench calibrate); by default\n"
+		"               calibration.csv beside RUN_A, if it is of their machine\n"
+		"               and kernel\n"
+		"  --no-calibration    assume sigma_u, whatever calibration there is\n"
+		"  --census DIR the census of the SMAP run's kernel, for the pair's cost\n"
+		"               from the two boots (default: a census directory beside\n"
+		"               the SMAP run that has its kernel)\n"
 		"  --force      compare runs of different machines, CPUs, microcode,\n"
 		"               kernels, counters or virtualisation anyway (it never\n"
 		"               lets compare replace a directory it did not write)\n"
 		"  --no-plots   write compare.csv%s only, no plots/\n",
-		name, COMPARE_MIN_REPETITIONS, 100 * COMPARE_DEFAULT_MARGIN,
+		name, COMPARE_MIN_REPETITIONS, 100 * COMPARE_DEFAULT_BOOT_SD,
+		100 * COMPARE_DEFAULT_MARGIN,
 		strcmp(name, "report") ? "" : " and report.md");
 }
 
@@ -50,18 +62,21 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 		{ "margin", required_argument, NULL, 'm' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-plots", no_argument, NULL, 'n' },
+		{ "calibration", required_argument, NULL, 'c' },
+		{ "no-calibration", no_argument, NULL, 'C' },
+		{ "census", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *name = argv[0], *out = NULL;
+	const char *name = argv[0], *out = NULL, *calibration = NULL, *census = NULL;
 	struct compare_settings set = compare_default_settings();
-	int force = 0, plots = 1, opt;
+	int force = 0, plots = 1, no_calibration = 0, opt;
 	double percent;
 	char *end;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:a:m:fnh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:a:m:c:Ck:fnh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			if (!*optarg) {
@@ -98,6 +113,25 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 		case 'n':
 			plots = 0;
 			break;
+		case 'c':
+			if (!*optarg) {
+				fprintf(stderr, "smapbench %s: --calibration: empty "
+					"file name\n", name);
+				return EXIT_USAGE;
+			}
+			calibration = optarg;
+			break;
+		case 'C':
+			no_calibration = 1;
+			break;
+		case 'k':
+			if (!*optarg) {
+				fprintf(stderr, "smapbench %s: --census: empty "
+					"directory name\n", name);
+				return EXIT_USAGE;
+			}
+			census = optarg;
+			break;
 		case 'h':
 			compare_usage(stdout, name);
 			*o = (struct compare_options){ .help = 1 };
@@ -114,6 +148,12 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 			return EXIT_USAGE;
 		}
 	}
+	if (calibration && no_calibration) {
+		fprintf(stderr, "smapbench %s: --calibration and --no-calibration "
+			"exclude each other\n\n", name);
+		compare_usage(stderr, name);
+		return EXIT_USAGE;
+	}
 	if (argc - optind != 2) {
 		fprintf(stderr, "smapbench %s: needs two runs, got %d\n\n", name,
 			argc - optind);
@@ -123,7 +163,10 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 	*o = (struct compare_options){
 		.request = { .who = name, .run_a = argv[optind],
 			     .run_b = argv[optind + 1], .out = out,
-			     .settings = set, .force = force, .plots = plots },
+			     .settings = set, .force = force, .plots = plots,
+			     .calibration = calibration,
+			     .no_calibration = no_calibration,
+			     .census = census },
 	};
 	return 0;
 }

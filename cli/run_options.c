@@ -33,7 +33,8 @@ void run_usage(void *file)
 		"  --out DIR          where the run directory goes (default ./data)\n"
 		"  --run-dir-file F   write the run directory's absolute path, one\n"
 		"                     line, to F (for scripts; empty if no run)\n"
-		"  --seed N           seed of the order the benchmarks run in\n"
+		"  --seed N           seed of the order the benchmarks run in (default:\n"
+		"                     a fresh one each run, recorded in context.csv)\n"
 		"  --quick            a short run: --min-time 0.002 --repetitions 3\n"
 		"                     --samples 5 unless given, and fewer sizes\n"
 		"  --full             every size of every sweep (the default runs fewer\n"
@@ -266,7 +267,8 @@ int run_parse_options(int argc, char **argv, struct run_options *o,
 	o->samples = 10;
 	o->cpu = -1;
 	o->out = "data";
-	o->seed = STATS_DEFAULT_SEED;
+	/* a fresh order each run unless --seed fixes one; context.csv records it */
+	o->seed = stats_random_seed();
 
 	optind = 0;	/* full reset: parsing may happen more than once */
 	opterr = 0;

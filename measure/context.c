@@ -503,6 +503,10 @@ void context_collect(struct context *c)
 	if (context_read_file("/proc/cmdline", buf, sizeof(buf)))
 		buf[0] = '\0';
 	context_set(c, "cmdline", "%s", buf);
+	/* which boot: runs of one boot share its effect (analysis/calibrate.h) */
+	if (context_read_file("/proc/sys/kernel/random/boot_id", buf, sizeof(buf)))
+		buf[0] = '\0';
+	context_set(c, "boot_id", "%s", buf);
 	collect_vulnerabilities(c);
 	collect_frequency(c);
 	collect_virt(c);

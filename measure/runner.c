@@ -71,9 +71,31 @@ static int same_group(const struct benchmark *a, const struct benchmark *b)
 	return a->group && b->group && !strcmp(a->group, b->group);
 }
 
+/*
+ * A group's members in a balanced order: one random order for the run
+ * (from its seed and the group), rotated by one place each repetition,
+ * so that over m repetitions each member runs first once. A shuffle
+ * each repetition leaves one member first more often than another by
+ * chance, and with it whatever running first does (a cold cache, the
+ * set-up's traces).
+ */
+static void balanced_order(uint64_t seed, size_t group, size_t repetition,
+			   size_t *member, size_t m)
+{
+	size_t rotated[m ? m : 1];
+	struct stats_rng base;
+
+	stats_rng_seed(&base, seed ^ (0x9e3779b97f4a7c15ULL * (group + 1)));
+	stats_shuffle(&base, member, m);
+	for (size_t k = 0; k < m; k++)
+		rotated[k] = member[(k + repetition) % m];
+	memcpy(member, rotated, m * sizeof(*member));
+}
+
 size_t runner_schedule(const struct registry *r, const size_t *index,
 		       size_t n, const struct runner_options *o,
-		       struct stats_rng *rng, struct runner_segment *seg)
+		       struct stats_rng *rng, size_t repetition,
+		       struct runner_segment *seg)
 {
 	size_t *unit = calloc(n ? n : 1, sizeof(*unit));	/* first member */
 	size_t *order = calloc(n ? n : 1, sizeof(*order));
@@ -110,7 +132,7 @@ size_t runner_schedule(const struct registry *r, const size_t *index,
 			continue;
 		}
 		if (o->interleave)
-			stats_shuffle(rng, member, m);
+			balanced_order(o->seed, index[order[u]], repetition, member, m);
 		for (size_t k = 0; k < m; k++)
 			seg[count++] = (struct runner_segment){
 				member[k], o->warmup, first_half, 0 };
@@ -259,7 +281,7 @@ double runner_estimate(const struct registry *r, const struct runner_options *o,
 	/* the order does not change the sum */
 	plain.interleave = 0;
 	stats_rng_seed(&rng, 1);
-	nseg = runner_schedule(r, index, n, &plain, &rng, seg);
+	nseg = runner_schedule(r, index, n, &plain, &rng, 0, seg);
 	for (size_t k = 0; k < nseg; k++)
 		seconds += o->repetitions *
 			   ((seg[k].warmup + seg[k].count) *
@@ -408,7 +430,7 @@ int runner_run(const struct registry *r, const struct runner_options *o,
 		goto out;
 	}
 	/* progress counts stretches: a group's members run twice */
-	eta.total = runner_schedule(r, all, (size_t)runnable, o, &rng, seg);
+	eta.total = runner_schedule(r, all, (size_t)runnable, o, &rng, 0, seg);
 	for (size_t k = 0; k < eta.total; k++)
 		eta.expected_total += runner_stretch_seconds(&res[seg[k].bench],
 							     &seg[k]);
@@ -435,7 +457,7 @@ int runner_run(const struct registry *r, const struct runner_options *o,
 		struct runner_repetition rep = {
 			.r = r, .o = o, .res = res, .seg = seg, .index = k,
 			.eta = &eta,
-			.nseg = runner_schedule(r, index, n, o, &rng, seg),
+			.nseg = runner_schedule(r, index, n, o, &rng, k, seg),
 		};
 
 		if (n && !rep.nseg) {

@@ -175,13 +175,15 @@ struct runner_segment {
 /*
  * The order of one repetition, into seg (room for 2 x n): the n
  * benchmarks of index[] (registry indices), single ones and groups
- * shuffled as units when o->interleave; a group's members shuffled, then
+ * shuffled as units when o->interleave; a group's members in a balanced
+ * order (the run's own, rotated by repetition: each first once in m), then
  * run forward with the first half of the samples and backward with the
  * rest, the middle one without a second warm-up. Returns the segments.
  */
 size_t runner_schedule(const struct registry *r, const size_t *index,
 		       size_t n, const struct runner_options *o,
-		       struct stats_rng *rng, struct runner_segment *seg);
+		       struct stats_rng *rng, size_t repetition,
+		       struct runner_segment *seg);
 
 /*
  * The worker's side of a repetition (o->worker_argv): reads the schedule

@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -481,4 +484,51 @@ int stats_welch_interval(const double *a, size_t na, const double *b,
 	out->high = out->estimate + half;
 	out->p = 2 * stats_student_cdf(-fabs(out->estimate) / out->se, out->df);
 	return 0;
+}
+
+/* t's degrees of freedom are capped here: beyond, t is the normal. */
+#define STATS_DF_CAP 1e4
+
+int stats_welch_extra_interval(const double *a, size_t na, const double *b,
+			       size_t nb, double extra_var, double extra_df,
+			       double level, struct stats_interval *out)
+{
+	double va, vb, denom, half;
+
+	if (stats_welch_interval(a, na, b, nb, level, out) || na < 2 || nb < 2)
+		return na && nb ? 0 : -1;
+	if (!(extra_var > 0))
+		return 0;
+	va = stats_stddev(a, na);
+	vb = stats_stddev(b, nb);
+	va = va * va / (double)na;
+	vb = vb * vb / (double)nb;
+	out->se = sqrt(va + vb + extra_var);
+	/* Satterthwaite over three terms; a known variance adds no term */
+	denom = (va ? va * va / (double)(na - 1) : 0) +
+		(vb ? vb * vb / (double)(nb - 1) : 0) +
+		(isfinite(extra_df) && extra_df > 0 ?
+		 extra_var * extra_var / extra_df : 0);
+	out->df = denom > 0 ? (va + vb + extra_var) * (va + vb + extra_var) / denom
+			    : STATS_DF_CAP;
+	if (out->df > STATS_DF_CAP)
+		out->df = STATS_DF_CAP;
+	half = stats_student_quantile((1 + level) / 2, out->df) * out->se;
+	out->low = out->estimate - half;
+	out->high = out->estimate + half;
+	out->p = 2 * stats_student_cdf(-fabs(out->estimate) / out->se, out->df);
+	return 0;
+}
+
+uint64_t stats_random_seed(void)
+{
+	uint64_t seed = 0;
+	struct timespec ts;
+
+	if (getrandom(&seed, sizeof(seed), 0) == (ssize_t)sizeof(seed))
+		return seed;
+	/* no entropy source: the clock and the process still differ per run */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
+	       (uint64_t)getpid() << 32;
 }

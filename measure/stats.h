@@ -37,6 +37,11 @@ struct stats_rng {
 };
 
 void stats_rng_seed(struct stats_rng *rng, uint64_t seed);
+/*
+ * A fresh seed for a run's order (getrandom, else the clock and the
+ * process id): runs differ in their order unless --seed fixes it.
+ */
+uint64_t stats_random_seed(void);
 uint64_t stats_rng_next(struct stats_rng *rng);
 /* Uniform integer in [0, bound), without modulo bias; bound > 0. */
 uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound);
@@ -138,5 +143,16 @@ int stats_mean_interval(const double *v, size_t n, double level,
  */
 int stats_welch_interval(const double *a, size_t na, const double *b,
 			 size_t nb, double level, struct stats_interval *out);
+
+/*
+ * The same with one more independent variance in the difference,
+ * extra_var, estimated with extra_df degrees of freedom (INFINITY: a
+ * value taken as known): se = sqrt(sa^2 / na + sb^2 / nb + extra_var),
+ * Satterthwaite degrees of freedom over the three terms. Two boots'
+ * effects are such a term: 2 sigma_u^2 (analysis/compare_stats.h).
+ */
+int stats_welch_extra_interval(const double *a, size_t na, const double *b,
+			       size_t nb, double extra_var, double extra_df,
+			       double level, struct stats_interval *out);
 
 #endif /* SMAPBENCH_STATS_H */

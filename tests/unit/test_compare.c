@@ -17,6 +17,9 @@
 
 #include "unit.h"
 
+#include "analysis/calibrate.h"
+#include "analysis/compare_boots.h"
+#include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 #include "analysis/derived.h"
 #include "measure/stats.h"
@@ -74,6 +77,49 @@ static void fill_repetitions(double *v, uint32_t *rep, size_t r, size_t m,
 		}
 }
 
+/*
+ * Settings as with a calibration that found sigma_u = sd on df degrees of
+ * freedom: `same` can be called.
+ */
+static struct compare_settings calibrated(double sd, double df)
+{
+	struct compare_settings set = compare_default_settings();
+
+	set.boot_sd = sd;
+	set.boot_df = df;
+	set.boot_source = COMPARE_BOOT_CALIBRATION;
+	return set;
+}
+
+/*
+ * Welch with a third variance term: a = 1..5, b = 11..15 (each s^2 / n
+ * = 0.5) and 1 more with 10 df: se = sqrt(2), Satterthwaite df = 2^2 /
+ * (0.25 / 4 + 0.25 / 4 + 1 / 10) = 160 / 9; a term taken as known (df
+ * INFINITY) adds no denominator: df = 4 / 0.125 = 32.
+ */
+static void test_welch_extra(void **state)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 11, 12, 13, 14, 15 };
+	struct stats_interval iv;
+	double half;
+
+	(void)state;
+	assert_int_equal(stats_welch_extra_interval(a, 5, b, 5, 1, 10, 0.95, &iv), 0);
+	assert_float_equal(iv.estimate, 10, 1e-12);
+	assert_float_equal(iv.se, sqrt(2), 1e-12);
+	assert_float_equal(iv.df, 160.0 / 9, 1e-9);
+	half = stats_student_quantile(0.975, 160.0 / 9) * sqrt(2);
+	assert_float_equal(iv.low, 10 - half, 1e-9);
+	assert_float_equal(iv.high, 10 + half, 1e-9);
+	assert_int_equal(stats_welch_extra_interval(a, 5, b, 5, 1, INFINITY, 0.95,
+						    &iv), 0);
+	assert_float_equal(iv.df, 32, 1e-9);
+	/* no extra variance: Welch's own */
+	assert_int_equal(stats_welch_extra_interval(a, 5, b, 5, 0, 10, 0.95, &iv), 0);
+	assert_float_equal(iv.df, 8, 1e-9);
+	assert_float_equal(iv.low, 7.6939958647958, 1e-9);
+}
+
 static void test_groups(void **state)
 {
 	/* repetitions given out of order: grouped, medians per repetition */
@@ -120,7 +166,7 @@ static void test_welch_degenerate(void **state)
 {
 	double a[20], b[20];
 	uint32_t ra[20], rb[20];
-	struct compare_settings set = compare_default_settings();
+	struct compare_settings set = calibrated(0, INFINITY);
 	struct compare_row row;
 
 	(void)state;
@@ -133,6 +179,19 @@ static void test_welch_degenerate(void **state)
 	assert_float_equal(row.ci_low, 3, 1e-12);
 	assert_float_equal(row.ci_high, 3, 1e-12);
 	assert_float_equal(row.p, 0, 0);
+	assert_int_equal(row.verdict, COMPARE_SLOWER);
+	/*
+	 * sigma_u assumed 2%: se = sqrt(2) 0.02 on the log scale, known, so
+	 * the interval is log(1.3) -+ z 0.0283 around the ratio 1.3
+	 */
+	set = compare_default_settings();
+	assert_int_equal(compare_values(a, ra, 20, b, rb, 20, &set, &row), 0);
+	assert_float_equal(row.se, sqrt(2) * 0.02, 1e-12);
+	assert_float_equal(row.relative_low,
+			   expm1(log(1.3) - stats_student_quantile(0.975, row.df) *
+				 sqrt(2) * 0.02), 1e-12);
+	assert_float_equal(row.ci_low, 10 * row.relative_low, 1e-9);
+	assert_true(row.df >= 1e4);
 	assert_int_equal(row.verdict, COMPARE_SLOWER);
 }
 
@@ -205,7 +264,8 @@ static void test_verdicts(void **state)
 {
 	double a[50], b[50], wide[50];
 	uint32_t ra[50], rb[50], rw[50];
-	struct compare_settings set = compare_default_settings();
+	struct compare_settings set = calibrated(0, INFINITY);
+	struct compare_settings assumed = compare_default_settings();
 	struct compare_row row;
 
 	(void)state;
@@ -218,8 +278,13 @@ static void test_verdicts(void **state)
 	assert_float_equal(row.center_a, 10.045 + 0.1, 1e-9);
 	assert_float_equal(row.delta, 3, 1e-9);
 	assert_float_equal(row.relative, 3 / row.center_a, 1e-9);
-	assert_float_equal(row.df, 8, 1e-9);
-	assert_float_equal(row.ci_low, 3 - 2.30600413520417 * 0.05, 1e-9);
+	/* on the log scale: exp(d -+ t se) - 1, times A's center */
+	assert_true(row.df > 4 && row.df <= 8);
+	assert_float_equal(row.ci_low, row.center_a * row.relative_low, 1e-9);
+	assert_float_equal(row.relative_low,
+			   expm1(row.log_ratio - stats_student_quantile(0.975, row.df) *
+				 row.se), 1e-12);
+	assert_true(row.relative_low > 0.25 && row.relative_high < 0.35);
 	assert_true(row.p < 1e-9);
 	assert_int_equal(row.verdict, COMPARE_SLOWER);
 	assert_int_equal(compare_values(b, rb, 50, a, ra, 50, &set, &row), 0);
@@ -229,6 +294,11 @@ static void test_verdicts(void **state)
 	assert_int_equal(row.verdict, COMPARE_SAME);
 	assert_true(row.ci_low >= -0.2029 && row.ci_high <= 0.2029);
 	assert_float_equal(row.p, 1, 1e-12);
+	/* with sigma_u only assumed: never same, and +30% is still slower */
+	assert_int_equal(compare_values(a, ra, 50, a, ra, 50, &assumed, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_INCONCLUSIVE);
+	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &assumed, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_SLOWER);
 	/* repetitions 1 apart: the CI is wider than the margin */
 	assert_int_equal(compare_values(a, ra, 50, wide, rw, 50, &set, &row), 0);
 	assert_int_equal(row.verdict, COMPARE_INCONCLUSIVE);
@@ -257,6 +327,18 @@ static void test_verdicts(void **state)
 	fill_repetitions(b, rb, 5, 10, 10.3, 0.001);
 	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &set, &row), 0);
 	assert_int_equal(row.verdict, COMPARE_SLOWER);
+	/*
+	 * but not beyond two boots that may differ by 2% each: with sigma_u
+	 * assumed the interval is 3% -+ 5.5%
+	 */
+	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &assumed, &row), 0);
+	assert_int_equal(row.verdict, COMPARE_INCONCLUSIVE);
+	/* sigma_u calibrated at 0.5% on 30 df: 3% -+ 1.4% reaches under 2% */
+	set = calibrated(0.005, 30);
+	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &set, &row), 0);
+	assert_true(row.df > 25 && row.df < 40);
+	assert_int_equal(row.verdict, COMPARE_INCONCLUSIVE);
+	set = calibrated(0, INFINITY);
 	/* Two repetitions on one side (20 samples): no test, no verdict. */
 	assert_int_equal(compare_values(a, ra, 20, b, rb, 50, &set, &row), 0);
 	assert_int_equal(row.reps_a, 2);
@@ -265,6 +347,82 @@ static void test_verdicts(void **state)
 	assert_string_equal(compare_verdict_name(COMPARE_SLOWER), "slower");
 	assert_string_equal(compare_verdict_name(COMPARE_INCONCLUSIVE),
 			    "inconclusive");
+}
+
+/*
+ * The boot variance by hand. Three boots of one run each, no spread
+ * within a run: two rows whose boots' means are 0, 0.02, 0.04 give B =
+ * 0.0004, sigma_u 0.02, all of it a shift both rows share, on boots - 1
+ * = 2 df. A spread within the runs (w = 0.0001 each) is taken off:
+ * sigma_u^2 = 0.0003. Two runs a boot: the runs of one boot that differ
+ * by 0.01 (V = 0.00005) add (1 - 1/2) V to B's estimate.
+ */
+static void test_boot_variance(void **state)
+{
+	const double mean[] = { 0, 0.02, 0.04, 0, 0.02, 0.04 };
+	const double none[6] = { 0 }, w[] = { 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4 };
+	const unsigned boot[] = { 0, 1, 2 }, pairs[] = { 0, 0, 1, 1 };
+	/* per row: boot 0's runs at 0, 0.01; boot 1's at 0.04, 0.05 */
+	const double two[] = { 0, 0.01, 0.04, 0.05 };
+	double each[2];
+	struct boot_variance bv = { .row_estimate = each };
+
+	(void)state;
+	assert_int_equal(calibrate_boot_variance(mean, none, 2, 3, boot, 3, &bv), 0);
+	assert_float_equal(bv.sd, 0.02, 1e-12);
+	assert_float_equal(bv.df, 2, 1e-9);
+	assert_float_equal(bv.common_sd, 0.02, 1e-12);
+	assert_float_equal(bv.row_sd, 0, 1e-12);
+	assert_float_equal(each[1], 0.02, 1e-12);
+	assert_int_equal(calibrate_boot_variance(mean, w, 2, 3, boot, 3, &bv), 0);
+	assert_float_equal(bv.sd, sqrt(3e-4), 1e-12);
+	/* boot means 0.005, 0.045: B = 0.0008; V = 4 x 0.005^2 / 2 */
+	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, pairs, 2, &bv), 0);
+	assert_float_equal(bv.sd, sqrt(0.0008 + 0.5 * 0.00005), 1e-12);
+	/* one boot: nothing to estimate */
+	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, (const unsigned[]){ 0, 0, 0, 0 },
+						 1, &bv), -1);
+}
+
+/*
+ * Negative controls by hand: two controls at log ratios 0.01 and 0.03
+ * (mean 0.02), each se^2 = 0.0001 + 2 sigma_u^2 with sigma_u 1% taken
+ * as each row's own (assumed); a row at 0.12 with the same se is 0.10
+ * net, se^2 = 0.0001 + 0.0001 / 2 + 2 (0.0001)(1 + 1/2) = 0.00045.
+ */
+static void test_controls(void **state)
+{
+	struct run_bench benches[3] = {
+		{ .name = "syscall/getppid", .suite = "syscall", .op = "getppid", .variant = "none" },
+		{ .name = "syscall/futex/wake", .suite = "syscall", .op = "futex", .variant = "wake" },
+		{ .name = "syscall/read/tmpfs/1", .suite = "syscall", .op = "read", .variant = "tmpfs" },
+	};
+	struct compare_row rows[3];
+	struct compare_result res = { .rows = rows, .count = 3 };
+	struct compare_settings set = compare_default_settings();
+	struct compare_controls c;
+	const double d[] = { 0.01, 0.03, 0.12 };
+	double t;
+
+	(void)state;
+	set.boot_sd = 0.01;
+	for (size_t i = 0; i < 3; i++)
+		rows[i] = (struct compare_row){ .a = &benches[i], .b = &benches[i],
+			.log_ratio = d[i], .se = sqrt(0.0001 + 2 * 0.0001), .df = 1e4,
+			.relative = expm1(d[i]) };
+	assert_true(compare_is_control(&benches[0]) && compare_is_control(&benches[1]));
+	assert_false(compare_is_control(&benches[2]));
+	assert_int_equal(compare_controls_compute(&res, &set, &c), 0);
+	assert_int_equal(c.count, 2);
+	assert_float_equal(c.shift, expm1(0.02), 1e-12);
+	/* the controls' mean against 0: 0.0001 / 2 + 2 (0.0001) / 2 */
+	assert_float_equal(c.se, sqrt(0.00015), 1e-12);
+	assert_false(c.moved);
+	assert_true(isnan(c.net[0].relative));
+	assert_float_equal(c.net[2].relative, expm1(0.10), 1e-12);
+	t = stats_student_quantile(0.975, c.df);
+	assert_float_equal(c.net[2].low, expm1(0.10 - t * sqrt(0.00045)), 1e-9);
+	compare_controls_free(&c);
 }
 
 /* ------------------------------------------------------------ files */
@@ -360,7 +518,7 @@ static void test_pairing_by_name(void **state)
 	struct run_dir a, b;
 	struct compare_result res;
 	const struct compare_row *gu = NULL;
-	struct compare_settings set = compare_default_settings();
+	struct compare_settings set = calibrated(0, INFINITY);
 
 	(void)state;
 	load("a", &a);
@@ -386,15 +544,28 @@ static void test_pairing_by_name(void **state)
 	assert_float_equal(gu->delta_ns, 10, 1e-9);	/* 0.5 ns per cycle */
 	assert_int_equal(gu->reps_a, 5);
 	/*
-	 * Welch over 5 + 5 repetition medians 0.04 apart within a side, 20
-	 * between: t = 500 on 8 df. The other two rows are equal (p = 1),
-	 * so of 3 rows tested this p is first and q = 3 p.
+	 * Welch over the logs of 5 + 5 repetition medians 0.04 apart within a
+	 * side, 20 between: p about 5e-12 on 4.9 df. The other two rows
+	 * are equal (p = 1), so of 3 rows tested this p is first and q = 3 p.
 	 */
-	assert_float_equal(gu->df, 8, 1e-9);
-	assert_true(gu->p > 0 && gu->p < 1e-12);
+	assert_true(gu->df >= 4 && gu->df <= 8);
+	assert_true(gu->p > 0 && gu->p < 1e-10);
 	assert_true(fabs(gu->q / gu->p - 3) < 1e-9);
 	assert_int_equal(gu->verdict, COMPARE_SLOWER);
 	assert_int_equal(res.rows[1].verdict, COMPARE_SAME);	/* pair */
+	/* one run a side over the runs' path: the same interval */
+	{
+		const struct run_dir *sa[1] = { &a }, *sb[1] = { &b };
+		double low = gu->ci_low, high = gu->ci_high, df = gu->df;
+		size_t kept;
+
+		assert_int_equal(compare_boots_rows(&res, sa, 1, sb, 1, &set, &kept), 0);
+		assert_int_equal(kept, 0);
+		assert_float_equal(gu->ci_low, low, 1e-9);
+		assert_float_equal(gu->ci_high, high, 1e-9);
+		assert_float_equal(gu->df, df, 1e-6);
+		assert_int_equal(gu->verdict, COMPARE_SLOWER);
+	}
 	compare_result_free(&res);
 	rundir_free(&a);
 	rundir_free(&b);
@@ -796,6 +967,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_welch_extra),
+		cmocka_unit_test(test_boot_variance),
+		cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_welch_degenerate),

@@ -40,6 +40,7 @@ static void good_input(void **unused)
 {
 	struct run_options o;
 	char err[256];
+	uint64_t seed;
 
 	(void)unused;
 	assert_int(parse(&o, err, sizeof(err), "--suite", "syscall",
@@ -56,6 +57,11 @@ static void good_input(void **unused)
 	assert_int(o.cpu, 1, "cpu");
 	assert_str(o.out, "/tmp/x", "out");
 	assert_int(o.seed, 9, "seed");
+	/* without --seed each run draws its own: two runs, two orders */
+	assert_int(parse(&o, err, sizeof(err), NULL), 0, err);
+	seed = o.seed;
+	assert_int(parse(&o, err, sizeof(err), NULL), 0, err);
+	assert_true(o.seed != seed);
 	assert_int(parse(&o, err, sizeof(err), "--counter", "kmod-pmu", "--list",
 			 NULL), 0, err);
 	assert_int(o.list, 1, "list");

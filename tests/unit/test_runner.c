@@ -280,6 +280,7 @@ static void schedule_runs_groups_as_palindromes(void **unused)
 	struct registry r = { 0 };
 	struct runner_options o;
 	struct stats_rng rng;
+	unsigned first[6] = { 0 };
 
 	(void)unused;
 	registry_add_table(&r, table, 6);
@@ -288,7 +289,7 @@ static void schedule_runs_groups_as_palindromes(void **unused)
 	o.warmup = 1;
 	stats_rng_seed(&rng, 3);
 	for (int round = 0; round < 20; round++) {
-		size_t n = runner_schedule(&r, all, 6, &o, &rng, seg);
+		size_t n = runner_schedule(&r, all, 6, &o, &rng, (size_t)round, seg);
 		unsigned kept[6] = { 0 };
 
 		/* 1 for the single, 2 x 2 for g, 2 x 3 for h */
@@ -319,7 +320,21 @@ static void schedule_runs_groups_as_palindromes(void **unused)
 		}
 		for (int i = 0; i < 6; i++)
 			assert_int(kept[i], 10, "every benchmark keeps 10 samples");
+		/* which member of each group ran first this round */
+		for (size_t k = 0, seen_g = 0, seen_h = 0; k < n; k++) {
+			if (seg[k].first || seg[k].bench == 1)
+				continue;
+			if (table[seg[k].bench].group[0] == 'g' && !seen_g++)
+				first[seg[k].bench]++;
+			if (table[seg[k].bench].group[0] == 'h' && !seen_h++)
+				first[seg[k].bench]++;
+		}
 	}
+	/* balanced: over 20 rounds g's two members first 10 times each, h's 7, 7, 6 */
+	assert_int(first[0], 10, "g: a first 10 times");
+	assert_int(first[2], 10, "g: b first 10 times");
+	for (int i = 3; i < 6; i++)
+		assert_true(first[i] == 6 || first[i] == 7);
 	registry_free(&r);
 }
 
