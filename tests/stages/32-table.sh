@@ -164,6 +164,18 @@ sed -i 's/^date,.*/date,2026-02-01T00:00:00Z/' "$tmp/newer/context.csv"
 check "of two SMAP runs of one machine the newer is used, the older listed" \
 	eval 'grep -q "^$fix/run-smap,.*uses $tmp/newer" "$tmp/n/left-out.csv"'
 
+# --- text a spreadsheet would run: a contributed run's context ----------------
+for k in smap nosmap; do
+	cp -a "$fix/run-$k" "$tmp/formula-$k"
+	sed -i 's/^cpu_model,.*/cpu_model,"=HYPERLINK(""http:\/\/e"")"/; s/^host,.*/host,@host/' \
+		"$tmp/formula-$k/context.csv"
+done
+"$bin" table "$tmp/formula-smap" "$tmp/formula-nosmap" --no-plots --out "$tmp/f" >/dev/null 2>&1
+check "table.csv: a cpu_model starting with = is written after a single quote" \
+	eval 'grep -q "^'"'"'@host,\"'"'"'=HYPERLINK(\"\"http://e\"\")\"," "$tmp/f/table.csv"'
+check "table.csv: no cell starts with = or @" \
+	eval '! grep -qE "(^|,)\"?[=@]" "$tmp/f/table.csv"'
+
 # --- command line and output directory ---------------------------------------
 expect_status() { # WANT DESCRIPTION COMMAND...
 	local want=$1 what=$2 rc
