@@ -116,6 +116,13 @@ static int add_batch(struct derived *d, const struct run_bench *batched,
  * is under it, interpolated in log(size) and log(share) with the size
  * before. min size when the first share is already under it, INFINITY
  * when the last is not.
+ *
+ * A share at or below 0 (a lower bound whose interval reaches zero) has
+ * no log: the crossing is then the size before, as early as the measured
+ * sizes allow. That is log(share) taken as -infinity there, so the point
+ * and both bounds go through one increasing scale and keep their order:
+ * the interval always holds its point (a linear scale for one curve and
+ * a log scale for another would not).
  */
 static double crossover_of(const double *share, const unsigned long *size,
 			   size_t n)
@@ -130,11 +137,10 @@ static double crossover_of(const double *share, const unsigned long *size,
 	if (j == 0)
 		return (double)size[0];
 	/* share[j - 1] >= threshold > share[j] */
-	if (share[j] > 0)
-		t = (log(share[j - 1]) - log(CROSSOVER_SHARE)) /
-		    (log(share[j - 1]) - log(share[j]));
-	else
-		t = (share[j - 1] - CROSSOVER_SHARE) / (share[j - 1] - share[j]);
+	if (!(share[j] > 0))
+		return (double)size[j - 1];
+	t = (log(share[j - 1]) - log(CROSSOVER_SHARE)) /
+	    (log(share[j - 1]) - log(share[j]));
 	x0 = log2((double)size[j - 1]);
 	x1 = log2((double)size[j]);
 	return exp2(x0 + t * (x1 - x0));

@@ -8,6 +8,7 @@
 
 #include "analysis/run_input.h"
 #include "measure/registry.h"
+#include "measure/runner.h"
 #include "suites/suite.h"
 
 /*
@@ -56,6 +57,7 @@ const struct bench_key *headline_benchmarks(void)
 void headline_print(FILE *f, const struct run_dir *run)
 {
 	const struct bench_key *k = headline_benchmarks();
+	int noisy = 0;
 
 	for (; k->suite; k++) {
 		const struct run_bench *b = bench_match(run, k);
@@ -68,7 +70,12 @@ void headline_print(FILE *f, const struct run_dir *run)
 		fprintf(f, "  %-36s %9.1f ns  [%.1f .. %.1f]  %s\n", b->name,
 			b->center * per_ns, b->ci_low * per_ns,
 			b->ci_high * per_ns, b->flags);
+		noisy |= strstr(b->flags, "noisy") != NULL;
 	}
+	/* the flag is read here, so it is said here what it means */
+	if (noisy)
+		fprintf(f, "  noisy: half of the samples lie more than %.0f%% from the median (docs/schema.md); outliers alone do not set it\n",
+			RESULT_NOISY_MAD_SHARE * 100);
 }
 
 int headline_print_run(const char *who, const char *path)

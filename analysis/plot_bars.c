@@ -266,11 +266,26 @@ int plot_select_sigframe(struct plot_job *job)
 }
 
 /* The syscall suite: the name without "syscall/", sizes as the run named them. */
+/*
+ * The syscall rows that open no STAC/CLAC window, there as baselines:
+ * the kernel's entry and exit alone (getppid), the same with a known
+ * amount of work (the adds), and clock_gettime through the vDSO, which
+ * never enters the kernel (suites/syscall/getppid.c, clock.c).
+ */
+static int syscall_baseline(const struct run_bench *b)
+{
+	return !strcmp(b->op, "getppid") || !strcmp(b->op, "getppid_adds") ||
+	       !strcmp(b->op, "adds") ||
+	       (!strcmp(b->op, "clock_gettime") && !strcmp(b->variant, "vdso"));
+}
+
+/* Baselines are labelled, so that no one reads them as a SMAP cost. */
 static int syscall_label(const struct run_bench *b, char *buf, size_t len)
 {
 	if (strcmp(b->suite, "syscall"))
 		return 0;
-	snprintf(buf, len, "%s", b->name + strlen(b->suite) + 1);
+	snprintf(buf, len, "%s%s", b->name + strlen(b->suite) + 1,
+		 syscall_baseline(b) ? " (base)" : "");
 	return 1;
 }
 

@@ -29,8 +29,9 @@ static void sweep_block(FILE *f, const struct run_bench *const *s, size_t n)
 		plot_put_value(f, s[k]->ci_high);
 		fputc('\n', f);
 	}
-	if (!n)	/* keep block numbering: one invisible point */
-		fputs("1 NaN NaN NaN\n", f);
+	/* keep block numbering: one invisible point, where no axis sees it */
+	if (!n)
+		fputs("NaN NaN NaN NaN\n", f);
 	fputs("\n\n", f);
 }
 
@@ -313,7 +314,10 @@ static int has_op(const struct plot_job *job, const char *suite, const char *op)
  * bpf suite: ns per access against size, one panel per mode (syscall,
  * raw_tp, raw_tp_ipi). One run: every op and the derived overhead
  * (user_read - kernel_memmove). Two runs: overhead and user_read of each
- * run. The script is told the ops shown (bpfops), in series order.
+ * run. The script is told the ops shown (bpfops), in series order, and
+ * per panel which series have points (present: 0 or 1 per series, panel
+ * by panel), so that a panel's key lists only its lines: copy_from_user
+ * runs in the syscall mode only.
  */
 int plot_select_bpf(struct plot_job *job)
 {
@@ -326,7 +330,7 @@ int plot_select_bpf(struct plot_job *job)
 	size_t nops = job->nruns == 1 ? 7 : 2;
 	const char *modes[4];
 	size_t nmodes = 0, nseries = 0;
-	char modes_words[64] = "", ops_words[128] = "";
+	char modes_words[64] = "", ops_words[128] = "", present[256] = "";
 	FILE *f;
 
 	for (size_t i = 0; i < job->runs[0]->count && nmodes < 4; i++) {
@@ -356,6 +360,7 @@ int plot_select_bpf(struct plot_job *job)
 						       modes[j], s, MAX_SWEEP);
 
 				sweep_block(f, s, n);
+				plot_word_add(present, sizeof(present), n ? "1" : "0");
 			}
 			if (j)
 				continue;
@@ -367,6 +372,7 @@ int plot_select_bpf(struct plot_job *job)
 		return -1;
 	plot_set_string(job, "ops", modes_words);
 	plot_set_string(job, "bpfops", ops_words);
+	plot_set_string(job, "present", present);
 	plot_set_number(job, "nseries", (double)nseries);
 	return PLOT_DRAW;
 }

@@ -36,9 +36,11 @@ const struct plot plots[] = {
 	  "sigframe.gp", plot_select_sigframe, NULL },
 	{ "dist", "Sample distributions of the headline benchmarks",
 	  "dist.gp", plot_select_dist, NULL },
-	{ "syscall", "Syscall suite, nanoseconds per call",
+	{ "syscall",
+	  "Syscall suite, nanoseconds per call, beside baselines that open no STAC/CLAC window",
 	  "syscall.gp", plot_select_syscall, NULL },
-	{ "bpf", "bpf suite: user against kernel reads in ring 0",
+	{ "bpf",
+	  "bpf suite: user against kernel reads in ring 0; their difference is an upper bound of the STAC/CLAC cost",
 	  "bpf.gp", plot_select_bpf, NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };

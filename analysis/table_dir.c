@@ -63,9 +63,9 @@ static int draw(const struct atomic_dir *d, const struct table *t)
 	if (gnuplot_find(&gp, "table"))
 		return -1;
 	gnuplot_set_string(settings, sizeof(settings), "title",
-			   "A user access's STAC/CLAC pair: inline − nopad, and the bpf overhead at 8 B");
+			   "A user access's STAC/CLAC pair (inline − nopad), and the bpf overhead at 8 B: an upper bound of the pair");
 	gnuplot_set_string(settings, sizeof(settings), "context",
-			   "per machine and kernel; bars: 95% interval (smapbench table)");
+			   "per machine and kernel; bars: 95% interval; the bpf overhead also holds access_ok, hardened usercopy and more (docs/bpf.md)");
 	gnuplot_set_number(settings, sizeof(settings), "nrows", (double)rows);
 	gnuplot_set_number(settings, sizeof(settings), "nseries",
 			   (double)table_cell_count());

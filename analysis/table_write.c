@@ -16,6 +16,12 @@
 
 /* ---------------------------------------------------------------- CSV */
 
+/*
+ * The text of a row comes from the runs, contributed ones among them: it
+ * is written with csv_field_text(), so that a spreadsheet opening
+ * table.csv runs none of it as a formula.
+ */
+
 static const char *const csv_header[] = {
 	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
 	"microcode", "kernel_release", "virt", "counter", "figure",
@@ -30,7 +36,7 @@ static void put_identity(struct csv_writer *w, const struct table_row *r)
 			     r->counter };
 
 	for (size_t i = 0; i < sizeof(id) / sizeof(id[0]); i++)
-		csv_field(w, id[i]);
+		csv_field_text(w, id[i]);
 }
 
 static void put_value(struct csv_writer *w, const struct table_value *v)
@@ -47,9 +53,9 @@ static void put_value(struct csv_writer *w, const struct table_value *v)
 
 static void put_runs(struct csv_writer *w, const struct table_row *r)
 {
-	csv_field(w, r->smap ? r->smap->path : "");
-	csv_field(w, r->off ? r->off->path : "");
-	csv_field(w, r->calibration);
+	csv_field_text(w, r->smap ? r->smap->path : "");
+	csv_field_text(w, r->off ? r->off->path : "");
+	csv_field_text(w, r->calibration);
 }
 
 int table_write_csv(const struct table *t, FILE *f)
@@ -86,7 +92,7 @@ int table_write_csv(const struct table *t, FILE *f)
 
 			put_identity(&w, r);
 			csv_field(&w, "smap_delta");
-			csv_field(&w, d->name);
+			csv_field_text(&w, d->name);
 			put_value(&w, &d->delta);
 			csv_field_double(&w, d->relative);
 			csv_field_double(&w, d->pairs_per_op);
@@ -96,7 +102,7 @@ int table_write_csv(const struct table *t, FILE *f)
 				continue;
 			put_identity(&w, r);
 			csv_field(&w, "per_pair");
-			csv_field(&w, d->name);
+			csv_field_text(&w, d->name);
 			put_value(&w, &d->per_pair);
 			csv_field(&w, "");
 			csv_field_double(&w, d->pairs_per_op);
@@ -115,9 +121,9 @@ int table_write_left_out(const struct table *t, FILE *f)
 	csv_writer_init(&w, f);
 	csv_row(&w, header, 2);
 	for (size_t i = 0; i < t->left_out_count; i++) {
-		const char *row[] = { t->left_out[i].path, t->left_out[i].reason };
-
-		csv_row(&w, row, 2);
+		csv_field_text(&w, t->left_out[i].path);
+		csv_field_text(&w, t->left_out[i].reason);
+		csv_end_row(&w);
 	}
 	return csv_writer_error(&w) || fflush(f) ? -1 : 0;
 }

@@ -54,7 +54,30 @@ static void install_handlers(void)
 struct progress {
 	int tty;
 	size_t width;
+	unsigned repetitions;	/* of the run, for the lines off a terminal */
+	int last_repetition;	/* the last one a line was printed for, or -1 */
 };
+
+/*
+ * Off a terminal (a log, a pipe, CI), a line when the sizing starts and
+ * when each repetition starts, rather than the terminal's line redrawn
+ * per stretch: a few lines that say the run is alive and how far it is.
+ */
+static void log_progress(struct progress *p, const struct runner_progress *r)
+{
+	if (r->event == RUNNER_SIZING && r->done == 0)
+		fprintf(stderr, "sizing %zu benchmarks\n", r->total);
+	if (r->event != RUNNER_STRETCH || (int)r->repetition == p->last_repetition)
+		return;
+	p->last_repetition = (int)r->repetition;
+	fprintf(stderr, "repetition %u of %u: from stretch %zu of %zu",
+		r->repetition + 1, p->repetitions, r->done, r->total);
+	if (r->seconds_left >= 0)
+		fprintf(stderr, ", about %.0fm%02.0fs left",
+			floor(r->seconds_left / 60),
+			floor(fmod(r->seconds_left, 60)));
+	fputc('\n', stderr);
+}
 
 static void show_progress(void *arg, const struct runner_progress *r)
 {
@@ -68,8 +91,11 @@ static void show_progress(void *arg, const struct runner_progress *r)
 			floor(fmod(r->seconds_left, 60)));
 		return;
 	}
-	if (!p->tty)
+	if (!p->tty) {
+		if (r->name)
+			log_progress(p, r);
 		return;
+	}
 	if (r->seconds_left >= 0)
 		snprintf(left, sizeof(left), ", %.0fm%02.0fs left",
 			 floor(r->seconds_left / 60),
@@ -133,7 +159,9 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_options opt;
 	struct registry reg = { 0 };
-	struct progress progress = { .tty = isatty(STDERR_FILENO) };
+	struct progress progress = {
+		.tty = isatty(STDERR_FILENO), .last_repetition = -1,
+	};
 	struct run_hooks hooks = {
 		.stop = &stop_signal, .progress = show_progress,
 		.progress_arg = &progress,
@@ -153,6 +181,7 @@ int cmd_run(int argc, char **argv)
 		run_usage(stdout);
 		return 0;
 	}
+	progress.repetitions = opt.repetitions;
 	install_handlers();
 
 	rc = run_register_benchmarks(&reg, &opt);

@@ -14,6 +14,40 @@
 #include "cli/commands.h"
 #include "rundata/atomic_dir.h"
 
+/*
+ * Which runs each row uses, with their date and repetitions, so that a
+ * newer short run chosen over an older long one is seen, not silent.
+ */
+static void print_rows(const struct table *t)
+{
+	int replaced = 0;
+
+	for (size_t i = 0; i < t->left_out_count; i++)
+		replaced |= strstr(t->left_out[i].reason,
+				   "the row of this machine and kernel uses") != NULL;
+	for (size_t k = 0; k < t->row_count; k++) {
+		const struct table_row *r = &t->rows[k];
+		const struct table_input *runs[] = { r->smap, r->off };
+		static const char *const kind[] = { "SMAP", "SMAP-off" };
+
+		printf("row %s, %s:", r->host, r->kernel);
+		for (int i = 0; i < 2; i++) {
+			const char *reps;
+
+			if (!runs[i])
+				continue;
+			reps = rundir_context_or(&runs[i]->run, "repetitions", "");
+			printf("%s %s run %s (%s%s%s)", i ? ";" : "", kind[i],
+			       runs[i]->path,
+			       rundir_context_or(&runs[i]->run, "date", "no date"),
+			       *reps ? ", repetitions " : "", reps);
+		}
+		putchar('\n');
+	}
+	if (replaced)
+		printf("of several runs of one machine and kernel: the newest SMAP run; the SMAP-off run switched off as users do (clearcpuid, nosmap, a CPU model without SMAP), then the newest; the others are listed as left out\n");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -112,6 +146,7 @@ int cmd_table(int argc, char **argv)
 		printf("%zu rows from %zu runs, census counts of %zu kernels; %zu inputs left out\n",
 		       t.row_count, used, t.census_count, t.left_out_count);
 	}
+	print_rows(&t);
 	printf("table: %s\n", out);
 	rc = written;
 done:

@@ -453,7 +453,8 @@ static void collect_boot(struct context *c)
 		fclose(f);
 	}
 	boot_id[strcspn(boot_id, "\n")] = '\0';
-	context_set(c, "boot_id", "%s", boot_id[0] ? boot_id : "unknown");
+	/* empty when unknown: calibrate and compare then refuse to tell boots apart */
+	context_set(c, "boot_id", "%s", boot_id);
 	f = fopen("/proc/uptime", "r");
 	if (f) {
 		if (fscanf(f, "%lf", &uptime) != 1)
@@ -503,10 +504,6 @@ void context_collect(struct context *c)
 	if (context_read_file("/proc/cmdline", buf, sizeof(buf)))
 		buf[0] = '\0';
 	context_set(c, "cmdline", "%s", buf);
-	/* which boot: runs of one boot share its effect (analysis/calibrate.h) */
-	if (context_read_file("/proc/sys/kernel/random/boot_id", buf, sizeof(buf)))
-		buf[0] = '\0';
-	context_set(c, "boot_id", "%s", buf);
 	collect_vulnerabilities(c);
 	collect_frequency(c);
 	collect_virt(c);

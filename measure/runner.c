@@ -298,6 +298,12 @@ double runner_estimate(const struct registry *r, const struct runner_options *o,
 
 /* ------------------------------------------------------ results */
 
+int result_noisy(const struct stats_summary *s)
+{
+	/* MAD 0 (most samples equal) is never noisy, whatever the median */
+	return s->n > 0 && s->mad > RESULT_NOISY_MAD_SHARE * fabs(s->median);
+}
+
 static void finish(struct result *res)
 {
 	double *v, *medians;
@@ -328,7 +334,7 @@ static void finish(struct result *res)
 	free(v);
 	free(medians);
 	res->median_ns = res->hz > 0 ? res->stats.median * 1e9 / res->hz : NAN;
-	if (fabs(res->stats.cv) > RESULT_NOISY_CV)
+	if (result_noisy(&res->stats))
 		res->flags |= RESULT_NOISY;
 	if ((double)res->preempted > RESULT_PREEMPTED_SHARE * (double)res->nsamples)
 		res->flags |= RESULT_PREEMPTED;

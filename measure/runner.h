@@ -84,9 +84,15 @@ struct result_sample {
 };
 
 #define RESULT_CLAMPED	(1U << 0) /* a sample could not reach min_time */
-#define RESULT_NOISY	(1U << 1) /* cv above RESULT_NOISY_CV */
+#define RESULT_NOISY	(1U << 1) /* result_noisy(): a wide middle of the samples */
 #define RESULT_PREEMPTED (1U << 2) /* > RESULT_PREEMPTED_SHARE of samples were */
-#define RESULT_NOISY_CV	0.1
+/*
+ * noisy: half of the samples lie more than this share of the median away
+ * from it (MAD / median above it). A robust spread, so a couple of
+ * outliers (counted apart, in stats.outliers) do not set it off, as they
+ * do a stddev: a row is noisy when its bulk is wide.
+ */
+#define RESULT_NOISY_MAD_SHARE	0.05
 #define RESULT_PREEMPTED_SHARE 0.1
 
 struct result {
@@ -200,5 +206,8 @@ void run_results_free(struct run_results *results);
 /* Format a per-operation value with a human unit ("12.3 ns", "1.20 us"). */
 void runner_format_value(char *buf, size_t len, double value,
 			 const char *unit);
+
+/* Whether a spread earns the noisy flag (RESULT_NOISY_MAD_SHARE). */
+int result_noisy(const struct stats_summary *s);
 
 #endif /* SMAPBENCH_RUNNER_H */

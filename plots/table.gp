@@ -13,6 +13,14 @@
 
 load plotsdir."/lib/common.gp"
 set datafile separator ","
+# Only the figures some row has: a column of NaN alone would make gnuplot
+# warn, and give its key an entry with no bar. A figure keeps its colour.
+# (Before NaN is declared missing, which would make stats warn too.)
+shown = ""
+do for [i=0:nseries-1] {
+	stats datafile every ::1 using (strcol(2+3*i) eq "NaN" ? 0 : 1) nooutput
+	if (STATS_sum > 0) { shown = shown.sprintf(" %d", i) }
+}
 set datafile missing "NaN"
 set ylabel "core cycles per user access"
 set style data histogram
@@ -25,5 +33,6 @@ set yrange [0:*]
 set key top left
 set offsets 0, 0, graph 0.08, 0
 
-plot for [i=0:nseries-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) \
-	title columnheader(2+3*i) lc rgb colours[i+1]
+plot for [s in shown] datafile \
+	using (column(2+3*int(s))):(column(3+3*int(s))):(column(4+3*int(s))):xtic(1) \
+	title columnheader(2+3*int(s)) lc rgb colours[int(s)+1]

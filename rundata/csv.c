@@ -27,22 +27,39 @@ static void separator(struct csv_writer *w)
 		check(w, fputc(',', w->file) == EOF ? -1 : 0);
 }
 
-void csv_field(struct csv_writer *w, const char *text)
+/* A text field with prefix (which needs no quoting) before it. */
+static void put_text(struct csv_writer *w, const char *prefix,
+		     const char *text)
 {
 	if (!text)
 		text = "";
 	separator(w);
 	if (!strpbrk(text, ",\"\r\n")) {
+		check(w, fputs(prefix, w->file) == EOF ? -1 : 0);
 		check(w, fputs(text, w->file) == EOF ? -1 : 0);
 		return;
 	}
 	check(w, fputc('"', w->file) == EOF ? -1 : 0);
+	check(w, fputs(prefix, w->file) == EOF ? -1 : 0);
 	for (const char *p = text; *p; p++) {
 		if (*p == '"')
 			check(w, fputc('"', w->file) == EOF ? -1 : 0);
 		check(w, fputc(*p, w->file) == EOF ? -1 : 0);
 	}
 	check(w, fputc('"', w->file) == EOF ? -1 : 0);
+}
+
+void csv_field(struct csv_writer *w, const char *text)
+{
+	put_text(w, "", text);
+}
+
+void csv_field_text(struct csv_writer *w, const char *text)
+{
+	/* a first character a spreadsheet reads as the start of a formula */
+	int formula = text && text[0] && strchr("=+-@\t\r", text[0]);
+
+	put_text(w, formula ? "'" : "", text);
 }
 
 void csv_field_int(struct csv_writer *w, long long value)

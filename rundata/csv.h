@@ -26,6 +26,13 @@ struct csv_writer {
 
 void csv_writer_init(struct csv_writer *w, FILE *file);
 void csv_field(struct csv_writer *w, const char *text);
+/*
+ * Text from outside input (a contributed run's context, names, paths):
+ * one starting with =, +, -, @, tab or CR gets a single quote before it,
+ * so that a spreadsheet shows it as text rather than running it as a
+ * formula (OWASP, CSV injection). Not for numbers: -1 would become '-1.
+ */
+void csv_field_text(struct csv_writer *w, const char *text);
 void csv_field_int(struct csv_writer *w, long long value);
 void csv_field_uint(struct csv_writer *w, unsigned long long value);
 /* "%.6g"; NaN and infinities are written as empty fields. */

@@ -26,7 +26,8 @@ if (!exists("signed")) signed = 0
 if (logy) { set logscale y; set yrange [*:*] } else { set yrange [0:*] }
 # values of both signs (differences): free range, a line at zero
 if (signed) { set yrange [*:*]; set xzeroaxis lt 1 lc rgb "#555555" }
-set offsets 0, 0, graph 0.08, graph (signed ? 0.08 : 0)
+# on a log scale a margin above would reach the next decade
+set offsets 0, 0, graph (logy ? 0 : 0.08), graph (signed ? 0.08 : 0)
 
 plot for [i=1:nseries] datafile using (column(3*i-1)):(column(3*i)):(column(3*i+1)):xtic(1) \
 	title columnheader(3*i-1) lc rgb colours[i]

@@ -17,7 +17,12 @@
 #   xlabel    the swept parameter (default "bytes per copy")
 #   ylabel    unit of the top row, e.g. "cycles per copy"
 #   styles    optional, one word per series: "l" line with points (default),
-#             "d" dashed line without points (a reference level)
+#             "d" dashed line without points (a reference level), "t" a
+#             thin line with small points (context), "f" a thick line (the
+#             figure the plot is about)
+#   present   optional, per panel and series (panel by panel) 1 or 0:
+#             whether the series has points there; a key lists only those
+#   xticfactor  optional: a tic every this factor of x (default 2)
 #   colourof  optional, one colour index per series (default: its number)
 #   keypos    where the key goes (default "top left")
 #   pctfile   same layout with "x percent lo hi", npct series per op
@@ -42,6 +47,14 @@ if (!exists("colourof")) colourof = ""
 dashed(i) = words(styles) >= i && word(styles, i) eq "d"
 # (dt takes a function call, not a parenthesised expression)
 dashtype(i) = dashed(i) ? 2 : 1
+thin(i) = words(styles) >= i && word(styles, i) eq "t"
+figure(i) = words(styles) >= i && word(styles, i) eq "f"
+linewidth(i) = figure(i) ? 3 : thin(i) ? 0.8 : 1.5
+pointsize(i) = dashed(i) ? 0 : thin(i) ? 0.4 : 0.7
+if (!exists("present")) present = ""
+# the key entry of series i in panel j: none for a series without points
+keytitle(j, i) = words(present) >= (j-1)*nseries + i && \
+	word(present, (j-1)*nseries + i) eq "0" ? "" : word(titles, i)
 colour(i) = colours[words(colourof) >= i ? int(word(colourof, i)) : i]
 nops = words(ops)
 
@@ -59,6 +72,8 @@ if (nonpositive > 0) {
 
 set logscale x 2
 set format x "%.0f"
+# a tic per factor of 2 overlaps its labels in a narrow panel
+if (exists("xticfactor")) { set xtics 1, xticfactor }
 set xlabel xlabel
 # keep the end points (and their error bars) off the border
 set offsets graph 0.03, graph 0.03, 0, 0
@@ -71,8 +86,8 @@ do for [j=1:nops] {
 	set logscale y
 	set ylabel ylabel
 	plot for [i=1:nseries] datafile index ((j-1)*nseries + i-1) using 1:2:3:4 \
-		with yerrorlines lw 1.5 pt 7 ps (dashed(i) ? 0 : 0.7) dt dashtype(i) \
-		lc rgb colour(i) title word(titles, i)
+		with yerrorlines lw linewidth(i) pt 7 ps pointsize(i) dt dashtype(i) \
+		lc rgb colour(i) title keytitle(j, i)
 	unset label 99	# the watermark once, not once per panel
 	unset label 98	# the same for the note
 }

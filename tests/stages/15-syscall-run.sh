@@ -36,6 +36,10 @@ case $(basename "${dir:-x}") in
 esac
 leftover=$(find "$out" -maxdepth 1 -name ".tmp-*")
 check "no .tmp- directory is left" test -z "$leftover"
+check "off a terminal: a progress line as each of the 2 repetitions starts" \
+	eval '[ "$(grep -c "^repetition [12] of 2: from stretch " "$tmp/stderr")" -eq 2 ] &&
+		grep -q "^sizing [0-9]* benchmarks$" "$tmp/stderr"'
+check "off a terminal: no line redrawn in place (no CR)" eval '! grep -q "$(printf "\r")" "$tmp/stderr"'
 
 results_header="name,suite,op,variant,size,batch,unit,iterations,samples,median,min,mean,stddev,mad,p5,p95,cv,center,ci_low,ci_high,repetitions,outliers,median_ns,counter,flags"
 samples_header="name,repetition,sample,iterations,value,unit"

@@ -222,6 +222,17 @@ else
 	show <<<"$out"
 	not_ok "report --headline failed on the fixture run"
 fi
+# a headline row flagged noisy: the flag is defined under the rows
+cp -a "$tmp/run-smap" "$tmp/run-noisy"
+sed -i '/^syscall\/getppid,/s/,$/,noisy/' "$tmp/run-noisy/results.csv"
+out=$("$smapbench" report --headline "$tmp/run-noisy" 2>&1)
+if grep -q '^  syscall/getppid .* noisy$' <<<"$out" &&
+	grep -q '^  noisy: half of the samples lie more than 5% from the median' <<<"$out"; then
+	ok "report --headline says what noisy means when a row carries it"
+else
+	show <<<"$out"
+	not_ok "report --headline: a noisy row without the flag's meaning"
+fi
 "$smapbench" report --headline "$tmp/run-smap" "$tmp/run-nosmap" >/dev/null 2>&1
 rc=$?
 if [ "$rc" -eq 2 ]; then

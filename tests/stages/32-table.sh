@@ -31,6 +31,7 @@ fix=tests/fixtures
 rc=$?
 check "table of the fixtures and data/ exits 0 (got $rc)" test "$rc" -eq 0
 check "it prints the directory it wrote" grep -qx "table: $tmp/t" "$tmp/t.out"
+check "gnuplot drew the table without a warning" eval '! grep -q "warning" "$tmp/t.err"'
 for f in table.csv table.md left-out.csv .smapbench; do
 	check "the table directory has $f" test -s "$tmp/t/$f"
 done
@@ -160,9 +161,24 @@ check "--include-tcg: the cpu-model SMAP-off run is left out, clearcpuid paired"
 # --- the newest of two runs of one boot kind ---------------------------------
 cp -a "$fix/run-smap" "$tmp/newer"
 sed -i 's/^date,.*/date,2026-02-01T00:00:00Z/' "$tmp/newer/context.csv"
-"$bin" table "$fix/run-smap" "$tmp/newer" --no-plots --out "$tmp/n" >/dev/null 2>&1
+"$bin" table "$fix/run-smap" "$tmp/newer" --no-plots --out "$tmp/n" >"$tmp/n.out" 2>/dev/null
 check "of two SMAP runs of one machine the newer is used, the older listed" \
 	eval 'grep -q "^$fix/run-smap,.*uses $tmp/newer" "$tmp/n/left-out.csv"'
+check "table says which run the row uses, and the rule that chose it" \
+	eval 'grep -q "^row fixture, .*: SMAP run $tmp/newer (2026-02-01" "$tmp/n.out" &&
+		grep -q "^of several runs of one machine and kernel: the newest SMAP run" "$tmp/n.out"'
+
+# --- text a spreadsheet would run: a contributed run's context ----------------
+for k in smap nosmap; do
+	cp -a "$fix/run-$k" "$tmp/formula-$k"
+	sed -i 's/^cpu_model,.*/cpu_model,"=HYPERLINK(""http:\/\/e"")"/; s/^host,.*/host,@host/' \
+		"$tmp/formula-$k/context.csv"
+done
+"$bin" table "$tmp/formula-smap" "$tmp/formula-nosmap" --no-plots --out "$tmp/f" >/dev/null 2>&1
+check "table.csv: a cpu_model starting with = is written after a single quote" \
+	eval 'grep -q "^'"'"'@host,\"'"'"'=HYPERLINK(\"\"http://e\"\")\"," "$tmp/f/table.csv"'
+check "table.csv: no cell starts with = or @" \
+	eval '! grep -qE "(^|,)\"?[=@]" "$tmp/f/table.csv"'
 
 # --- command line and output directory ---------------------------------------
 expect_status() { # WANT DESCRIPTION COMMAND...

@@ -136,6 +136,34 @@ static void quoting_is_minimal(void **unused)
 	free(buf);
 }
 
+/*
+ * Text from outside input that a spreadsheet would run as a formula gets
+ * a single quote before it, inside the quotes when the field has them;
+ * other text, and numbers written as numbers, are left as they are.
+ */
+static void outside_text_is_not_a_formula(void **unused)
+{
+	static const char *const text[] = {
+		"=HYPERLINK(\"http://e\")", "+1", "-2", "@SUM(A1)", "\tx",
+		"Intel(R) Xeon(R)", "", "a=b", "'quoted",
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct csv_writer w;
+
+	(void)unused;
+	csv_writer_init(&w, f);
+	for (size_t i = 0; i < sizeof(text) / sizeof(*text); i++)
+		csv_field_text(&w, text[i]);
+	csv_field_double(&w, -2.5);
+	csv_end_row(&w);
+	fclose(f);
+	assert_str(buf, "\"'=HYPERLINK(\"\"http://e\"\")\",'+1,'-2,'@SUM(A1),'\tx,"
+		   "Intel(R) Xeon(R),,a=b,'quoted,-2.5\n", "written row");
+	free(buf);
+}
+
 static FILE *from_text(const char *text)
 {
 	FILE *f = tmpfile();
@@ -489,6 +517,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(quoting_is_minimal),
+		cmocka_unit_test(outside_text_is_not_a_formula),
 		cmocka_unit_test(reads_crlf_and_rejects_garbage),
 		cmocka_unit_test(table_by_column_name),
 		cmocka_unit_test(table_agrees_with_row_reader),

@@ -247,6 +247,38 @@ static void stop_flag_interrupts(void **unused)
 	registry_free(&r);
 }
 
+/*
+ * The noisy rule on known samples: 48 samples within 1% of 100 and two
+ * at 450 (a cv of 0.49, which the rule must not call noisy: those two
+ * are outliers, counted apart); 80, 85, ..., 120 (MAD 10 on a median of
+ * 100: noisy); MAD exactly 5% of the median (not above it: not noisy).
+ */
+static void noisy_from_the_bulk_not_the_outliers(void **unused)
+{
+	double v[50], wide[9], edge[] = { 90, 95, 100, 105, 110 };
+	struct stats_summary s;
+
+	(void)unused;
+	for (size_t i = 0; i < 48; i++)
+		v[i] = 99 + (double)(i % 3);	/* 99, 100, 101 */
+	v[48] = v[49] = 450;
+	assert_int(stats_summarize(v, 50, &s), 0, "summarize");
+	assert_true(s.cv > 0.4);
+	assert_int(s.outliers, 2, "the two at 450 are outliers");
+	assert_int(result_noisy(&s), 0, "two outliers do not make it noisy");
+
+	for (size_t i = 0; i < 9; i++)
+		wide[i] = 80 + 5 * (double)i;
+	assert_int(stats_summarize(wide, 9, &s), 0, "summarize");
+	assert_near(s.mad / s.median, 0.1, 1e-12, "MAD / median");
+	assert_int(result_noisy(&s), 1, "a wide bulk is noisy");
+
+	assert_int(stats_summarize(edge, 5, &s), 0, "summarize");
+	assert_near(s.mad / s.median, RESULT_NOISY_MAD_SHARE, 1e-12,
+		    "MAD / median at the threshold");
+	assert_int(result_noisy(&s), 0, "at the threshold: not noisy");
+}
+
 static void format_human_units(void **unused)
 {
 	char buf[32];
@@ -499,6 +531,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(run_collects_samples_and_skips),
 		cmocka_unit_test(negative_self_timed_samples_keep_their_sign),
 		cmocka_unit_test(stop_flag_interrupts),
+		cmocka_unit_test(noisy_from_the_bulk_not_the_outliers),
 		cmocka_unit_test(format_human_units),
 		cmocka_unit_test(schedule_runs_groups_as_palindromes),
 		cmocka_unit_test(each_repetition_sets_up_afresh),
