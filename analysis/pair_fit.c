@@ -15,11 +15,27 @@
 #include "rundata/csv.h"
 
 /* Whether a census.csv has SMAP-boot rows of kernel. */
+/* A cell, or "" where the table has no such column. */
+static const char *cell(const struct csv_table *t, size_t row, const char *col)
+{
+	const char *v = csv_table_get(t, row, col);
+
+	return v ? v : "";
+}
+
+/*
+ * A census of the benchmarks (census.csv with a row per benchmark and its
+ * STAC per operation) with a SMAP boot of kernel. A census of a command
+ * (census -- COMMAND) has a census.csv too, of other columns: not this.
+ */
 static int census_has_kernel(const struct csv_table *t, const char *kernel)
 {
+	if (csv_table_column(t, "name") < 0 ||
+	    csv_table_column(t, "stac_per_op") < 0)
+		return 0;
 	for (size_t i = 0; i < t->count; i++)
-		if (!strcmp(csv_table_get(t, i, "kernel"), kernel) &&
-		    !strcmp(csv_table_get(t, i, "smap_state"), "smap"))
+		if (!strcmp(cell(t, i, "kernel"), kernel) &&
+		    !strcmp(cell(t, i, "smap_state"), "smap"))
 			return 1;
 	return 0;
 }
@@ -137,17 +153,17 @@ static double windows_of(const struct csv_table *t, const char *kernel,
 			 const char *name)
 {
 	for (size_t i = 0; i < t->count; i++) {
-		const char *status = csv_table_get(t, i, "status");
+		const char *status = cell(t, i, "status");
 		char *end;
 		double v;
 
-		if (strcmp(csv_table_get(t, i, "kernel"), kernel) ||
-		    strcmp(csv_table_get(t, i, "smap_state"), "smap") ||
-		    strcmp(csv_table_get(t, i, "name"), name) ||
-		    (status && strcmp(status, "ok")))
+		if (strcmp(cell(t, i, "kernel"), kernel) ||
+		    strcmp(cell(t, i, "smap_state"), "smap") ||
+		    strcmp(cell(t, i, "name"), name) ||
+		    (*status && strcmp(status, "ok")))
 			continue;
 		errno = 0;
-		v = strtod(csv_table_get(t, i, "stac_per_op"), &end);
+		v = strtod(cell(t, i, "stac_per_op"), &end);
 		return errno || *end || !(v >= 0) ? NAN : v;
 	}
 	return NAN;
