@@ -122,6 +122,17 @@ check_complete() {
 	else
 		not_ok "$label: status '$(cat "$dir/status" 2>/dev/null)', comparisons or report.md missing"
 	fi
+	# All boots at once, each a unit: how the variance between boots
+	# entered the interval is recorded (estimated from the runs, a
+	# calibration, or assumed where the runs give too few df).
+	local source
+	source=$(sed -n 's/^"\{0,1\}boot_sd_source"\{0,1\},//p' "$dir/compare-all/compare-settings.csv" 2>/dev/null | tr -d '"')
+	if [ -f "$dir/compare-all/compare.csv" ] && [ -n "$source" ] &&
+		grep -q "the $((n / 2)) SMAP-off runs against the $((n / 2)) SMAP-on runs" "$dir/report.md"; then
+		ok "$label: all boots compared at once, each boot a unit (boot variance: $source)"
+	else
+		not_ok "$label: no comparison of all boots with the boot-level statistics (compare-all)"
+	fi
 }
 
 for kernel in $kernels; do
