@@ -436,6 +436,19 @@ vm_boot() {
 	return 0
 }
 
+# vm_guest_args FIRST...: inner, the guest's run-bench.sh arguments (FIRST
+# first), and boot_args, vm/hostroot.sh's, from this invocation's options.
+vm_guest_args() {
+	inner=("$@" --no-install --no-plots --out /run/smapbench/runs)
+	[ "$quick" -eq 1 ] && inner+=(--quick)
+	[ "$full" -eq 1 ] && inner+=(--full)
+	[ -n "$suite" ] && inner+=(--suite "$suite")
+	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
+	boot_args=(--kernel "$kernel")
+	[ -n "$accel" ] && boot_args+=(--accel "$accel")
+	[ -n "$headers" ] && boot_args+=(--headers "$headers")
+}
+
 # vm_mode: the three boots (SMAP on, clearcpuid=smap, a CPU without SMAP)
 # and the comparison of the first two; dies when a step failed.
 vm_mode() {
@@ -444,14 +457,7 @@ vm_mode() {
 	# report happen there exactly as on a host that loads modules.
 	# gnuplot under TCG takes about a minute a run: the plots and
 	# report.md are drawn here instead, before the run is published.
-	inner=(--no-install --no-plots --out /run/smapbench/runs)
-	[ "$quick" -eq 1 ] && inner+=(--quick)
-	[ "$full" -eq 1 ] && inner+=(--full)
-	[ -n "$suite" ] && inner+=(--suite "$suite")
-	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
-	boot_args=(--kernel "$kernel")
-	[ -n "$accel" ] && boot_args+=(--accel "$accel")
-	[ -n "$headers" ] && boot_args+=(--headers "$headers")
+	vm_guest_args
 	if [ "$quick" -eq 1 ]; then
 		boot_args+=(--timeout 3600)
 	else
@@ -493,14 +499,7 @@ vm_mode() {
 # its initramfs the guest's initrd; the series' directory is then copied
 # here and each run's plots and report.md drawn natively.
 vm_series() {
-	inner=(--boots "$boots" --no-install --no-plots --out /run/smapbench/runs)
-	[ "$quick" -eq 1 ] && inner+=(--quick)
-	[ "$full" -eq 1 ] && inner+=(--full)
-	[ -n "$suite" ] && inner+=(--suite "$suite")
-	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
-	boot_args=(--kernel "$kernel")
-	[ -n "$accel" ] && boot_args+=(--accel "$accel")
-	[ -n "$headers" ] && boot_args+=(--headers "$headers")
+	vm_guest_args --boots "$boots"
 	if [ "$quick" -eq 1 ]; then
 		boot_args+=(--timeout $((1800 * boots)))
 	else
