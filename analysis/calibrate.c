@@ -123,28 +123,13 @@ static void say(char *err, size_t len, const char *fmt, ...)
 /* Mean of the logs of a benchmark's repetition medians and s^2 / r. */
 static int log_mean(const struct run_bench *b, double *mean, double *var)
 {
-	struct compare_groups g;
-	int ok = 0;
+	struct compare_log_figure f;
 
-	if (!b || !b->count || compare_group(b->values, b->repetition, b->count, &g))
+	if (!compare_log_figure_of(b, CALIBRATE_MIN_REPETITIONS, &f))
 		return 0;
-	if (g.count >= CALIBRATE_MIN_REPETITIONS) {
-		ok = 1;
-		for (size_t i = 0; i < g.count; i++) {
-			if (!(g.medians[i] > 0))
-				ok = 0;
-			else
-				g.medians[i] = log(g.medians[i]);
-		}
-		if (ok) {
-			double s = stats_stddev(g.medians, g.count);
-
-			*mean = stats_mean(g.medians, g.count);
-			*var = s * s / (double)g.count;
-		}
-	}
-	compare_groups_free(&g);
-	return ok;
+	*mean = f.mean;
+	*var = f.var;
+	return 1;
 }
 
 static int add_context(struct calibration *c, const char *key, const char *value)

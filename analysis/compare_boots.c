@@ -12,38 +12,6 @@
 /* t beyond this many degrees of freedom is the normal */
 #define BOOTS_DF_CAP 1e4
 
-/* A run's figure of a row: mean log repetition median, s^2 / r, r, center. */
-struct run_figure {
-	double mean, var, reps, center;
-};
-
-static int figure_of(const struct run_bench *b, struct run_figure *f)
-{
-	struct compare_groups g;
-	int ok = 0;
-
-	if (!b || !b->count || compare_group(b->values, b->repetition, b->count, &g))
-		return 0;
-	if (g.count >= COMPARE_MIN_REPETITIONS) {
-		double s;
-
-		f->center = compare_center(&g);
-		ok = 1;
-		for (size_t i = 0; i < g.count; i++) {
-			if (!(g.medians[i] > 0))
-				ok = 0;
-			else
-				g.medians[i] = log(g.medians[i]);
-		}
-		s = stats_stddev(g.medians, g.count);
-		f->mean = stats_mean(g.medians, g.count);
-		f->var = s * s / (double)g.count;
-		f->reps = (double)g.count;
-	}
-	compare_groups_free(&g);
-	return ok;
-}
-
 /* One side's boot variance from its runs; 0 with bv, 1 when it gives none. */
 static int side_variance(const struct run_dir *const *runs, size_t n,
 			 struct boot_variance *bv)
@@ -90,15 +58,16 @@ int compare_boots_estimate(const struct run_dir *const *a, size_t na,
 
 /* A side's figures of one row, all its runs; 0 when one is missing. */
 static int side_figures(const struct run_dir *const *runs, size_t n,
-			const char *name, struct run_figure *f)
+			const char *name, struct compare_log_figure *f)
 {
 	for (size_t j = 0; j < n; j++)
-		if (!figure_of(rundir_find(runs[j], name), &f[j]))
+		if (!compare_log_figure_of(rundir_find(runs[j], name),
+					   COMPARE_MIN_REPETITIONS, &f[j]))
 			return 0;
 	return 1;
 }
 
-static void side_sums(const struct run_figure *f, size_t n, double *mean,
+static void side_sums(const struct compare_log_figure *f, size_t n, double *mean,
 		      double *w, double *w_df, double *center)
 {
 	*mean = *w = *w_df = *center = 0;
@@ -115,7 +84,7 @@ int compare_boots_rows(struct compare_result *res,
 		       const struct run_dir *const *b, size_t nb,
 		       const struct compare_settings *set, size_t *kept)
 {
-	struct run_figure *fa = calloc(na, sizeof(*fa)), *fb = calloc(nb, sizeof(*fb));
+	struct compare_log_figure *fa = calloc(na, sizeof(*fa)), *fb = calloc(nb, sizeof(*fb));
 	double u = set->boot_sd * set->boot_sd;
 
 	*kept = 0;

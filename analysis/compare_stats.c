@@ -68,6 +68,34 @@ double compare_center(const struct compare_groups *g)
 	return g->count ? stats_mean(g->medians, g->count) : NAN;
 }
 
+int compare_log_figure_of(const struct run_bench *b, size_t min_repetitions,
+			  struct compare_log_figure *f)
+{
+	struct compare_groups g;
+	int ok = 0;
+
+	if (!b || !b->count || compare_group(b->values, b->repetition, b->count, &g))
+		return 0;
+	if (g.count >= min_repetitions) {
+		double s;
+
+		f->center = compare_center(&g);
+		ok = 1;
+		for (size_t i = 0; i < g.count; i++) {
+			if (!(g.medians[i] > 0))
+				ok = 0;
+			else
+				g.medians[i] = log(g.medians[i]);
+		}
+		s = stats_stddev(g.medians, g.count);
+		f->mean = stats_mean(g.medians, g.count);
+		f->var = s * s / (double)g.count;
+		f->reps = (double)g.count;
+	}
+	compare_groups_free(&g);
+	return ok;
+}
+
 int compare_center_interval(const struct compare_groups *g, double level,
 			    struct stats_interval *out)
 {

@@ -137,6 +137,19 @@ void compare_groups_free(struct compare_groups *g);
 double compare_center(const struct compare_groups *g);
 
 /*
+ * A run's figure of one benchmark on the log scale: the mean of the logs
+ * of its repetition medians, their s^2 / r, r, and the center (mean of the
+ * medians). 1 with *f filled; 0 when the benchmark is missing, has fewer
+ * than min_repetitions repetitions, or a median at or below 0.
+ */
+struct compare_log_figure {
+	double mean, var, reps, center;
+};
+
+int compare_log_figure_of(const struct run_bench *b, size_t min_repetitions,
+			  struct compare_log_figure *f);
+
+/*
  * One side's center with its t interval at level (t with count - 1
  * degrees of freedom): for a row that is itself a difference, e.g. the
  * bpf overhead. 0, or -1 with no values.
