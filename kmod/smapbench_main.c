@@ -524,8 +524,6 @@ static int breathe(void)
 	return 0;
 }
 
-
-
 /*
  * One window that counts. A window over the budget, or stopped at its
  * deadline, is discarded and taken again; OVERRUN_LIMIT of them in a row
