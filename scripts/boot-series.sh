@@ -300,6 +300,19 @@ step() {
 	exit 0
 }
 
+# compare_into OFF ON NAME WHAT: smapbench report OFF ON into
+# $series/NAME, and report.md's line for it, WHAT it compares (or that the
+# comparison failed).
+compare_into() {
+	if "$here/build/smapbench" report "$1" "$2" --no-plots \
+		--out "$series/$3" >>"$series/log" 2>&1; then
+		echo "- $4: [$3]($3/report.md)" >>"$series/report.md.tmp"
+	else
+		echo "- $4: the comparison failed (log)" >>"$series/report.md.tmp"
+		note "the comparison of $4 failed (log: $series/log)"
+	fi
+}
+
 # The comparisons of the series: each SMAP-off run against the SMAP-on
 # run of the boot before or after it, and report.md.
 report() {
@@ -335,26 +348,16 @@ report() {
 		fi
 	done
 	if [ "$count_on" -gt 0 ] && [ "$count_off" -gt 0 ]; then
-		if "$here/build/smapbench" report "${offs#,}" "${ons#,}" --no-plots \
-			--out "$series/compare-all" >>"$series/log" 2>&1; then
-			echo "- all boots: [compare-all](compare-all/report.md): the $count_off SMAP-off runs against the $count_on SMAP-on runs, each boot a unit" >>"$series/report.md.tmp"
-		else
-			echo "- all boots: the comparison failed (log)" >>"$series/report.md.tmp"
-			note "the comparison of all boots failed (log: $series/log)"
-		fi
+		compare_into "${offs#,}" "${ons#,}" compare-all \
+			"all boots, the $count_off SMAP-off runs against the $count_on SMAP-on runs, each boot a unit"
 	fi
 	for ((i = 0; i + 1 < ${#rows[@]}; i += 2)); do
 		IFS=, read -r _ _ s1 _ _ _ r1 <<<"${rows[i]}"
 		IFS=, read -r _ _ _ _ _ _ r2 <<<"${rows[i + 1]}"
 		if [ "$s1" = smap ]; then on=$r1 off=$r2; else on=$r2 off=$r1; fi
 		pair=$((pair + 1))
-		if "$here/build/smapbench" report "$series/$off" "$series/$on" --no-plots \
-			--out "$series/compare-$pair" >>"$series/log" 2>&1; then
-			echo "- boots $((i + 1)) and $((i + 2)): [compare-$pair](compare-$pair/report.md) ($off against $on)" >>"$series/report.md.tmp"
-		else
-			echo "- boots $((i + 1)) and $((i + 2)): the comparison failed (log)" >>"$series/report.md.tmp"
-			note "the comparison of boots $((i + 1)) and $((i + 2)) failed (log: $series/log)"
-		fi
+		compare_into "$series/$off" "$series/$on" "compare-$pair" \
+			"boots $((i + 1)) and $((i + 2)), $off against $on"
 	done
 	mv -f "$series/report.md.tmp" "$series/report.md"
 }
