@@ -1,4 +1,4 @@
-# User space: the smapbench program, built from the rooms of README.md's
+# User space: the smapbench program, built from the rooms of docs/development.md's
 # Layout but kmod/ and bpf/, and the unit tests (tests/unit/).
 #
 #   make smapbench          build/smapbench, dynamically linked, every
@@ -40,7 +40,7 @@ DYNAMIC_LIBS   := $(BPF_LIB) $(BPF_LDLIBS) $(DYNAMIC_LIBS)
 STATIC_LIBS    := $(BPF_LIB) $(BPF_LDLIBS) $(STATIC_LIBS)
 endif
 
-# Every room of README.md's Layout (scripts/rooms.sh, the list the room
+# Every room of docs/development.md's Layout (scripts/rooms.sh, the list the room
 # checker reads too) but kmod/ and bpf/, which mk/kmod.mk and mk/bpf.mk
 # build; a new .c file in one needs no make line. Not census/plugin/
 # (QEMU loads that) nor census/baseline/ (a program of its own):

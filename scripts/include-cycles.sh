@@ -1,10 +1,10 @@
 #!/bin/bash
 # include-cycles.sh [--objects DIR]: do the C files of the rooms depend
-# on each other only in the directions README.md's Layout allows, and are
+# on each other only in the directions docs/development.md's Layout allows, and are
 # they layered, with no two files that need each other?
 #
 # The rooms and their allowed directions are declared in one place: the
-# Layout table of README.md, read by scripts/rooms.sh. A room may include
+# Layout table of docs/development.md, read by scripts/rooms.sh. A room may include
 # and call itself and the rooms of its "uses" column, nothing else.
 #
 # Two graphs, each checked against those directions and for loops:
@@ -35,7 +35,7 @@ trap 'rm -f "$edges" "$allowed"' EXIT
 scripts/rooms.sh --uses >"$allowed"
 mapfile -t rooms < <(awk '$1 == $2 { print $1 }' "$allowed")
 if [ ${#rooms[@]} -eq 0 ]; then
-	echo "include-cycles: no rooms in README.md's Layout table" >&2
+	echo "include-cycles: no rooms in docs/development.md's Layout table" >&2
 	exit 2
 fi
 is_room() {
@@ -51,7 +51,7 @@ report() {
 		grep -qx "$a $b" "$allowed" || echo "  $from -> $to ($a/ may not use $b/)"
 	done)
 	if [ -n "$wrong" ]; then
-		echo "$1 of the rooms: against README.md's Layout:"
+		echo "$1 of the rooms: against docs/development.md's Layout:"
 		printf '%s\n' "$wrong"
 		status=1
 	fi

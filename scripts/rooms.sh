@@ -1,5 +1,5 @@
 #!/bin/bash
-# rooms.sh [--uses]: the rooms of C code, as README.md's Layout table
+# rooms.sh [--uses]: the rooms of C code, as docs/development.md's Layout table
 # declares them, so that the build and the room checker read one list.
 #
 # A row "| `room/` | what | uses |" whose uses column is "-" or a
@@ -9,7 +9,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 sed -n '/^## Layout/,/^## /s/^| `\([a-z_]*\)\/` |.*| \([-a-z_, ]*[-a-z_]\) |$/\1 \2/p' \
-	README.md | while read -r room uses; do
+	docs/development.md | while read -r room uses; do
 	if [ "${1:-}" != --uses ]; then
 		echo "$room"
 		continue

@@ -78,13 +78,13 @@ else
 	fi
 fi
 
-# The rooms depend on each other only as README.md's Layout allows, and
+# The rooms depend on each other only as docs/development.md's Layout allows, and
 # no two of their files include or call each other (the objects make
 # unit-tests just built show the calls).
 if out=$(BUILD=$build scripts/include-cycles.sh 2>&1); then
-	ok "the rooms include and call each other only as README.md's Layout allows, with no loop"
+	ok "the rooms include and call each other only as docs/development.md's Layout allows, with no loop"
 else
-	not_ok "the rooms include or call each other against README.md's Layout, or in a loop (scripts/include-cycles.sh)"
+	not_ok "the rooms include or call each other against docs/development.md's Layout, or in a loop (scripts/include-cycles.sh)"
 fi
 show <<<"$out"
 stage_exit
