@@ -2,7 +2,10 @@
 # run-bench.sh on this machine, as a user runs it (syscall suite: this
 # host cannot load modules; stage 45-hostroot covers the module), and the
 # machine-readable interface the scripts use instead of parsing messages
-# (smapbench run --run-dir-file, smapbench info --format=kv). About 40 s.
+# (smapbench run --run-dir-file, smapbench info --format=kv). First, as
+# any user: scripts/deps.sh's package sets and installs (through apt
+# shims), and the options run-bench.sh checks before it passes them on.
+# About a minute.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/lib/tap.sh
