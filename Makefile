@@ -44,7 +44,7 @@ all:
 # Installs the test packages first (as root), so that a fresh machine needs
 # nothing but this command.
 check:
-	@./scripts/deps.sh ensure test
+	@./scripts/deps.sh ensure --yes test
 	@$(MAKE) --no-print-directory all
 	@./tests/check.sh
 

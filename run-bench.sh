@@ -21,14 +21,23 @@ plots under data/ (or --out).
 
 options:
   --suite NAME     syscall, kmod, bpf or all (default: all that can run here)
-  --quick          short run (smapbench run --quick: fewer sizes, short
-                   samples): minutes, not tens
+  --quick          a short run, for a first look (smapbench run --quick:
+                   3 repetitions of short samples, fewer sizes): seconds on
+                   a host (7 s for syscall and bpf on a cloud VM), tens of
+                   minutes with --vm under emulation (TCG)
   --full           every size of every sweep (smapbench run --full); the
                    default leaves out bpf sizes to stay near 2 minutes
   --out DIR        parent directory of the run directory (default: data/
                    of this checkout; a relative DIR is taken from the
                    current directory)
   --cpu N          pin to CPU N (default: chosen by smapbench)
+  --repetitions N  repetitions of every benchmark, 1 to 10000 (default 5,
+                   3 with --quick; smapbench run --repetitions)
+  --filter REGEX   only the benchmarks whose name matches the POSIX
+                   extended regular expression (smapbench run --filter),
+                   e.g. '^syscall/getppid$'; smapbench run --list names them
+  --min-time S     seconds one sample lasts at least, 0.000001 to 60
+                   (default 0.01, 0.002 with --quick)
   --run-dir-file FILE
                    write the absolute path of the run directory to FILE,
                    one line (with --vm: one line per run directory kept),
@@ -52,6 +61,12 @@ options:
   --boots-abort    end the pending boot series: keep its finished runs,
                    reboot into the original command line
   --no-install     do not apt-get install missing packages
+  --yes            install missing packages without asking (without it,
+                   the list and its size are shown and a terminal is asked
+                   first; with stdin not a terminal nothing is asked).
+                   Only what a run on this machine can use is installed
+                   (scripts/deps.sh list run; with --vm, list vm); apt's
+                   output goes to build/deps-apt.log
   --no-plots       leave out plots/ and report.md (smapbench plot RUN and
                    smapbench report RUN make them later); --vm uses it in
                    its guests and draws them on this machine, natively
@@ -91,6 +106,7 @@ shell_words() {
 }
 
 suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
+repetitions="" filter="" min_time="" assume_yes=0
 boots=0 series_cmd="" series_step=0
 # What a series passes on to the run of each of its boots.
 series_args=()
@@ -112,6 +128,26 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || bad_usage "--cpu needs a CPU number"
 		[[ "$2" =~ ^[0-9]+$ ]] || bad_usage "--cpu '$2' is not a CPU number"
 		cpu=$2; shift 2 ;;
+	--repetitions)
+		[ $# -ge 2 ] || bad_usage "--repetitions needs a number"
+		[[ "$2" =~ ^[0-9]{1,5}$ ]] && [ "$((10#$2))" -ge 1 ] && [ "$((10#$2))" -le 10000 ] ||
+			bad_usage "--repetitions '$2' is not an integer in [1, 10000]"
+		repetitions=$((10#$2)); shift 2 ;;
+	--filter)
+		[ $# -ge 2 ] || bad_usage "--filter needs a regular expression"
+		[ -n "$2" ] || bad_usage "--filter: empty regular expression"
+		# grep -E compiles the same POSIX extended syntax as smapbench:
+		# status 2 is an expression it cannot compile.
+		grep -qE -- "$2" </dev/null 2>/dev/null
+		[ $? -ne 2 ] || bad_usage "--filter '$2' is not a POSIX extended regular expression"
+		filter=$2; shift 2 ;;
+	--min-time)
+		[ $# -ge 2 ] || bad_usage "--min-time needs a number of seconds"
+		[[ "$2" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+			awk -v t="$2" 'BEGIN { exit !(t + 0 >= 0.000001 && t + 0 <= 60) }' ||
+			bad_usage "--min-time '$2' is not a number of seconds in [0.000001, 60]"
+		min_time=$2; shift 2 ;;
+	--yes) assume_yes=1; shift ;;
 	--run-dir-file)
 		[ $# -ge 2 ] || bad_usage "--run-dir-file needs a file name"
 		[ -n "$2" ] || bad_usage "--run-dir-file: empty file name"
@@ -156,6 +192,12 @@ fi
 [ "$quick" -eq 1 ] && series_args+=(--quick)
 [ "$full" -eq 1 ] && series_args+=(--full)
 [ -n "$cpu" ] && series_args+=(--cpu "$cpu")
+# The options smapbench run takes as they are, for every run of this one.
+run_args=()
+[ -n "$repetitions" ] && run_args+=(--repetitions "$repetitions")
+[ -n "$filter" ] && run_args+=(--filter "$filter")
+[ -n "$min_time" ] && run_args+=(--min-time "$min_time")
+series_args+=("${run_args[@]}")
 [ "$plots" -eq 0 ] && series_args+=(--no-plots)
 if [ "$boots" -gt 0 ] && [ -n "$series_cmd" ]; then
 	bad_usage "--boots starts a series; --series-status and --boots-abort act on a pending one: choose one"
@@ -276,12 +318,21 @@ trap 'on_signal HUP 129' HUP
 
 # ---------------------------------------------------------------- set-up
 # apt-get runs in the foreground: a signal waits until dpkg is consistent.
+# deps.sh asks before it installs when stdin is a terminal (--yes: not).
 if [ "$install" -eq 1 ]; then
-	if [ "$vm" -eq 1 ]; then
-		./scripts/deps.sh install test || die "package installation failed (see above); rerun with --no-install to skip it"
+	package_set=run
+	[ "$vm" -eq 1 ] && package_set=vm
+	deps_rc=0
+	if [ "$assume_yes" -eq 1 ]; then
+		./scripts/deps.sh install --yes "$package_set" || deps_rc=$?
 	else
-		./scripts/deps.sh install run || die "package installation failed (see above); rerun with --no-install to skip it"
+		./scripts/deps.sh install "$package_set" || deps_rc=$?
 	fi
+	case $deps_rc in
+	0) ;;
+	3) die "nothing installed; rerun with --no-install to run with what is installed (make says what it leaves out), or with --yes to install without asking" ;;
+	*) die "package installation failed (see above); rerun with --no-install to skip it" ;;
+	esac
 fi
 
 # VM mode: which kernel the guests boot and which accelerator they get,
@@ -359,7 +410,7 @@ if [ "$series_step" -eq 0 ] && [ "$vm" -eq 0 ]; then
 		if ! command -v kexec >/dev/null && [ "$install" -eq 1 ]; then
 			say "installing kexec-tools, to reboot between the boots of the series"
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-				kexec-tools >"$here/build/run-bench-apt.log" 2>&1 ||
+				--no-upgrade kexec-tools >"$here/build/run-bench-apt.log" 2>&1 ||
 				warn "kexec-tools could not be installed ($here/build/run-bench-apt.log): each reboot will be by hand"
 		fi
 		trap - EXIT
@@ -405,6 +456,7 @@ vm_boot() {
 	state=$(kv_get smap_state "$scratch/context.kv")
 	method=$(kv_get smap_off_method "$scratch/context.kv")
 	release=$(kv_get kernel_release "$scratch/context.kv")
+	[ "$(kv_get virt "$scratch/context.kv")" = tcg ] && vm_tcg=1
 	[ "$state" = "$want" ] ||
 		banner "Boot $name should have SMAP $want, but the guest reports $state." \
 			"Its run is named after what the guest reports."
@@ -436,6 +488,18 @@ vm_boot() {
 	return 0
 }
 
+# vm_tag: a filter for what the closing lines of --vm print. Under TCG
+# each line carries the banner that its timings are functional only,
+# unless it says so already (smapbench report --headline tags its own).
+vm_tag() {
+	if [ "$vm_tcg" -eq 1 ]; then
+		sed '/[Ff]unctional only/!s/^/[functional only (TCG)] /'
+	else
+		cat
+	fi
+}
+vm_say() { say "$@" | vm_tag; }
+
 # vm_guest_args FIRST...: inner, the guest's run-bench.sh arguments (FIRST
 # first), and boot_args, vm/hostroot.sh's, from this invocation's options.
 vm_guest_args() {
@@ -444,6 +508,7 @@ vm_guest_args() {
 	[ "$full" -eq 1 ] && inner+=(--full)
 	[ -n "$suite" ] && inner+=(--suite "$suite")
 	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
+	inner+=("${run_args[@]}")
 	boot_args=(--kernel "$kernel")
 	[ -n "$accel" ] && boot_args+=(--accel "$accel")
 	[ -n "$headers" ] && boot_args+=(--headers "$headers")
@@ -468,6 +533,8 @@ vm_mode() {
 	say "VM mode: $image with SMAP on, with clearcpuid=smap and with a CPU" \
 		"without SMAP; each boot runs ./$prog ${inner[*]}"
 	smap_run="" nosmap_run="" runs=() failed=0 boot_number=0 vm_start=$SECONDS
+	vm_tcg=0
+	[ "$accel_word" = TCG ] && vm_tcg=1
 	# boot, QEMU CPU model, kernel parameters, the SMAP state it must give
 	for boot in "smap max - smap" "clearcpuid max clearcpuid=smap nosmap" \
 		"cpu-off max,-smap - nosmap"; do
@@ -475,17 +542,23 @@ vm_mode() {
 		vm_boot "$name" "$model" "$params" "$want" || continue
 	done
 	[ ${#runs[@]} -gt 0 ] || die "VM mode produced no run directory (see the messages above)"
-	say "run directories:"
-	printf '  %s\n' "${runs[@]}"
+	echo
+	[ "$vm_tcg" -eq 1 ] &&
+		banner "The guests ran under QEMU's emulator (TCG): every timing below is" \
+			"functional only, and says nothing about SMAP's cost on hardware."
+	vm_say "run directories:"
+	printf '  %s\n' "${runs[@]}" | vm_tag
+	if [ -n "$smap_run" ]; then
+		vm_say "headline of the SMAP-on guest (every row: $smap_run/report.md):"
+		"$smapbench" report --headline "$smap_run" 2>&1 | vm_tag
+	fi
 	if [ -n "$smap_run" ] && [ -n "$nosmap_run" ]; then
 		# report A B = compare A B (compare.csv, plots) + report.md
 		cmp_dir=$out/compare-${nosmap_run##*/}-vs-${smap_run##*/}
 		if run_child "$smapbench" report "$nosmap_run" "$smap_run" \
 			--out "$cmp_dir" >"$scratch/compare.out" 2>&1; then
 			made+=("$cmp_dir")
-			say "SMAP on versus clearcpuid=smap: $cmp_dir"
-			[ -f "$cmp_dir/report.md" ] &&
-				sed -n '/^## Headline/,/^## [^H]/p' "$cmp_dir/report.md" | sed '$d'
+			vm_say "SMAP on versus clearcpuid=smap, B-A per benchmark and its verdict: $cmp_dir/report.md"
 		else
 			cat "$scratch/compare.out" >&2
 			warn "the comparison failed"
@@ -537,8 +610,14 @@ vm_series() {
 	mv -T "$staging" "$target" || die "cannot move $staging to $target"
 	staging=""
 	made+=("$target")
-	say "series: $target: $(cat "$target/status" 2>/dev/null)"
-	[ -f "$target/report.md" ] && sed -n '1,/^## Comparisons/p' "$target/report.md"
+	vm_tcg=0
+	[ "$accel_word" = TCG ] && vm_tcg=1
+	echo
+	[ "$vm_tcg" -eq 1 ] &&
+		banner "The guest ran under QEMU's emulator (TCG): every timing of the" \
+			"series is functional only, and says nothing about SMAP's cost on hardware."
+	vm_say "series: $target: $(cat "$target/status" 2>/dev/null)"
+	[ -f "$target/report.md" ] && vm_say "its report, each boot's run and their comparisons: $target/report.md"
 	[ "$rc" -eq 0 ] || die "the series ended with status $rc: $(cat "$target/status" 2>/dev/null)"
 }
 if [ "$vm" -eq 1 ] && [ "$boots" -gt 0 ]; then
@@ -559,6 +638,11 @@ state=$(kv_get smap_state "$scratch/context.kv")
 method=$(kv_get smap_off_method "$scratch/context.kv")
 requested_off=$(kv_get smap_requested_off "$scratch/context.kv")
 virt=$(kv_get virt "$scratch/context.kv")
+# A guest of a smapbench QEMU launcher (--vm) has SMAPBENCH_VIRT on its
+# command line: the host that started it says what comes next, so this
+# script gives no advice meant for a real machine.
+in_guest=0
+[ -n "$(kv_get virt_hint "$scratch/context.kv")" ] && in_guest=1
 host=$(kv_get host "$scratch/context.kv")
 kver=$(kv_get kernel_release "$scratch/context.kv")
 kmajor=${kver%%.*} kminor=${kver#*.}
@@ -577,7 +661,9 @@ if [ "$requested_off" = 1 ] && [ "$state" = smap ]; then
 elif [ "$method" = cpu-model ]; then
 	warn "this CPU (or VM CPU model) has no SMAP: the kmod suite's raw STAC/CLAC variants cannot run; the syscall suite still shows the cost of a kernel without SMAP"
 fi
-if [ "$state" = smap ]; then
+if [ "$state" = smap ] && [ "$in_guest" -eq 1 ]; then
+	say "kernel $kver: SMAP is ON"
+elif [ "$state" = smap ]; then
 	say "kernel $kver: SMAP is ON; for the SMAP-off run add '$off_param' to the kernel command line (docs/smap-off.md), reboot and run again"
 else
 	say "kernel $kver: SMAP is OFF ($method)"
@@ -589,6 +675,39 @@ tcg) warn "running under QEMU's emulator (TCG): results are functional only, not
 esac
 
 # ---------------------------------------------------------------- module
+
+# vm_advice: the lines that say what --vm gives on this machine. It
+# measures only where KVM runs a Linux guest; elsewhere QEMU emulates
+# (TCG) and the timings are a functional check. vm/hostroot.sh accel
+# asks the same probe --vm uses, cached per host and kernel in
+# build/vm/accel/: under a second where KVM works or fails at once (e.g.
+# "failed to set MSR"), at most its 20 s where KVM hangs Linux, once.
+vm_advice() {
+	local release="" line=""
+	if [ ! -r "${SMAPBENCH_KVM_DEVICE:-/dev/kvm}" ] || [ ! -w "${SMAPBENCH_KVM_DEVICE:-/dev/kvm}" ]; then
+		line="accelerator: TCG: ${SMAPBENCH_KVM_DEVICE:-/dev/kvm} is absent or not usable"
+	elif command -v qemu-system-x86_64 >/dev/null; then
+		release=$(. "$here/vm/lib.sh" && vm_debian_release linux-image-amd64)
+		[ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ] &&
+			line=$("$here/vm/hostroot.sh" accel --kernel "/boot/vmlinuz-$release" \
+				--accel auto 2>/dev/null)
+	fi
+	case $line in
+	"accelerator: KVM"*)
+		echo "Without rebooting: sudo ./$prog --vm runs the module in KVM guests"
+		echo "of this machine's system (KVM runs a Linux guest here)." ;;
+	"accelerator: TCG"*)
+		echo "sudo ./$prog --vm runs here only under QEMU's emulator (TCG: KVM"
+		echo "cannot run a Linux guest on this machine): a functional check of the"
+		echo "module, not timings. For timings: a machine that loads the module,"
+		echo "or a second run on a boot with SMAP off (docs/smap-off.md)." ;;
+	*)
+		echo "sudo ./$prog --vm runs the module in QEMU guests: a measurement where"
+		echo "KVM runs a Linux guest, else a functional check under emulation (TCG),"
+		echo "not timings (it says which before it boots)." ;;
+	esac
+}
+
 
 module_reason=""
 want_kmod=1
@@ -619,9 +738,12 @@ if [ "$want_kmod" -eq 1 ]; then
 		module_reason="insmod failed: $insmod_err"
 	fi
 	if [ -n "$module_reason" ]; then
+		advice=()
+		# A guest is a real machine for the module: no nested --vm.
+		[ "$in_guest" -eq 1 ] || mapfile -t advice < <(vm_advice)
 		banner "The kernel module cannot be used here: $module_reason." \
 			"The syscall suite still runs; the kmod suite (the direct STAC/CLAC" \
-			"cost) needs a loadable module. Without rebooting: sudo ./$prog --vm"
+			"cost) needs a loadable module." "${advice[@]}"
 		[ "$suite" = kmod ] && die "--suite kmod asked for, but the module cannot be loaded"
 	fi
 fi
@@ -634,6 +756,7 @@ args+=(--suite "${suite:-all}")
 [ -n "$cpu" ] && args+=(--cpu "$cpu")
 [ "$quick" -eq 1 ] && args+=(--quick)
 [ "$full" -eq 1 ] && args+=(--full)
+args+=("${run_args[@]}")
 say "running: $(shell_words "$smapbench" "${args[@]}")"
 # The program names the run directory in a file: no message to parse.
 run_dir_file=$scratch/run-dir
@@ -665,8 +788,10 @@ if [ -f "$run_dir/results.csv" ]; then
 fi
 [ -d "$run_dir/plots" ] && say "plots: $run_dir/plots/"
 
-# A series (--series-step) says what comes next itself.
+# A series (--series-step) says what comes next itself, and so does the
+# host of a --vm guest.
 [ "$series_step" -eq 1 ] && exit 0
+[ "$in_guest" -eq 1 ] && exit 0
 # The next step: the SMAP-off boot, or the comparison with the newest
 # SMAP-on run of this machine and kernel under the same --out.
 if [ "$state" = smap ]; then

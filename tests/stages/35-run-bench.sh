@@ -2,7 +2,10 @@
 # run-bench.sh on this machine, as a user runs it (syscall suite: this
 # host cannot load modules; stage 45-hostroot covers the module), and the
 # machine-readable interface the scripts use instead of parsing messages
-# (smapbench run --run-dir-file, smapbench info --format=kv). About 40 s.
+# (smapbench run --run-dir-file, smapbench info --format=kv). First, as
+# any user: scripts/deps.sh's package sets and installs (through apt
+# shims), and the options run-bench.sh checks before it passes them on.
+# About a minute.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/lib/tap.sh
@@ -12,6 +15,104 @@ bin=$top/build/smapbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+
+# --- scripts/deps.sh: the package sets, and install through apt shims -------
+# No root needed: apt-get, apt-cache and dpkg-query are shims first on
+# PATH that record their arguments; dpkg-query says nothing is installed.
+test_only='^(libcmocka-dev|linux-image-.*|linux-source-6\.12|linux-headers-6\.12.*|qemu-system-x86|busybox-static|shellcheck|sparse|ansible|mmdebstrap|flex|bison|lld|libssl-dev)$'
+run_set=$(scripts/deps.sh list run)
+check "deps.sh list run holds no test-only package (found: $(grep -E "$test_only" <<<"$run_set" | tr '\n' ' '))" \
+	test -z "$(grep -E "$test_only" <<<"$run_set")"
+fakesys=$tmp/sys
+mkdir -p "$fakesys/kernel/btf" "$fakesys/bus/event_source/devices/cpu"
+: >"$fakesys/kernel/btf/vmlinux"
+echo 2 >"$fakesys/bus/event_source/devices/cpu/rdpmc"
+with_pmu=$(SMAPBENCH_DEPS_SYSFS=$fakesys scripts/deps.sh list run)
+echo 0 >"$fakesys/bus/event_source/devices/cpu/rdpmc"
+without_pmu=$(SMAPBENCH_DEPS_SYSFS=$fakesys scripts/deps.sh list run)
+check "deps.sh list run: libperf's kernel source only with a user-space cycle counter" \
+	test -n "$(grep -x linux-source-6.1 <<<"$with_pmu")" -a -z "$(grep -x linux-source-6.1 <<<"$without_pmu")"
+check "deps.sh list run: the bpf toolchain only with the kernel's BTF" \
+	test -n "$(grep -x clang <<<"$without_pmu")" -a \
+	-z "$(SMAPBENCH_DEPS_SYSFS=$tmp/none scripts/deps.sh list run | grep -x clang)"
+vm_set=$(scripts/deps.sh list vm)
+check "deps.sh list vm: QEMU, Debian's kernel and headers, busybox, cpio, kexec" \
+	test "$(grep -cxE 'qemu-system-x86|linux-image-amd64|linux-headers-amd64|busybox-static|cpio|kexec-tools' <<<"$vm_set")" -eq 6
+check "deps.sh list vm: none of the test set's tools (found: $(grep -xE 'ansible|mmdebstrap|shellcheck|sparse|libcmocka-dev|linux-image-6\.12.*' <<<"$vm_set" | tr '\n' ' '))" \
+	test -z "$(grep -xE 'ansible|mmdebstrap|shellcheck|sparse|libcmocka-dev|linux-image-6\.12.*' <<<"$vm_set")"
+
+shims=$tmp/shims
+mkdir -p "$shims"
+cat >"$shims/apt-get" <<'SHIM'
+#!/bin/bash
+echo "$*" >>"$SHIM_LOG"
+case " $* " in
+*" -s "*)
+	for word in "$@"; do
+		case $word in -* | install) ;; *) echo "Inst $word (1.0 Debian:12/stable [amd64])" ;; esac
+	done
+	echo "Inst linux-libc-dev [6.1.1-1] (6.1.2-1 Debian:12/stable [amd64])" ;;
+*" --print-uris "*)
+	for word in "$@"; do
+		case $word in -* | install) ;; *) echo "'http://deb/$word.deb' $word.deb 2000000 MD5Sum:0" ;; esac
+	done ;;
+*" install "*)
+	echo "Reading database ... 5%"
+	[ -z "${SHIM_FAIL:-}" ] || { echo "E: Sub-process /usr/bin/dpkg returned an error code (1)"; exit 100; } ;;
+esac
+exit 0
+SHIM
+cat >"$shims/apt-cache" <<'SHIM'
+#!/bin/bash
+[ "$1" = show ] && [ "$2" = --no-all-versions ] || exit 100
+shift 2
+for word in "$@"; do printf 'Package: %s\nInstalled-Size: 1000\n\n' "${word%%=*}"; done
+SHIM
+printf '#!/bin/sh\nexit 1\n' >"$shims/dpkg-query"
+chmod +x "$shims"/*
+deps_shimmed() {
+	env PATH="$shims:$PATH" SHIM_LOG="$tmp/apt-args" SMAPBENCH_APT_LOG="$tmp/apt.log" \
+		SMAPBENCH_DEPS_SYSFS="$tmp/none" "$@"
+}
+: >"$tmp/apt-args"
+deps_shimmed scripts/deps.sh install run </dev/null >"$tmp/deps.out" 2>&1
+rc=$?
+show <"$tmp/deps.out"
+check "deps.sh install run, stdin not a terminal: installs without asking (status $rc)" \
+	test "$rc" -eq 0 -a -z "$(grep -i 'y/N' "$tmp/deps.out")"
+check "deps.sh install: apt-get install with --no-upgrade, every time" \
+	test -n "$(grep '^install ' "$tmp/apt-args")" -a -z "$(grep '^install ' "$tmp/apt-args" | grep -v -- --no-upgrade)"
+check "deps.sh install: a summary line with the count and size, apt's output in its log" \
+	test -n "$(grep -E '^deps: installed [0-9]+ packages \([0-9]+ MB on disk\); log: ' "$tmp/deps.out")" -a \
+	-n "$(grep 'Reading database' "$tmp/apt.log")" -a -z "$(grep 'Reading database' "$tmp/deps.out")"
+check "deps.sh install: an upgrade a new package needs is named ($(grep -c linux-libc-dev "$tmp/deps.out") line)" \
+	grep -q 'upgraded, because.*linux-libc-dev' "$tmp/deps.out"
+: >"$tmp/apt-args"
+SHIM_FAIL=1 deps_shimmed scripts/deps.sh install --yes run </dev/null >"$tmp/deps-fail.out" 2>&1
+rc=$?
+check "deps.sh install, apt-get failing: status 1, the log's end and its path (status $rc)" \
+	test "$rc" -eq 1 -a -n "$(grep 'dpkg returned an error' "$tmp/deps-fail.out")" -a \
+	-n "$(grep -F "full log: $tmp/apt.log" "$tmp/deps-fail.out")"
+if command -v script >/dev/null; then
+	# A terminal that answers "n": nothing installed, status 3.
+	: >"$tmp/apt-args"
+	printf 'n\n' | deps_shimmed script -qec "scripts/deps.sh install run" /dev/null >"$tmp/deps-ask.out" 2>&1
+	check "deps.sh install on a terminal asks, and 'n' installs nothing" \
+		test -n "$(grep -F '[y/N]' "$tmp/deps-ask.out")" -a -n "$(grep 'nothing installed' "$tmp/deps-ask.out")" -a \
+		-z "$(grep '^install ' "$tmp/apt-args" | grep -v -- ' -s \|--print-uris')"
+else
+	skip "deps.sh asks on a terminal" "no script(1) to make one"
+fi
+
+# --- run-bench.sh: bad values of the options it passes through --------------
+for bad in "--repetitions 0" "--repetitions 10001" "--repetitions x" "--min-time 0" \
+	"--min-time 61" "--min-time 1s" "--filter (" "--filter"; do
+	# shellcheck disable=SC2086 # the option and its value, two words
+	./run-bench.sh $bad >/dev/null 2>"$tmp/bad-option.err"
+	rc=$?
+	check "run-bench.sh $bad: status 2, the option named (got $rc)" \
+		test "$rc" -eq 2 -a -n "$(grep -- "${bad%% *}" "$tmp/bad-option.err")"
+done
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "run-bench.sh end to end" "needs root"
@@ -78,6 +179,17 @@ check "--quick reaches smapbench run: context quick=1 (got $(kv quick "$tmp/quic
 	test "$(kv quick "$tmp/quick.kv")" = 1
 check "--quick shortens the samples: min_time=$(kv min_time "$tmp/quick.kv"), samples_per_repetition=$(kv samples_per_repetition "$tmp/quick.kv")" \
 	test "$(kv min_time "$tmp/quick.kv")" = 0.002 -a "$(kv samples_per_repetition "$tmp/quick.kv")" = 5
+# --repetitions, --filter and --min-time reach smapbench run as given.
+./run-bench.sh --no-install --no-plots --suite syscall --repetitions 2 --min-time 0.001 \
+	--filter '^syscall/getppid$' --out "$tmp/through" --run-dir-file "$tmp/through.path" \
+	</dev/null >"$tmp/through.out" 2>&1
+rc=$?
+"$bin" info --format=kv "$(cat "$tmp/through.path" 2>/dev/null)" >"$tmp/through.kv" 2>/dev/null
+check "run-bench.sh --repetitions 2 --min-time 0.001 --filter: status $rc, context repetitions=$(kv repetitions "$tmp/through.kv") min_time=$(kv min_time "$tmp/through.kv") filter=$(kv filter "$tmp/through.kv")" \
+	test "$rc" -eq 0 -a "$(kv repetitions "$tmp/through.kv")" = 2 -a \
+	"$(kv min_time "$tmp/through.kv")" = 0.001 -a "$(kv filter "$tmp/through.kv")" = '^syscall/getppid$'
+check "... and only the benchmark the filter names ran" \
+	test "$(cut -d, -f1 "$(cat "$tmp/through.path")/results.csv" 2>/dev/null | sed 1d | sort -u)" = syscall/getppid
 # The "running:" line is a command to paste: its words must come back.
 line=$(sed -n 's/^run-bench.sh: running: //p' "$tmp/quick.out")
 eval "words=($line)"
