@@ -174,7 +174,7 @@ static int write_views(const struct compare_request *req,
 		int p;
 
 		stage(tty, "plots");
-		p = plots_render(name, runs, 2, dir);
+		p = plots_render_compare(name, runs, res, &req->settings, dir);
 		stage(tty, "%s", "");
 		if (p == PLOTS_NONE) {
 			printf("\nno plots: the runs have no kmod, syscall or bpf results\n");
