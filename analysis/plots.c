@@ -18,21 +18,16 @@
 
 const struct plot plots[] = {
 	{ "delta-kmod",
-	  "kmod suite: difference between the runs, in percent of A, each bar "
-	  "coloured by compare's verdict; the grey band is the relevance "
-	  "threshold (--margin, 2% by default) within which no row is called "
-	  "faster or slower",
+	  "kmod suite: difference between the runs in percent of A, coloured by "
+	  "verdict; grey band: the ±margin relevance threshold",
 	  "delta-kmod.gp", plot_select_delta, "kmod" },
 	{ "delta-syscall",
-	  "Syscall suite: difference between the runs, in percent of A, each bar "
-	  "coloured by compare's verdict; the grey band is the relevance "
-	  "threshold (--margin, 2% by default) within which no row is called "
-	  "faster or slower",
+	  "Syscall suite: difference between the runs in percent of A, coloured by "
+	  "verdict; grey band: the ±margin relevance threshold",
 	  "delta-syscall.gp", plot_select_delta, "syscall" },
 	{ "delta-bpf",
-	  "bpf suite: difference of the user - kernel overhead, in percent of A, "
-	  "each bar coloured by compare's verdict; the grey band is the "
-	  "relevance threshold (--margin, 2% by default)",
+	  "bpf suite: difference of the user - kernel overhead in percent of A, "
+	  "coloured by verdict; grey band: the ±margin relevance threshold",
 	  "delta-bpf.gp", plot_select_delta, "bpf" },
 	{ "ops", "Cost per operation with 95% CI error bars",
 	  "ops.gp", plot_select_ops, NULL },
