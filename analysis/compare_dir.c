@@ -14,6 +14,7 @@
 #include "analysis/calibrate_dir.h"
 #include "analysis/compare_boots.h"
 #include "analysis/compare_controls.h"
+#include "analysis/compare_json.h"
 #include "analysis/compare_stats.h"
 #include "analysis/compare_write.h"
 #include "analysis/derived.h"
@@ -173,7 +174,7 @@ static int write_views(const struct compare_request *req,
 		int p;
 
 		stage(tty, "plots");
-		p = plots_render(name, runs, 2, dir);
+		p = plots_render_compare(name, runs, res, &req->settings, dir);
 		stage(tty, "%s", "");
 		if (p == PLOTS_NONE) {
 			printf("\nno plots: the runs have no kmod, syscall or bpf results\n");
@@ -316,6 +317,47 @@ static int load_more_runs(const struct compare_request *req, char **paths,
 	return 0;
 }
 
+/*
+ * The smap_state of the n runs of side ("A" or "B") into *state: 0, or 1
+ * after saying that they mix states, whose deltas would mean nothing.
+ */
+static int side_state(const char *who, const char *side,
+		      const struct run_dir *const *runs, size_t n,
+		      const char **state)
+{
+	const char *states[MAX_RUNS_A_SIDE] = { NULL };
+
+	for (size_t k = 0; k < n; k++)
+		states[k] = rundir_context_or(runs[k], "smap_state", "");
+	*state = compare_side_state(states, n);
+	if (*state)
+		return 0;
+	fprintf(stderr, "smapbench %s: refusing: side %s mixes SMAP states:\n",
+		who, side);
+	for (size_t k = 0; k < n; k++)
+		fprintf(stderr, "  %s (%s)\n", runs[k]->path,
+			*states[k] ? states[k] : "state unknown");
+	fprintf(stderr, "The runs of a side are boots of one SMAP state; give "
+		"the others as the other side.\n");
+	return 1;
+}
+
+/* Say that rows have a --fail-on verdict; the exit status. */
+static int fail_on_status(const char *who, const struct compare_result *res,
+			  unsigned mask)
+{
+	const struct compare_row *first;
+	size_t n = compare_rows_with(res, mask, &first);
+
+	if (!n)
+		return 0;
+	fprintf(stderr, "smapbench %s: --fail-on: %zu of %zu rows have a verdict "
+		"asked for (first: %s, %s): exit status %d\n", who, n,
+		res->count, first->a->name, compare_verdict_name(first->verdict),
+		COMPARE_EXIT_FAIL_ON);
+	return COMPARE_EXIT_FAIL_ON;
+}
+
 int compare_dir_write(const struct compare_request *request)
 {
 	/* a copy: the calibration sets its settings' sigma_u */
@@ -333,7 +375,8 @@ int compare_dir_write(const struct compare_request *request)
 	const struct run_dir *runs[2] = { &a, &b };
 	struct compare_result res = { 0 };
 	struct atomic_dir target;
-	char err[2 * PATH_MAX + 512], *dir = NULL;
+	char err[2 * PATH_MAX + 512], *dir = NULL, pairing[256];
+	struct compare_sides sides = { .a = side_a, .b = side_b };
 
 	if (!list_a || !list_b) {
 		fprintf(stderr, "smapbench %s: out of memory\n", name);
@@ -379,8 +422,15 @@ int compare_dir_write(const struct compare_request *request)
 	note_partial_runs(name, runs);
 	if (compare_check_contexts(name, &a, &b, req->force) ||
 	    load_more_runs(req, paths_a, na, &a, extra, &extras, side_a) ||
-	    load_more_runs(req, paths_b, nb, &b, extra, &extras, side_b))
+	    load_more_runs(req, paths_b, nb, &b, extra, &extras, side_b) ||
+	    side_state(name, "A", side_a, na, &sides.state_a) ||
+	    side_state(name, "B", side_b, nb, &sides.state_b))
 		goto out;
+	sides.na = na;
+	sides.nb = nb;
+	compare_pairing_sentence(pairing, sizeof(pairing), sides.state_a,
+				 sides.state_b);
+	printf("%s\n", pairing);
 	if (use_calibration(req, &a, &b, &r.settings, &calibration))
 		goto out;
 	/* several boots a side: they are their own calibration */
@@ -428,9 +478,10 @@ int compare_dir_write(const struct compare_request *request)
 		goto out;
 	}
 	if (compare_csv_write(target.tmp, &res, &req->settings) ||
+	    compare_json_write(target.tmp, &res, &req->settings, &sides) ||
 	    compare_settings_write(target.tmp, &req->settings)) {
-		fprintf(stderr, "smapbench %s: cannot write %s/compare.csv or "
-			"compare-settings.csv: %s\n", name, target.tmp,
+		fprintf(stderr, "smapbench %s: cannot write %s/compare.csv, "
+			"compare.json or compare-settings.csv: %s\n", name, target.tmp,
 			strerror(errno));
 		atomic_dir_abort(&target);
 		goto out;
@@ -442,10 +493,12 @@ int compare_dir_write(const struct compare_request *request)
 		rc = 1;
 		goto out;
 	}
-	printf("\nwritten: %s/compare.csv%s%s\n", dir, plotted ? ", plots/" : "",
-	       req->report ? ", report.md" : "");
+	printf("\nwritten: %s/compare.csv, compare.json%s%s\n", dir,
+	       plotted ? ", plots/" : "", req->report ? ", report.md" : "");
 	if (same)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
+	if (!rc)
+		rc = fail_on_status(name, &res, req->fail_on);
 out:
 	compare_result_free(&res);
 	free(dir);

@@ -24,11 +24,18 @@ struct compare_request {
 	const char *calibration;	/* sigma_u from this file */
 	int no_calibration;		/* assume sigma_u, read no file */
 	const char *census;		/* census of the SMAP kernel, or NULL */
+	unsigned fail_on;		/* 1 << verdict: exit COMPARE_EXIT_FAIL_ON
+					 * when a row has one of them */
 };
+
+/* --fail-on's status: a row has a verdict asked for; not 1 (error), 2 (usage). */
+#define COMPARE_EXIT_FAIL_ON	3
 
 /*
  * Returns the exit status: 0; 1 after saying what failed; 2 (EXIT_USAGE)
- * when the output directory is not ours to replace, before any work.
+ * when the output directory is not ours to replace, before any work;
+ * COMPARE_EXIT_FAIL_ON when all was written and a row has a verdict of
+ * req->fail_on.
  */
 int compare_dir_write(const struct compare_request *req);
 

@@ -205,7 +205,10 @@ static FILE *open_in_dir(const char *dir, const char *name)
 	return fopen(path, "w");
 }
 
-/* Fields that are NAN are written empty, as everywhere in compare.csv. */
+/*
+ * Fields that are NAN are written empty, as everywhere in compare.csv.
+ * Text from the runs goes through csv_field_text().
+ */
 int compare_csv_write(const char *dir, const struct compare_result *res,
 		      const struct compare_settings *set)
 {
@@ -228,13 +231,14 @@ int compare_csv_write(const char *dir, const struct compare_result *res,
 	for (size_t i = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
 
-		csv_field(&w, r->a->name);
-		csv_field(&w, r->a->suite);
-		csv_field(&w, r->a->op);
-		csv_field(&w, r->a->variant);
+		/* the runs' own text: a spreadsheet must not run it */
+		csv_field_text(&w, r->a->name);
+		csv_field_text(&w, r->a->suite);
+		csv_field_text(&w, r->a->op);
+		csv_field_text(&w, r->a->variant);
 		csv_field_uint(&w, r->a->size);
 		csv_field_uint(&w, r->a->batch);
-		csv_field(&w, r->unit);
+		csv_field_text(&w, r->unit);
 		csv_field_uint(&w, r->na);
 		csv_field_uint(&w, r->nb);
 		csv_field_uint(&w, r->reps_a);
@@ -314,8 +318,12 @@ int compare_settings_write(const char *dir, const struct compare_settings *set)
 		return -1;
 	csv_writer_init(&w, f);
 	csv_row(&w, (const char *const[]){ "key", "value" }, 2);
-	for (size_t i = 0; i < n; i++)
-		csv_row(&w, (const char *const[]){ text[i][0], text[i][1] }, 2);
+	for (size_t i = 0; i < n; i++) {
+		/* a value can be a path given on the command line */
+		csv_field(&w, text[i][0]);
+		csv_field_text(&w, text[i][1]);
+		csv_end_row(&w);
+	}
 	err = csv_writer_error(&w);
 	if (fclose(f) || err)
 		return -1;
@@ -398,6 +406,105 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 	}
 	free(d);
 	return blocking && !force;
+}
+
+enum compare_pairing compare_pairing_of(const char *state_a,
+					const char *state_b)
+{
+	int on_a = !strcmp(state_a, "smap"), off_a = !strcmp(state_a, "nosmap");
+	int on_b = !strcmp(state_b, "smap"), off_b = !strcmp(state_b, "nosmap");
+
+	if (!(on_a || off_a) || !(on_b || off_b))
+		return COMPARE_PAIRING_UNKNOWN;
+	if (on_a == on_b)
+		return COMPARE_PAIRING_SAME_STATE;
+	return off_a ? COMPARE_PAIRING_ORDERED : COMPARE_PAIRING_REVERSED;
+}
+
+const char *compare_pairing_name(enum compare_pairing p)
+{
+	static const char *const names[] = {
+		"ordered", "reversed", "same-state", "unknown",
+	};
+
+	return p <= COMPARE_PAIRING_UNKNOWN ? names[p] : "unknown";
+}
+
+void compare_pairing_sentence(char *buf, size_t len, const char *state_a,
+			      const char *state_b)
+{
+	switch (compare_pairing_of(state_a, state_b)) {
+	case COMPARE_PAIRING_ORDERED:
+		snprintf(buf, len, "Differences are B - A: A is the SMAP-off "
+			 "boot and B the SMAP boot, so they are what SMAP costs.");
+		break;
+	case COMPARE_PAIRING_REVERSED:
+		snprintf(buf, len, "Differences are B - A. Order reversed: A is "
+			 "the SMAP boot; the deltas are minus SMAP's cost.");
+		break;
+	case COMPARE_PAIRING_SAME_STATE:
+		snprintf(buf, len, "A/A comparison: both sides are SMAP %s (%s); "
+			 "the deltas are noise or drift between boots, not SMAP.",
+			 strcmp(state_a, "smap") ? "off" : "on",
+			 strcmp(state_a, "smap") ? "nosmap" : "smap");
+		break;
+	default:
+		snprintf(buf, len, "Differences are B - A. The SMAP state of %s "
+			 "is not recorded as smap or nosmap: whether the deltas "
+			 "are SMAP's cost cannot be told.",
+			 compare_pairing_of(state_a, "smap") ==
+			 COMPARE_PAIRING_UNKNOWN ?
+			 (compare_pairing_of("smap", state_b) ==
+			  COMPARE_PAIRING_UNKNOWN ? "either side" : "A") : "B");
+		break;
+	}
+}
+
+int compare_verdict_mask(const char *list, unsigned *mask, char *bad,
+			 size_t badlen)
+{
+	*mask = 0;
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		int v;
+
+		for (v = 0; v < COMPARE_VERDICTS; v++)
+			if (len && strlen(compare_verdict_name(v)) == len &&
+			    !strncmp(p, compare_verdict_name(v), len))
+				break;
+		if (v == COMPARE_VERDICTS) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return -1;
+		}
+		*mask |= 1u << v;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
+size_t compare_rows_with(const struct compare_result *res, unsigned mask,
+			 const struct compare_row **first)
+{
+	size_t n = 0;
+
+	if (first)
+		*first = NULL;
+	for (size_t i = 0; i < res->count; i++) {
+		if (!(mask & (1u << res->rows[i].verdict)))
+			continue;
+		if (!n++ && first)
+			*first = &res->rows[i];
+	}
+	return n;
+}
+
+const char *compare_side_state(const char *const *states, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(states[i], states[0]))
+			return NULL;
+	return n ? states[0] : NULL;
 }
 
 const char *same_run_warning(const struct run_dir *a, const struct run_dir *b)

@@ -335,11 +335,32 @@ static int in_delta(const struct run_bench *x, const char *suite)
 	return 1;
 }
 
+/* compare's row of x in res, or NULL. */
+static const struct compare_row *compare_row_of(const struct compare_result *res,
+						const struct run_bench *x)
+{
+	for (size_t i = 0; res && i < res->count; i++)
+		if (!strcmp(res->rows[i].a->name, x->name))
+			return &res->rows[i];
+	return NULL;
+}
+
+/* The verdicts in the order the legend lists them. */
+static const enum compare_verdict delta_verdicts[] = {
+	COMPARE_SLOWER, COMPARE_FASTER, COMPARE_SAME, COMPARE_INCONCLUSIVE,
+	COMPARE_UNKNOWN,
+};
+
 int plot_select_delta(struct plot_job *job)
 {
 	const char *suite = job->arg;
+	const struct compare_settings defaults = compare_default_settings();
+	const struct compare_settings *set = job->compare_settings ?
+					     job->compare_settings : &defaults;
 	const struct run_dir *a, *b;
 	const char *labels[256];
+	char present[96] = "", band[96];
+	int seen[COMPARE_VERDICTS] = { 0 };
 	size_t n = 0;
 	FILE *f;
 
@@ -350,10 +371,13 @@ int plot_select_delta(struct plot_job *job)
 	f = plot_dat_open(job, job->name);
 	if (!f)
 		return -1;
-	fprintf(f, "label \"%s vs %s\" low high\n", run_title(job->runs, 2, 1),
+	fprintf(f, "label \"%s vs %s\" low high verdict\n", run_title(job->runs, 2, 1),
 		run_title(job->runs, 2, 0));
 	for (size_t i = 0; i < a->count; i++) {
 		const struct run_bench *x = &a->bench[i], *y;
+		const struct compare_row *found;
+		struct compare_row row;
+		enum compare_verdict verdict = COMPARE_UNKNOWN;
 		double rel, lo = NAN, hi = NAN;
 
 		if (!in_delta(x, suite))
@@ -362,26 +386,30 @@ int plot_select_delta(struct plot_job *job)
 		if (!y || strcmp(x->unit, y->unit) || !(x->center > 0))
 			continue;
 		rel = 100 * (y->center - x->center) / x->center;
-		if (x->count && y->count) {
-			struct compare_settings set = compare_default_settings();
-			struct compare_row row;
-
+		found = compare_row_of(job->compare, x);
+		/* without compare's result (one row alone): its own verdict */
+		if (!found && x->count && y->count) {
 			if (compare_values(x->values, x->repetition, x->count,
 					   y->values, y->repetition, y->count,
-					   &set, &row)) {
+					   set, &row)) {
 				fclose(f);
 				return -1;
 			}
-			lo = 100 * row.ci_low / row.center_a;
-			hi = 100 * row.ci_high / row.center_a;
+			found = &row;
 		}
+		if (found) {
+			lo = 100 * found->relative_low;
+			hi = 100 * found->relative_high;
+			verdict = found->verdict;
+		}
+		seen[verdict] = 1;
 		fprintf(f, "\"%s\"", x->name + strlen(x->suite) + 1);
 		if (n < 256)
 			labels[n] = x->name + strlen(x->suite) + 1;
 		plot_put_value(f, rel);
 		plot_put_value(f, lo);
 		plot_put_value(f, hi);
-		fputc('\n', f);
+		fprintf(f, " %d\n", (int)verdict);
 		n++;
 	}
 	if (plot_dat_close(job, f, job->name))
@@ -393,6 +421,23 @@ int plot_select_delta(struct plot_job *job)
 		unlink(path);
 		return PLOT_EMPTY;
 	}
+	/* one legend entry per verdict that has a bar, none empty */
+	for (size_t v = 0; v < sizeof(delta_verdicts) / sizeof(*delta_verdicts); v++)
+		if (seen[delta_verdicts[v]])
+			snprintf(present + strlen(present),
+				 sizeof(present) - strlen(present), "%s%d",
+				 *present ? " " : "", (int)delta_verdicts[v]);
+	plot_set_string(job, "verdicts", present);
+	/*
+	 * The relevance threshold compare's verdicts use: on the log scale
+	 * +-log(1 + margin), so -m / (1 + m) .. +m relative to A.
+	 */
+	plot_set_number(job, "band_low", -100 * set->margin / (1 + set->margin));
+	plot_set_number(job, "band_high", 100 * set->margin);
+	snprintf(band, sizeof(band), "within ±%g%% (compare --margin): never "
+		 "faster or slower", 100 * set->margin);
+	plot_set_string(job, "band_title", band);
+	plot_set_number(job, "nrows", (double)n);
 	plot_set_number(job, "nseries", 1);
 	plot_set_number(job, "rotate", 1);
 	plot_set_number(job, "width", n > 30 ? 1600 : 1200);

@@ -18,6 +18,9 @@
 
 #include "rundata/rundir.h"
 
+struct compare_result;
+struct compare_settings;
+
 /* What a select function returns besides -1 (an error it has said). */
 #define PLOT_EMPTY	0	/* the runs have nothing for this plot */
 #define PLOT_DRAW	1	/* .dat written, variables set: draw it */
@@ -31,6 +34,9 @@ struct plot_job {
 	const char *name;		/* the plot's: name.dat, name.png, ... */
 	const char *arg;		/* the table's arg for select, or NULL */
 	const char *who;		/* the command, for messages */
+	/* of two runs, compare's result and settings (delta plots), or NULL */
+	const struct compare_result *compare;
+	const struct compare_settings *compare_settings;
 	char settings[8192];		/* gnuplot -e assignments */
 };
 

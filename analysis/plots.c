@@ -18,13 +18,16 @@
 
 const struct plot plots[] = {
 	{ "delta-kmod",
-	  "kmod suite: difference between the runs, in percent of A",
+	  "kmod suite: difference between the runs in percent of A, coloured by "
+	  "verdict; grey band: the ±margin relevance threshold",
 	  "delta-kmod.gp", plot_select_delta, "kmod" },
 	{ "delta-syscall",
-	  "Syscall suite: difference between the runs, in percent of A",
+	  "Syscall suite: difference between the runs in percent of A, coloured by "
+	  "verdict; grey band: the ±margin relevance threshold",
 	  "delta-syscall.gp", plot_select_delta, "syscall" },
 	{ "delta-bpf",
-	  "bpf suite: difference of the user - kernel overhead, in percent of A",
+	  "bpf suite: difference of the user - kernel overhead in percent of A, "
+	  "coloured by verdict; grey band: the ±margin relevance threshold",
 	  "delta-bpf.gp", plot_select_delta, "bpf" },
 	{ "ops", "Cost per operation with 95% CI error bars",
 	  "ops.gp", plot_select_ops, NULL },
@@ -134,8 +137,9 @@ static void common_settings(char *buf, size_t len,
 
 /* ------------------------------------------------------------ driver */
 
-int plots_render(const char *who, const struct run_dir *const *runs,
-		 size_t nruns, const char *dir)
+static int render(const char *who, const struct run_dir *const *runs,
+		  size_t nruns, const struct compare_result *res,
+		  const struct compare_settings *set, const char *dir)
 {
 	struct gnuplot gp = { 0 };
 	struct atomic_dir out;
@@ -158,7 +162,8 @@ int plots_render(const char *who, const struct run_dir *const *runs,
 	for (const struct plot *p = plots; p->name; p++) {
 		struct plot_job job = { .runs = runs, .nruns = nruns,
 					.dir = out.tmp, .name = p->name,
-					.arg = p->arg, .who = who };
+					.arg = p->arg, .who = who,
+					.compare = res, .compare_settings = set };
 		int selected;
 
 		snprintf(job.settings, sizeof(job.settings), "%s", common);
@@ -183,6 +188,19 @@ int plots_render(const char *who, const struct run_dir *const *runs,
 out:
 	gnuplot_free(&gp);
 	return rc;
+}
+
+int plots_render(const char *who, const struct run_dir *const *runs,
+		 size_t nruns, const char *dir)
+{
+	return render(who, runs, nruns, NULL, NULL, dir);
+}
+
+int plots_render_compare(const char *who, const struct run_dir *const *runs,
+			 const struct compare_result *res,
+			 const struct compare_settings *set, const char *dir)
+{
+	return render(who, runs, 2, res, set, dir);
 }
 
 int plots_render_run(const char *who, const char *path)

@@ -39,6 +39,13 @@ extern const struct plot plots[];
 #define PLOTS_NONE 2
 int plots_render(const char *who, const struct run_dir *const *runs,
 		 size_t nruns, const char *dir);
+/*
+ * The same for two runs with compare's result: the delta plots colour
+ * each row by its verdict and draw the relevance threshold set uses.
+ */
+int plots_render_compare(const char *who, const struct run_dir *const *runs,
+			 const struct compare_result *res,
+			 const struct compare_settings *set, const char *dir);
 /* `plot RUN`: RUN/plots/. Returns the exit status, after saying why. */
 int plots_render_run(const char *who, const char *path);
 

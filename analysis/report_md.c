@@ -302,6 +302,24 @@ static void write_warnings(FILE *f, const struct run_dir *const *runs,
 	fputc('\n', f);
 }
 
+/*
+ * Which run is which, and what B - A means from their SMAP states
+ * (compare_pairing_sentence(): SMAP's cost, minus it, or no SMAP at all).
+ * A side of several runs is of one state (compare refuses a mix), so its
+ * first run's state is the side's.
+ */
+static void write_comparison_intro(FILE *f, const struct run_dir *const *runs)
+{
+	const char *state_a = rundir_context_or(runs[0], "smap_state", "");
+	const char *state_b = rundir_context_or(runs[1], "smap_state", "");
+	char pairing[256];
+
+	compare_pairing_sentence(pairing, sizeof(pairing), state_a, state_b);
+	fprintf(f, "A = `%s` (%s), B = `%s` (%s). %s\n\n", runs[0]->path,
+		*state_a ? state_a : "state unknown", runs[1]->path,
+		*state_b ? state_b : "state unknown", pairing);
+}
+
 int report_write(const char *dir, const struct run_dir *const *runs,
 		 size_t nruns, const struct compare_result *res,
 		 const struct derived *tables, const struct pair_fit *fit,
@@ -338,12 +356,7 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		fputs("\n\n", f);
 	}
 	if (nruns != 1)
-		fprintf(f, "A = `%s` (%s), B = `%s` (%s). Differences are B - A: with "
-			"A the SMAP-off boot, they are what SMAP costs.\n\n",
-			runs[0]->path,
-			rundir_context_or(runs[0], "smap_state", "state unknown"),
-			runs[1]->path,
-			rundir_context_or(runs[1], "smap_state", "state unknown"));
+		write_comparison_intro(f, runs);
 	write_warnings(f, runs, nruns);
 
 	fprintf(f, "## Headline\n\n");

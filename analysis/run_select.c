@@ -2,6 +2,8 @@
 /* run_select.c - benchmarks of a run by their fields; see run_select.h. */
 #include "analysis/run_select.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int bench_is(const struct run_bench *b, const struct bench_key *k)
@@ -57,4 +59,46 @@ const char *suite_unit(const struct run_dir *const *runs, size_t nruns,
 			if (!strcmp(runs[r]->bench[i].suite, suite))
 				return runs[r]->bench[i].unit;
 	return "";
+}
+
+void run_weight_of(const struct run_dir *run, struct run_weight *w)
+{
+	const char *reps = rundir_context_or(run, "repetitions", "0");
+	char *end;
+
+	w->complete = strcmp(rundir_context_or(run, "status", ""), "interrupted") != 0;
+	w->quick = !strcmp(rundir_context_or(run, "quick", ""), "1");
+	w->repetitions = strtoul(reps, &end, 10);
+	if (*end)
+		w->repetitions = 0;
+	w->date = rundir_context_or(run, "date", "");
+}
+
+int run_weight_compare(const struct run_weight *a, const struct run_weight *b,
+		       char *why, size_t len)
+{
+	char buf[96];
+	int c = 0;
+
+	if (a->complete != b->complete) {
+		c = a->complete ? 1 : -1;
+		snprintf(buf, sizeof(buf), "a complete run, not an interrupted one");
+	} else if (a->quick != b->quick) {
+		c = a->quick ? -1 : 1;
+		snprintf(buf, sizeof(buf), "a default or --full run, not a --quick one");
+	} else if (a->repetitions != b->repetitions) {
+		c = a->repetitions > b->repetitions ? 1 : -1;
+		snprintf(buf, sizeof(buf), "more repetitions (%lu, not %lu)",
+			 c > 0 ? a->repetitions : b->repetitions,
+			 c > 0 ? b->repetitions : a->repetitions);
+	} else if (strcmp(a->date, b->date)) {
+		/* context dates are ISO 8601: their order is time's */
+		c = strcmp(a->date, b->date) > 0 ? 1 : -1;
+		snprintf(buf, sizeof(buf), "a newer run");
+	} else {
+		snprintf(buf, sizeof(buf), "an equal run given first");
+	}
+	if (why)
+		snprintf(why, len, "%s", buf);
+	return c;
 }

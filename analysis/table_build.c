@@ -350,13 +350,32 @@ static int off_rank(const struct table_input *in)
 	return 0;
 }
 
-static int better(const struct table_input *a, const struct table_input *b)
+/*
+ * > 0 when a is the better run of its boot kind (SMAP-off: first the one
+ * switched off as users do), then by RUN_PREFERENCE_RULE; why (if not
+ * NULL) says what decided.
+ */
+static int preference(const struct table_input *a, const struct table_input *b,
+		      char *why, size_t len)
 {
 	int ra = is_smap(a) ? 0 : off_rank(a), rb = is_smap(b) ? 0 : off_rank(b);
+	struct run_weight wa, wb;
 
-	if (ra != rb)
-		return ra > rb;
-	return strcmp(ctx(a, "date"), ctx(b, "date")) > 0;
+	if (ra != rb) {
+		if (why)
+			snprintf(why, len, "a SMAP-off run switched off as users "
+				 "do (%s), not %s", ctx(ra > rb ? a : b, "smap_off_method"),
+				 ctx(ra > rb ? b : a, "smap_off_method"));
+		return ra > rb ? 1 : -1;
+	}
+	run_weight_of(&a->run, &wa);
+	run_weight_of(&b->run, &wb);
+	return run_weight_compare(&wa, &wb, why, len);
+}
+
+static int better(const struct table_input *a, const struct table_input *b)
+{
+	return preference(a, b, NULL, 0) > 0;
 }
 
 /* ------------------------------------------------------------ figures */
@@ -639,10 +658,12 @@ int table_build(char **paths, size_t count, const struct table_options *o,
 			struct table_row *r = &t->rows[k];
 			struct table_input *kept = is_smap(in) ? r->smap : r->off;
 
-			if (kept && same_machine(kept, in) &&
-			    left_out(t, in->path, "the row of this machine and kernel uses %s (%s)",
-				     kept->path, is_smap(in) ? "a newer SMAP run" :
-				     "a SMAP-off run switched off as users do, or newer"))
+			if (!kept || !same_machine(kept, in))
+				continue;
+			preference(kept, in, buf, sizeof(buf));
+			if (left_out(t, in->path, "older/shorter run of the same "
+				     "machine and kernel: the row uses %s, %s",
+				     kept->path, buf))
 				goto fail;
 		}
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/gnuplot.h"
+#include "analysis/run_select.h"
 #include "analysis/text_table.h"
 #include "rundata/csv.h"
 
@@ -334,6 +335,9 @@ int table_write_md(const struct table *t, FILE *f, const char *plot)
 		   t->left_out_count == 1 ? "" : "s");
 	md_one_boot(t, f);
 	md_two_boots(t, f);
+	fputs("\nWhich run a row uses: " RUN_PREFERENCE_RULE "; of SMAP-off "
+	      "runs, first the one switched off as users do (clearcpuid, then "
+	      "nosmap, then a CPU model without SMAP).\n", f);
 	if (plot)
 		fprintf(f, "\n![pair cost per access, per machine and kernel](%s)\n", plot);
 	md_runs(t, f);

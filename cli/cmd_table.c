@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/run_select.h"
 #include "analysis/table.h"
 #include "cli/commands.h"
 #include "rundata/atomic_dir.h"
@@ -24,7 +25,7 @@ static void print_rows(const struct table *t)
 
 	for (size_t i = 0; i < t->left_out_count; i++)
 		replaced |= strstr(t->left_out[i].reason,
-				   "the row of this machine and kernel uses") != NULL;
+				   "run of the same machine and kernel") != NULL;
 	for (size_t k = 0; k < t->row_count; k++) {
 		const struct table_row *r = &t->rows[k];
 		const struct table_input *runs[] = { r->smap, r->off };
@@ -45,7 +46,8 @@ static void print_rows(const struct table *t)
 		putchar('\n');
 	}
 	if (replaced)
-		printf("of several runs of one machine and kernel: the newest SMAP run; the SMAP-off run switched off as users do (clearcpuid, nosmap, a CPU model without SMAP), then the newest; the others are listed as left out\n");
+		printf("%s; a SMAP-off run switched off as users do (clearcpuid, nosmap, a CPU model without SMAP) before that; the others are listed as left out\n",
+		       RUN_PREFERENCE_RULE);
 }
 
 static void usage(FILE *f)
@@ -59,6 +61,12 @@ static void usage(FILE *f)
 		"benchmarks (per pair, with a census directory of that kernel among\n"
 		"the inputs). Inputs that cannot be in the table are listed with\n"
 		"the reason.\n\n"
+		"Which run a row uses: of several runs of one machine, kernel and\n"
+		"SMAP state, a complete run over an interrupted one, a default or\n"
+		"--full run over a --quick one, then the one with more repetitions,\n"
+		"then the newest; of SMAP-off runs, first the one switched off as\n"
+		"users do (clearcpuid, then nosmap, then a CPU model without SMAP).\n"
+		"The others are listed as left out, with the run used instead.\n\n"
 		"options:\n"
 		"  --out DIR       write DIR/table.csv, table.md, left-out.csv and\n"
 		"                  plots/table.{png,svg} (default: table); DIR is\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/compare_stats.h"
+#include "analysis/compare_write.h"
 #include "cli/commands.h"
 
 static void compare_usage(FILE *f, const char *name)
@@ -16,7 +17,7 @@ static void compare_usage(FILE *f, const char *name)
 	fprintf(f,
 		"usage: smapbench %s RUN_A RUN_B [--out DIR] [--alpha A] [--margin PCT]\n"
 		"       [--calibration FILE | --no-calibration] [--census DIR] [--force]\n"
-		"       [--no-plots]\n"
+		"       [--no-plots] [--fail-on VERDICTS]\n"
 		"\n"
 		"Pairs the benchmarks of two runs by name and reports, per pair, each\n"
 		"side's mean of repetition medians, B-A in the unit, in ns and in percent,\n"
@@ -28,8 +29,12 @@ static void compare_usage(FILE *f, const char *name)
 		"unknown (fewer than %d repetitions a side). Without a calibration\n"
 		"sigma_u is assumed %g%%.\n"
 		"RUN is a run directory or a Google Benchmark JSON file. Put the SMAP-off\n"
-		"run first: deltas are then SMAP's cost. A side may be several runs,\n"
-		"RUN_A1,RUN_A2,..., each a boot of its own: their boots then tell sigma_u.\n"
+		"run first: deltas are then SMAP's cost; with the SMAP run first they are\n"
+		"minus it (\"order reversed\"), and of two runs of one SMAP state they\n"
+		"are noise or drift (\"A/A comparison\"), as the output says. A side may\n"
+		"be several runs, RUN_A1,RUN_A2,..., each a boot of its own and all of\n"
+		"one SMAP state: their boots then tell sigma_u. Writes compare.csv and\n"
+		"compare.json (docs/schema.md).\n"
 		"\n"
 		"  --out DIR    output directory (default: compare-A-vs-B next to RUN_A);\n"
 		"               an existing DIR is replaced only if smapbench compare\n"
@@ -48,10 +53,18 @@ static void compare_usage(FILE *f, const char *name)
 		"  --force      compare runs of different machines, CPUs, microcode,\n"
 		"               kernels, counters or virtualisation anyway (it never\n"
 		"               lets compare replace a directory it did not write)\n"
-		"  --no-plots   write compare.csv%s only, no plots/\n",
+		"  --no-plots   write compare.csv, compare.json%s only, no plots/\n"
+		"  --fail-on VERDICTS  comma-separated verdicts (slower, faster, same,\n"
+		"               inconclusive, unknown): exit with status %d when any row\n"
+		"               has one, after writing everything\n"
+		"\n"
+		"Exit status: 0 (whatever the verdicts without --fail-on), 1 error,\n"
+		"2 bad command line or an output directory not compare's, %d a row\n"
+		"with a --fail-on verdict.\n",
 		name, COMPARE_MIN_REPETITIONS, 100 * COMPARE_DEFAULT_BOOT_SD,
 		100 * COMPARE_DEFAULT_MARGIN,
-		strcmp(name, "report") ? "" : " and report.md");
+		strcmp(name, "report") ? "" : " and report.md",
+		COMPARE_EXIT_FAIL_ON, COMPARE_EXIT_FAIL_ON);
 }
 
 int compare_parse_options(int argc, char **argv, struct compare_options *o)
@@ -65,18 +78,21 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 		{ "calibration", required_argument, NULL, 'c' },
 		{ "no-calibration", no_argument, NULL, 'C' },
 		{ "census", required_argument, NULL, 'k' },
+		{ "fail-on", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name = argv[0], *out = NULL, *calibration = NULL, *census = NULL;
 	struct compare_settings set = compare_default_settings();
 	int force = 0, plots = 1, no_calibration = 0, opt;
+	unsigned fail_on = 0;
+	char bad[64];
 	double percent;
 	char *end;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:a:m:c:Ck:fnh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:a:m:c:Ck:F:fnh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			if (!*optarg) {
@@ -132,6 +148,14 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 			}
 			census = optarg;
 			break;
+		case 'F':
+			if (compare_verdict_mask(optarg, &fail_on, bad, sizeof(bad))) {
+				fprintf(stderr, "smapbench %s: --fail-on: '%s' is not a "
+					"verdict (slower, faster, same, inconclusive, "
+					"unknown, separated by commas)\n", name, bad);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			compare_usage(stdout, name);
 			*o = (struct compare_options){ .help = 1 };
@@ -166,7 +190,7 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 			     .settings = set, .force = force, .plots = plots,
 			     .calibration = calibration,
 			     .no_calibration = no_calibration,
-			     .census = census },
+			     .census = census, .fail_on = fail_on },
 	};
 	return 0;
 }

@@ -14,7 +14,8 @@
 #include "rundata/error.h"
 
 static const char *const plot_suffixes[] = { ".png", ".svg", ".dat", NULL };
-static const char *const compare_files[] = { "compare.csv", "compare-settings.csv",
+static const char *const compare_files[] = { "compare.csv", "compare.json",
+					       "compare-settings.csv",
 					       "report.md", NULL };
 
 const struct atomic_dir_kind atomic_dir_plots = {

@@ -260,6 +260,64 @@ else
 	not_ok "compare of results.json files"
 fi
 
+# compare.json: valid JSON, the rows and verdicts of compare.csv; what
+# B - A means, from the sides' SMAP states; --fail-on's exit statuses.
+json_check=${BUILD:-build}/tests/json-check
+if [ -s "$cmp/compare.json" ] && "$json_check" "$cmp/compare.json"; then
+	csv_slower=$(awk -F, 'NR > 1 && $(NF - 1) == "slower"' "$cmp/compare.csv" | wc -l)
+	json_slower=$(grep -c '"verdict": "slower"' "$cmp/compare.json")
+	json_rows=$(grep -c '"verdict": ' "$cmp/compare.json")
+	if [ "$csv_slower" -gt 0 ] && [ "$csv_slower" -eq "$json_slower" ] &&
+		[ "$json_rows" -eq "$(($(wc -l <"$cmp/compare.csv") - 1))" ] &&
+		grep -q '"order": "ordered"' "$cmp/compare.json"; then
+		ok "compare.json is valid JSON with compare.csv's $json_rows rows and $json_slower slower"
+	else
+		not_ok "compare.json: $json_rows rows, $json_slower slower; compare.csv $csv_slower slower"
+	fi
+else
+	not_ok "compare.json missing or not valid JSON"
+fi
+if grep -qF "A is the SMAP-off boot and B the SMAP boot, so they are what SMAP costs" <<<"$out"; then
+	ok "compare nosmap, smap: the deltas are what SMAP costs"
+else
+	not_ok "compare nosmap, smap does not say the deltas are SMAP's cost"
+fi
+out=$("$smapbench" compare --no-plots --out "$tmp/reversed" "$tmp/run-smap" "$tmp/run-nosmap" 2>&1)
+if grep -qF "Order reversed: A is the SMAP boot; the deltas are minus SMAP's cost." <<<"$out" &&
+	! grep -q "what SMAP costs" <<<"$out"; then
+	ok "compare smap, nosmap: says the order is reversed"
+else
+	not_ok "compare smap, nosmap: $(grep -i "differences\|reversed" <<<"$out")"
+fi
+cp -r "$tmp/run-smap" "$tmp/run-smap2"
+rm -rf "$tmp/run-smap2/plots"
+out=$("$smapbench" report --no-plots --out "$tmp/aa" "$tmp/run-smap" "$tmp/run-smap2" 2>&1)
+sentence="A/A comparison: both sides are SMAP on (smap); the deltas are noise or drift between boots, not SMAP."
+if grep -qF "$sentence" <<<"$out" && grep -qF "$sentence" "$tmp/aa/report.md" &&
+	! grep -q "what SMAP costs" "$tmp/aa/report.md"; then
+	ok "compare and report of two SMAP runs: an A/A comparison, not SMAP's cost"
+else
+	not_ok "A/A comparison not said: $(grep -i "differences\|A/A" "$tmp/aa/report.md" 2>&1)"
+fi
+out=$("$smapbench" compare --no-plots --out "$tmp/mixed" "$tmp/run-nosmap,$tmp/run-smap2" "$tmp/run-smap" 2>&1)
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "side A mixes SMAP states" <<<"$out" && [ ! -e "$tmp/mixed" ]; then
+	ok "compare refuses a side of runs of mixed SMAP states (status 1)"
+else
+	not_ok "compare of a mixed side: status $rc, $(head -n 2 <<<"$out")"
+fi
+for case in "slower 3" "faster,same 0" "slower,faster,unknown 3" "slowr 2" ", 2"; do
+	read -r verdicts want <<<"$case"
+	"$smapbench" compare --no-plots --fail-on "$verdicts" --out "$tmp/fail-on" \
+		"$tmp/run-nosmap" "$tmp/run-smap" >/dev/null 2>&1
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		ok "compare --fail-on $verdicts: status $want"
+	else
+		not_ok "compare --fail-on $verdicts: status $rc, expected $want"
+	fi
+done
+
 # Another kernel is refused, naming the field; --force goes on.
 cp -r "$tmp/run-smap" "$tmp/run-other"
 rm -rf "$tmp/run-other/plots"

@@ -163,10 +163,19 @@ cp -a "$fix/run-smap" "$tmp/newer"
 sed -i 's/^date,.*/date,2026-02-01T00:00:00Z/' "$tmp/newer/context.csv"
 "$bin" table "$fix/run-smap" "$tmp/newer" --no-plots --out "$tmp/n" >"$tmp/n.out" 2>/dev/null
 check "of two SMAP runs of one machine the newer is used, the older listed" \
-	eval 'grep -q "^$fix/run-smap,.*uses $tmp/newer" "$tmp/n/left-out.csv"'
+	eval 'grep -q "^$fix/run-smap,\"older/shorter run of the same machine and kernel: the row uses $tmp/newer, a newer run\"" "$tmp/n/left-out.csv"'
 check "table says which run the row uses, and the rule that chose it" \
 	eval 'grep -q "^row fixture, .*: SMAP run $tmp/newer (2026-02-01" "$tmp/n.out" &&
-		grep -q "^of several runs of one machine and kernel: the newest SMAP run" "$tmp/n.out"'
+		grep -q "^of several runs of one machine, kernel and SMAP state, the table uses a complete run" "$tmp/n.out" &&
+		grep -q "^Which run a row uses: of several runs" "$tmp/n/table.md"'
+# a newer --quick run does not replace a default run of more repetitions
+cp -a "$tmp/newer" "$tmp/quick"
+sed -i 's/^date,.*/date,2026-03-01T00:00:00Z/' "$tmp/quick/context.csv"
+printf 'quick,1\nrepetitions,1\n' >>"$tmp/quick/context.csv"
+printf 'quick,0\nrepetitions,5\n' >>"$tmp/newer/context.csv"
+"$bin" table "$tmp/quick" "$tmp/newer" --no-plots --out "$tmp/q" >/dev/null 2>&1
+check "a newer --quick run is left out for an older default run" \
+	eval 'grep -q "^$tmp/quick,.*the row uses $tmp/newer, a default or --full run, not a --quick one" "$tmp/q/left-out.csv"'
 
 # --- text a spreadsheet would run: a contributed run's context ----------------
 for k in smap nosmap; do
