@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report_md.c - report.md, readable on GitHub as is: warnings first,
- * headline numbers, the derived tables, the plots (relative links to the
- * PNGs in plots/), every result, what the row flags mean, and the
- * context; see report_md.h.
+ * what the run says about SMAP (answer.h), headline numbers, the derived
+ * tables, the plots (relative links to the PNGs in plots/), every
+ * result, what the row flags mean, and the context; see report_md.h.
  */
 #include "analysis/report_md.h"
 
@@ -13,11 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/answer.h"
 #include "analysis/compare_write.h"
 #include "analysis/headline.h"
 #include "analysis/plots.h"
 #include "analysis/run_input.h"
+#include "analysis/table.h"
 #include "analysis/text_table.h"
+#include "measure/runner.h"
+#include "measure/stats.h"
 #include "rundata/atomic_dir.h"
 
 /* What a report.md of ours starts with (atomic_file_begin). */
@@ -104,18 +108,25 @@ static void print_or_say(FILE *f, struct text_table *t, size_t rows,
 	text_table_free(t);
 }
 
+/* ns and, where the run's calibration gives them, cycles (answer.h). */
 static void write_headline_one(FILE *f, const struct run_dir *run)
 {
 	const struct bench_key *headline = headline_benchmarks();
 	struct text_table t;
 	size_t rows = 0;
+	int cycles = 0;
 
-	text_table_init(&t, 5, "lrrlr");
-	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
-		   "unit", "ns" });
 	for (size_t i = 0; headline[i].suite; i++) {
 		const struct run_bench *b = bench_match(run, &headline[i]);
-		char m[32], ci[80], ns[32];
+
+		cycles |= b && isfinite(table_cycles_per_unit(run, b));
+	}
+	text_table_init(&t, cycles ? 6 : 5, "lrrlrr");
+	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
+		   "unit", "ns", "cycles" });
+	for (size_t i = 0; headline[i].suite; i++) {
+		const struct run_bench *b = bench_match(run, &headline[i]);
+		char m[32], ci[80], ns[32], cyc[32];
 
 		if (!b)
 			continue;
@@ -123,7 +134,9 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 			   format_number(m, sizeof(m), b->center),
 			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
 			   format_number(ns, sizeof(ns), b->center *
-				   rundir_ns_per_unit(run, b)) });
+				   rundir_ns_per_unit(run, b)),
+			   format_number(cyc, sizeof(cyc), b->center *
+				   table_cycles_per_unit(run, b)) });
 		rows++;
 	}
 	print_or_say(f, &t, rows, "None of the headline benchmarks is in this run.");
@@ -345,6 +358,14 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 			runs[1]->path,
 			rundir_context_or(runs[1], "smap_state", "state unknown"));
 	write_warnings(f, runs, nruns);
+	if (nruns == 1) {
+		struct answer a;
+
+		if (!answer_build(runs[0], &a)) {
+			answer_print(f, &a, 1);
+			answer_free(&a);
+		}
+	}
 
 	fprintf(f, "## Headline\n\n");
 	if (nruns == 1) {
