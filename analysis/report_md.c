@@ -183,12 +183,12 @@ static void write_results(FILE *f, const struct run_dir *run)
 {
 	struct text_table t;
 
-	text_table_init(&t, 8, "lrrlrrrl");
+	text_table_init(&t, 9, "lrrlrrrrl");
 	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
-		   "unit", "cv", "repetitions", "samples", "flags" });
+		   "unit", "cv", "repetitions", "samples", "outliers", "flags" });
 	for (size_t i = 0; i < run->count; i++) {
 		const struct run_bench *b = &run->bench[i];
-		char m[32], ci[80], cv[32], n[32], r[32];
+		char m[32], ci[80], cv[32], n[32], r[32], out[32];
 
 		if (isnan(b->cv))
 			snprintf(cv, sizeof(cv), "-");
@@ -196,10 +196,11 @@ static void write_results(FILE *f, const struct run_dir *run)
 			snprintf(cv, sizeof(cv), "%.1f%%", 100 * b->cv);
 		snprintf(n, sizeof(n), "%zu", b->count);
 		snprintf(r, sizeof(r), "%zu", b->repetitions);
+		snprintf(out, sizeof(out), "%zu", answer_outliers(b));
 		text_table_add(&t, (const char *const[]){ b->name,
 			   format_number(m, sizeof(m), b->center),
 			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
-			   cv, r, n, b->flags });
+			   cv, r, n, out, b->flags });
 	}
 	text_table_print(f, &t, 1);
 	text_table_free(&t);
@@ -226,9 +227,7 @@ static void write_flags(FILE *f, const struct run_dir *const *runs,
 	static const struct {
 		const char *flag, *meaning;
 	} flags[] = {
-		{ "noisy", "the samples' coefficient of variation is above "
-		  "10%: the center and its CI still hold, but small "
-		  "differences need care (interference, frequency changes)" },
+		{ "noisy", NULL },	/* noisy_meaning, from the code's threshold */
 		{ "preempted", "more than 10% of the samples saw an involuntary "
 		  "context switch (getrusage around each sample): another task "
 		  "ran on the CPU; such samples are kept" },
@@ -238,8 +237,18 @@ static void write_flags(FILE *f, const struct run_dir *const *runs,
 		{ "unpinned", "the run could not pin itself to one CPU" },
 		{ "tcg", "the run was emulated by QEMU TCG: functional only" },
 	};
+	char noisy_meaning[320];
 	int any = 0;
 
+	/* as result_noisy() decides it (measure/runner.h) */
+	snprintf(noisy_meaning, sizeof(noisy_meaning),
+		 "the median absolute deviation of the samples is above %.0f%% "
+		 "of their median (MAD/median > %.2f): half of the samples lie "
+		 "more than %.0f%% from it, so the bulk is wide and the center "
+		 "may move between runs; outliers alone do not set it, they are "
+		 "counted apart (the outliers column)",
+		 RESULT_NOISY_MAD_SHARE * 100, RESULT_NOISY_MAD_SHARE,
+		 RESULT_NOISY_MAD_SHARE * 100);
 	for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
 		size_t count[2] = { 0, 0 };
 
@@ -257,7 +266,8 @@ static void write_flags(FILE *f, const struct run_dir *const *runs,
 			fprintf(f, "%s%s%zu of %zu rows", r ? ", " : "",
 				nruns == 1 ? "" : r ? "B " : "A ", count[r],
 				runs[r]->count);
-		fprintf(f, "): %s.\n", flags[k].meaning);
+		fprintf(f, "): %s.\n", flags[k].meaning ? flags[k].meaning :
+			noisy_meaning);
 	}
 }
 
@@ -416,7 +426,10 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		fprintf(f, "## All results\n\n"
 			"center: the mean of the repetitions' medians (each "
 			"repetition a process of its own); 95%% CI: Student's t "
-			"over those repetitions; cv: of all samples.\n\n");
+			"over those repetitions; cv: of all samples; outliers: "
+			"samples with a modified Z-score above %.1f "
+			"(0.6745 |x - median| / MAD), kept in every statistic, "
+			"raising no flag.\n\n", STATS_OUTLIER_Z);
 		write_results(f, runs[0]);
 	}
 	write_flags(f, runs, nruns);
