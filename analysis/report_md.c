@@ -36,44 +36,101 @@ static const char *const context_keys[] = {
 	"smapbench_version", "git_revision", "warnings",
 };
 
-/* "a;b" as "a; b": the warnings, joined without a space when recorded. */
-static void space_after_semicolons(char *text, size_t len)
+/* A context value's line in report.md breaks at a space past this width. */
+#define CONTEXT_WRAP 72
+
+static size_t count_char(const char *s, char c)
 {
-	for (char *p = strchr(text, ';'); p; p = strchr(p + 1, ';'))
-		if (p[1] != ' ' && strlen(text) + 2 <= len) {
-			memmove(p + 2, p + 1, strlen(p + 1) + 1);
-			p[1] = ' ';
+	size_t n = 0;
+
+	while ((s = strchr(s, c)))
+		n++, s++;
+	return n;
+}
+
+/*
+ * A context value as one Markdown cell, whole: a long one (a kernel
+ * command line, whose tail may be clearcpuid=smap) broken at spaces into
+ * lines of about CONTEXT_WRAP characters with <br>.
+ */
+static void write_context_cell(FILE *f, const char *value)
+{
+	size_t column = 0;
+
+	while (*value) {
+		size_t word = strcspn(value, " ");
+		char *text = strndup(value, word);
+
+		if (column && column + 1 + word > CONTEXT_WRAP) {
+			fputs("<br>", f);
+			column = 0;
+		} else if (column) {
+			fputc(' ', f);
+			column++;
 		}
+		if (text)
+			md_text(f, text);
+		free(text);
+		column += word;
+		value += word;
+		value += strspn(value, " ");
+	}
+}
+
+/* "a;b" as "a; b": the warnings, joined without a space when recorded. */
+static char *space_after_semicolons(const char *text)
+{
+	char *spaced = malloc(2 * strlen(text) + 1), *p = spaced;
+
+	if (!spaced)
+		return NULL;
+	for (; *text; text++) {
+		*p++ = *text;
+		if (*text == ';' && text[1] != ' ')
+			*p++ = ' ';
+	}
+	*p = '\0';
+	return spaced;
 }
 
 static void write_context(FILE *f, const struct run_dir *const *runs,
 			  size_t nruns)
 {
-	struct text_table t;
+	size_t width = strlen("context");
 
-	text_table_init(&t, (unsigned)nruns + 1, "lll");
-	if (nruns == 1)
-		text_table_add(&t, (const char *const[]){ "context", "value" });
-	else
-		text_table_add(&t, (const char *const[]){ "context", "A", "B" });
+	for (size_t k = 0; k < sizeof(context_keys) / sizeof(*context_keys); k++)
+		if (strlen(context_keys[k]) + count_char(context_keys[k], '_') > width)
+			width = strlen(context_keys[k]) + count_char(context_keys[k], '_');
+	fprintf(f, "| %-*s |%s\n| %.*s- |%s\n", (int)width, "context",
+		nruns == 1 ? " value |" : " A | B |", (int)width - 1,
+		"------------------------------------------------",
+		nruns == 1 ? " ----- |" : " - | - |");
 	for (size_t k = 0; k < sizeof(context_keys) / sizeof(*context_keys); k++) {
-		char cell[2][512];
-		const char *cells[3] = { context_keys[k], cell[0], cell[1] };
+		const char *key = context_keys[k];
 		int any = 0;
 
+		for (size_t r = 0; r < nruns; r++)
+			any |= rundir_context(runs[r], key) != NULL;
+		if (!any)
+			continue;
+		fputs("| ", f);
+		md_text(f, key);
+		/* md_text() escapes a key's underscores */
+		fprintf(f, "%*s |", (int)(width - strlen(key) -
+					  count_char(key, '_')), "");
 		for (size_t r = 0; r < nruns; r++) {
-			const char *v = rundir_context(runs[r], context_keys[k]);
+			const char *v = rundir_context_or(runs[r], key, "");
+			char *spaced = NULL;
 
-			any |= v != NULL;
-			snprintf(cell[r], sizeof(cell[r]), "%s", v ? v : "");
-			if (!strcmp(context_keys[k], "warnings"))
-				space_after_semicolons(cell[r], sizeof(cell[r]));
+			if (!strcmp(key, "warnings") && (spaced = space_after_semicolons(v)))
+				v = spaced;
+			fputc(' ', f);
+			write_context_cell(f, v);
+			fputs(" |", f);
+			free(spaced);
 		}
-		if (any)
-			text_table_add(&t, cells);
+		fputc('\n', f);
 	}
-	text_table_print(f, &t, 1);
-	text_table_free(&t);
 }
 
 static void write_plots(FILE *f, const char *dir)
