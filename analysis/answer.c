@@ -265,8 +265,10 @@ static void add_next(struct builder *bld, const struct run_dir *run,
 
 	if (bld->tcg)
 		add_line(bld, 0, NULL, "next: timings need hardware or KVM: `sudo ./run-bench.sh` on a machine that loads modules");
-	else if (module_ran)
+	else if (module_ran && !strcmp(rundir_context_or(run, "smap_state", ""), "smap"))
 		add_line(bld, 0, NULL, "next: the SMAP-off boot, for what the kernel as shipped pays: `sudo ./run-bench.sh --boots 4` (docs/boot-series.md)");
+	else if (module_ran)
+		add_line(bld, 0, NULL, "next: a SMAP boot to compare this one with, for what the kernel as shipped pays: `sudo ./run-bench.sh --boots 4` (docs/boot-series.md)");
 	else {
 		add_line(bld, 0, NULL, "next: the pair's own cost needs the module: a machine that loads modules (`sudo ./run-bench.sh` there)");
 		if (!strcmp(accel, "kvm-ok"))

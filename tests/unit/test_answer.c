@@ -170,6 +170,13 @@ static void pair_cost_in_cycles_is_inline_minus_nopad(void **unused)
 	assert_lacks(&a, ANSWER_TCG_TAG);
 	derived_free(&d);
 	answer_free(&a);
+
+	/* a SMAP-off boot: the SMAP boot is what it lacks */
+	set_context(&run, "smap_state", "nosmap");
+	assert_int(answer_build(&run, &a), 0, "answer_build");
+	assert_has(&a, "next: a SMAP boot to compare this one with");
+	assert_lacks(&a, "the SMAP-off boot");
+	answer_free(&a);
 	rundir_free(&run);
 }
 
