@@ -76,8 +76,8 @@ static void add_line(struct builder *bld, int level, const char *quoted,
 }
 
 /*
- * "X cycles [lo, hi], Y ns" where the run's calibration gives cycles, else
- * "Y ns [lo, hi]" with the run's own unit when that is not ns.
+ * "X cycles [lo, hi], Y ns" where the run's calibration gives cycles;
+ * else "X ticks [lo, hi], Y ns" in the run's unit, or "Y ns [lo, hi]".
  */
 static const char *figure(char *buf, size_t len, const struct run_dir *run,
 			  const struct run_bench *b, double v, double lo,
@@ -166,8 +166,9 @@ static int add_bpf_bound(struct builder *bld, const struct run_dir *run)
 		if (def->kind != TABLE_ROW || !(b = bench_match(run, &key)))
 			continue;
 		add_line(bld, 0, NULL, "UPPER BOUND of the STAC/CLAC pair per access, %s: %s %s; it includes %s (docs/bpf.md)",
-			 bld->tcg ? "emulated" : "not its cost", b->name, figure(fig, sizeof(fig), run, b, b->center,
-					 b->ci_low, b->ci_high),
+			 bld->tcg ? "emulated" : "not its cost", b->name,
+			 figure(fig, sizeof(fig), run, b, b->center, b->ci_low,
+				b->ci_high),
 			 BPF_BOUND_HOLDS);
 		return 1;
 	}
