@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report_md.c - report.md, readable on GitHub as is: warnings first,
- * headline numbers, the derived tables, the plots (relative links to the
- * PNGs in plots/), every result, what the row flags mean, and the
- * context; see report_md.h.
+ * what the run says about SMAP (answer.h), headline numbers, the derived
+ * tables, the plots (relative links to the PNGs in plots/), every
+ * result, what the row flags mean, and the context; see report_md.h.
  */
 #include "analysis/report_md.h"
 
@@ -13,11 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/answer.h"
 #include "analysis/compare_write.h"
 #include "analysis/headline.h"
 #include "analysis/plots.h"
 #include "analysis/run_input.h"
+#include "analysis/table.h"
 #include "analysis/text_table.h"
+#include "measure/runner.h"
+#include "measure/stats.h"
 #include "rundata/atomic_dir.h"
 
 /* What a report.md of ours starts with (atomic_file_begin). */
@@ -32,44 +36,101 @@ static const char *const context_keys[] = {
 	"smapbench_version", "git_revision", "warnings",
 };
 
-/* "a;b" as "a; b": the warnings, joined without a space when recorded. */
-static void space_after_semicolons(char *text, size_t len)
+/* A context value's line in report.md breaks at a space past this width. */
+#define CONTEXT_WRAP 72
+
+static size_t count_char(const char *s, char c)
 {
-	for (char *p = strchr(text, ';'); p; p = strchr(p + 1, ';'))
-		if (p[1] != ' ' && strlen(text) + 2 <= len) {
-			memmove(p + 2, p + 1, strlen(p + 1) + 1);
-			p[1] = ' ';
+	size_t n = 0;
+
+	while ((s = strchr(s, c)))
+		n++, s++;
+	return n;
+}
+
+/*
+ * A context value as one Markdown cell, whole: a long one (a kernel
+ * command line, whose tail may be clearcpuid=smap) broken at spaces into
+ * lines of about CONTEXT_WRAP characters with <br>.
+ */
+static void write_context_cell(FILE *f, const char *value)
+{
+	size_t column = 0;
+
+	while (*value) {
+		size_t word = strcspn(value, " ");
+		char *text = strndup(value, word);
+
+		if (column && column + 1 + word > CONTEXT_WRAP) {
+			fputs("<br>", f);
+			column = 0;
+		} else if (column) {
+			fputc(' ', f);
+			column++;
 		}
+		if (text)
+			md_text(f, text);
+		free(text);
+		column += word;
+		value += word;
+		value += strspn(value, " ");
+	}
+}
+
+/* "a;b" as "a; b": the warnings, joined without a space when recorded. */
+static char *space_after_semicolons(const char *text)
+{
+	char *spaced = malloc(2 * strlen(text) + 1), *p = spaced;
+
+	if (!spaced)
+		return NULL;
+	for (; *text; text++) {
+		*p++ = *text;
+		if (*text == ';' && text[1] != ' ')
+			*p++ = ' ';
+	}
+	*p = '\0';
+	return spaced;
 }
 
 static void write_context(FILE *f, const struct run_dir *const *runs,
 			  size_t nruns)
 {
-	struct text_table t;
+	size_t width = strlen("context");
 
-	text_table_init(&t, (unsigned)nruns + 1, "lll");
-	if (nruns == 1)
-		text_table_add(&t, (const char *const[]){ "context", "value" });
-	else
-		text_table_add(&t, (const char *const[]){ "context", "A", "B" });
+	for (size_t k = 0; k < sizeof(context_keys) / sizeof(*context_keys); k++)
+		if (strlen(context_keys[k]) + count_char(context_keys[k], '_') > width)
+			width = strlen(context_keys[k]) + count_char(context_keys[k], '_');
+	fprintf(f, "| %-*s |%s\n| %.*s- |%s\n", (int)width, "context",
+		nruns == 1 ? " value |" : " A | B |", (int)width - 1,
+		"------------------------------------------------",
+		nruns == 1 ? " ----- |" : " - | - |");
 	for (size_t k = 0; k < sizeof(context_keys) / sizeof(*context_keys); k++) {
-		char cell[2][512];
-		const char *cells[3] = { context_keys[k], cell[0], cell[1] };
+		const char *key = context_keys[k];
 		int any = 0;
 
+		for (size_t r = 0; r < nruns; r++)
+			any |= rundir_context(runs[r], key) != NULL;
+		if (!any)
+			continue;
+		fputs("| ", f);
+		md_text(f, key);
+		/* md_text() escapes a key's underscores */
+		fprintf(f, "%*s |", (int)(width - strlen(key) -
+					  count_char(key, '_')), "");
 		for (size_t r = 0; r < nruns; r++) {
-			const char *v = rundir_context(runs[r], context_keys[k]);
+			const char *v = rundir_context_or(runs[r], key, "");
+			char *spaced = NULL;
 
-			any |= v != NULL;
-			snprintf(cell[r], sizeof(cell[r]), "%s", v ? v : "");
-			if (!strcmp(context_keys[k], "warnings"))
-				space_after_semicolons(cell[r], sizeof(cell[r]));
+			if (!strcmp(key, "warnings") && (spaced = space_after_semicolons(v)))
+				v = spaced;
+			fputc(' ', f);
+			write_context_cell(f, v);
+			fputs(" |", f);
+			free(spaced);
 		}
-		if (any)
-			text_table_add(&t, cells);
+		fputc('\n', f);
 	}
-	text_table_print(f, &t, 1);
-	text_table_free(&t);
 }
 
 static void write_plots(FILE *f, const char *dir)
@@ -104,18 +165,25 @@ static void print_or_say(FILE *f, struct text_table *t, size_t rows,
 	text_table_free(t);
 }
 
+/* ns and, where the run's calibration gives them, cycles (answer.h). */
 static void write_headline_one(FILE *f, const struct run_dir *run)
 {
 	const struct bench_key *headline = headline_benchmarks();
 	struct text_table t;
 	size_t rows = 0;
+	int cycles = 0;
 
-	text_table_init(&t, 5, "lrrlr");
-	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
-		   "unit", "ns" });
 	for (size_t i = 0; headline[i].suite; i++) {
 		const struct run_bench *b = bench_match(run, &headline[i]);
-		char m[32], ci[80], ns[32];
+
+		cycles |= b && isfinite(table_cycles_per_unit(run, b));
+	}
+	text_table_init(&t, cycles ? 6 : 5, "lrrlrr");
+	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
+		   "unit", "ns", "cycles" });
+	for (size_t i = 0; headline[i].suite; i++) {
+		const struct run_bench *b = bench_match(run, &headline[i]);
+		char m[32], ci[80], ns[32], cyc[32];
 
 		if (!b)
 			continue;
@@ -123,7 +191,9 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 			   format_number(m, sizeof(m), b->center),
 			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
 			   format_number(ns, sizeof(ns), b->center *
-				   rundir_ns_per_unit(run, b)) });
+				   rundir_ns_per_unit(run, b)),
+			   format_number(cyc, sizeof(cyc), b->center *
+				   table_cycles_per_unit(run, b)) });
 		rows++;
 	}
 	print_or_say(f, &t, rows, "None of the headline benchmarks is in this run.");
@@ -170,12 +240,12 @@ static void write_results(FILE *f, const struct run_dir *run)
 {
 	struct text_table t;
 
-	text_table_init(&t, 8, "lrrlrrrl");
+	text_table_init(&t, 9, "lrrlrrrrl");
 	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
-		   "unit", "cv", "repetitions", "samples", "flags" });
+		   "unit", "cv", "repetitions", "samples", "outliers", "flags" });
 	for (size_t i = 0; i < run->count; i++) {
 		const struct run_bench *b = &run->bench[i];
-		char m[32], ci[80], cv[32], n[32], r[32];
+		char m[32], ci[80], cv[32], n[32], r[32], out[32];
 
 		if (isnan(b->cv))
 			snprintf(cv, sizeof(cv), "-");
@@ -183,10 +253,11 @@ static void write_results(FILE *f, const struct run_dir *run)
 			snprintf(cv, sizeof(cv), "%.1f%%", 100 * b->cv);
 		snprintf(n, sizeof(n), "%zu", b->count);
 		snprintf(r, sizeof(r), "%zu", b->repetitions);
+		snprintf(out, sizeof(out), "%zu", answer_outliers(b));
 		text_table_add(&t, (const char *const[]){ b->name,
 			   format_number(m, sizeof(m), b->center),
 			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
-			   cv, r, n, b->flags });
+			   cv, r, n, out, b->flags });
 	}
 	text_table_print(f, &t, 1);
 	text_table_free(&t);
@@ -213,9 +284,7 @@ static void write_flags(FILE *f, const struct run_dir *const *runs,
 	static const struct {
 		const char *flag, *meaning;
 	} flags[] = {
-		{ "noisy", "the samples' coefficient of variation is above "
-		  "10%: the center and its CI still hold, but small "
-		  "differences need care (interference, frequency changes)" },
+		{ "noisy", NULL },	/* noisy_meaning, from the code's threshold */
 		{ "preempted", "more than 10% of the samples saw an involuntary "
 		  "context switch (getrusage around each sample): another task "
 		  "ran on the CPU; such samples are kept" },
@@ -225,8 +294,18 @@ static void write_flags(FILE *f, const struct run_dir *const *runs,
 		{ "unpinned", "the run could not pin itself to one CPU" },
 		{ "tcg", "the run was emulated by QEMU TCG: functional only" },
 	};
+	char noisy_meaning[320];
 	int any = 0;
 
+	/* as result_noisy() decides it (measure/runner.h) */
+	snprintf(noisy_meaning, sizeof(noisy_meaning),
+		 "the median absolute deviation of the samples is above %.0f%% "
+		 "of their median (MAD/median > %.2f): half of the samples lie "
+		 "more than %.0f%% from it, so the bulk is wide and the center "
+		 "may move between runs; outliers alone do not set it, they are "
+		 "counted apart (the outliers column)",
+		 RESULT_NOISY_MAD_SHARE * 100, RESULT_NOISY_MAD_SHARE,
+		 RESULT_NOISY_MAD_SHARE * 100);
 	for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
 		size_t count[2] = { 0, 0 };
 
@@ -244,7 +323,8 @@ static void write_flags(FILE *f, const struct run_dir *const *runs,
 			fprintf(f, "%s%s%zu of %zu rows", r ? ", " : "",
 				nruns == 1 ? "" : r ? "B " : "A ", count[r],
 				runs[r]->count);
-		fprintf(f, "): %s.\n", flags[k].meaning);
+		fprintf(f, "): %s.\n", flags[k].meaning ? flags[k].meaning :
+			noisy_meaning);
 	}
 }
 
@@ -358,6 +438,14 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 	if (nruns != 1)
 		write_comparison_intro(f, runs);
 	write_warnings(f, runs, nruns);
+	if (nruns == 1) {
+		struct answer a;
+
+		if (!answer_build(runs[0], &a)) {
+			answer_print(f, &a, 1);
+			answer_free(&a);
+		}
+	}
 
 	fprintf(f, "## Headline\n\n");
 	if (nruns == 1) {
@@ -408,7 +496,10 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		fprintf(f, "## All results\n\n"
 			"center: the mean of the repetitions' medians (each "
 			"repetition a process of its own); 95%% CI: Student's t "
-			"over those repetitions; cv: of all samples.\n\n");
+			"over those repetitions; cv: of all samples; outliers: "
+			"samples with a modified Z-score above %.1f "
+			"(0.6745 |x - median| / MAD), kept in every statistic, "
+			"raising no flag.\n\n", STATS_OUTLIER_Z);
 		write_results(f, runs[0]);
 	}
 	write_flags(f, runs, nruns);

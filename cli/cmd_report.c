@@ -4,12 +4,13 @@
  * (analysis/report_md.h). One run: RUN/report.md, linking
  * RUN/plots/ when `smapbench plot` made them. Two runs: the comparison
  * directory of `smapbench compare` (made afresh, plots included) with
- * report.md in it. `--headline RUN`: the headline rows, printed.
+ * report.md in it. `--headline RUN`: what the run says about SMAP, then
+ * the headline rows, printed.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/headline.h"
+#include "analysis/answer.h"
 #include "analysis/report_md.h"
 #include "cli/commands.h"
 #include "cli/compare_options.h"
@@ -22,14 +23,18 @@ static void report_usage(FILE *f)
 	      "       [--calibration FILE | --no-calibration] [--census DIR] [--force]\n"
 	      "       [--no-plots]\n"
 	      "\n"
-	      "One run: writes RUN/report.md (warnings, headline numbers, STAC/CLAC\n"
-	      "tables, links to RUN/plots/, all results, row flags, context); an\n"
-	      "existing report.md is replaced only if smapbench wrote it.\n"
+	      "One run: writes RUN/report.md (warnings, what the run says about SMAP,\n"
+	      "headline numbers, STAC/CLAC tables, links to RUN/plots/, all results,\n"
+	      "row flags, context); an existing report.md is replaced only if\n"
+	      "smapbench wrote it.\n"
 	      "Two runs: does what 'smapbench compare' does (compare.csv, plots)\n"
 	      "and writes report.md into the comparison directory; the options are\n"
 	      "compare's (smapbench compare --help).\n"
-	      "--headline: prints the headline rows of RUN, one line each (center\n"
-	      "in ns, 95% CI in ns, flags), and writes nothing.\n", f);
+	      "--headline: prints what RUN says about SMAP (the pair's cost per\n"
+	      "access, or the bpf upper bound; skipped suites; the next step), then\n"
+	      "the headline rows of RUN, one line each (center in ns, 95% CI in ns,\n"
+	      "cycles where the run's calibration gives them, flags, outliers), and\n"
+	      "writes nothing.\n", f);
 }
 
 int cmd_report(int argc, char **argv)
@@ -50,7 +55,7 @@ int cmd_report(int argc, char **argv)
 				fprintf(stderr, "smapbench report: --headline takes one RUN and no other option\n");
 				return EXIT_USAGE;
 			}
-			return headline_print_run("report", path);
+			return answer_print_run("report", path);
 		}
 		if (argv[i][0] != '-') {
 			positional++;

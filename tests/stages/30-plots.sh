@@ -205,21 +205,26 @@ if "$smapbench" report "$tmp/run-smap" >/dev/null 2>&1 && [ -s "$tmp/run-smap/re
 else
 	not_ok "report of one run failed"
 fi
-# report --headline: the rows of report.md's headline table, one line each
-# in ns, and the sigframe row at the batch size the suite runs.
-if out=$("$smapbench" report --headline "$tmp/run-smap" 2>&1); then
+# report --headline: what the run says about SMAP, first, then the rows of
+# report.md's headline table, one line each in ns, and the sigframe row at
+# the batch size the suite runs.
+if all=$("$smapbench" report --headline "$tmp/run-smap" 2>&1); then
+	out=$(sed -n '/^Headline (/,/^  [a-z]*:/s/^  \(kmod\|syscall\|bpf\)\//&/p' <<<"$all")
 	table=$(sed -n '/^## Headline/,/^## /s/^| \(kmod\|syscall\|bpf\)\([^ ]*\) .*/\1\2/p' \
 		"$tmp/run-smap/report.md" | sed 's/\\\(.\)/\1/g')
 	bad=$(grep -cvE '^  [a-z_/0-9]+ +[0-9.]+ ns  \[[0-9.]+ \.\. [0-9.]+\]  ' <<<"$out")
 	if [ "$bad" -eq 0 ] && [ "$(awk '{ print $1 }' <<<"$out")" = "$table" ] &&
-		grep -q '^  kmod/sigframe/batched/1 ' <<<"$out"; then
-		ok "report --headline prints report.md's $(wc -l <<<"$out") headline rows, in ns"
+		grep -q '^  kmod/sigframe/batched/1 ' <<<"$out" &&
+		[ "$(head -1 <<<"$all")" = "What this run says about SMAP:" ] &&
+		sed -n '/^## What this run says about SMAP/,/^## /p' "$tmp/run-smap/report.md" |
+		grep -q '^- next: the SMAP-off boot'; then
+		ok "report --headline prints what the run says about SMAP, then report.md's $(wc -l <<<"$out") headline rows, in ns"
 	else
-		show <<<"$out"
-		not_ok "report --headline: lines malformed or not report.md's headline rows"
+		show <<<"$all"
+		not_ok "report --headline: no answer first, or lines malformed or not report.md's headline rows"
 	fi
 else
-	show <<<"$out"
+	show <<<"$all"
 	not_ok "report --headline failed on the fixture run"
 fi
 # a headline row flagged noisy: the flag is defined under the rows
