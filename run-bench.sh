@@ -779,13 +779,15 @@ if [ "$plots" -eq 1 ]; then
 		warn "report.md could not be written ($(shell_words "$smapbench" report "$run_dir") to retry)"
 fi
 
+# The answer first: what the run says about SMAP, then the headline rows
+# (smapbench report --headline), then where everything else is.
 echo
-say "run directory: $run_dir"
 if [ -f "$run_dir/results.csv" ]; then
-	say "headline (center per operation, 95% CI over the repetitions; every row: results.csv, report.md):"
 	"$smapbench" report --headline "$run_dir" ||
-		warn "the headline could not be printed; every row is in $run_dir/results.csv"
+		warn "the summary could not be printed; every row is in $run_dir/results.csv"
+	echo
 fi
+say "run directory: $run_dir"
 [ -d "$run_dir/plots" ] && say "plots: $run_dir/plots/"
 
 # A series (--series-step) says what comes next itself, and so does the

@@ -78,7 +78,7 @@ static int probe(void)
 	if (dev.fd < 0) {
 		if (errno == ENOENT)
 			snprintf(dev.why, sizeof(dev.why),
-				 "%s is absent: load smapbench.ko first (or run in the QEMU guest: run-bench.sh --vm)",
+				 "%s is absent: load smapbench.ko first (sudo ./run-bench.sh builds and loads it)",
 				 dev.path);
 		else
 			snprintf(dev.why, sizeof(dev.why),
