@@ -29,12 +29,14 @@
 static volatile sig_atomic_t stop_signal, discard_signal;
 
 /*
- * The first signal names the interruption and keeps what finished; the
- * second (Ctrl-C again, or a launcher's TERM after it) discards the run.
- * write() is async-signal-safe: the user learns at once what a second
- * Ctrl-C would do.
+ * The first signal names the interruption and keeps what finished; a
+ * second one (Ctrl-C again) discards the run. A signal from the parent
+ * after the first is that first one relayed, not a second request: a
+ * launcher (run-bench.sh) forwards the user's Ctrl-C as SIGTERM to a
+ * child the terminal has already sent SIGINT. write() and getppid() are
+ * async-signal-safe: the user learns at once what a second Ctrl-C does.
  */
-static void on_stop(int sig)
+static void on_stop(int sig, siginfo_t *info, void *context)
 {
 	static const char stopping[] =
 		"\nsmapbench run: stopping; the finished benchmarks will be kept (a second signal discards them)\n";
@@ -44,9 +46,10 @@ static void on_stop(int sig)
 		stop_signal = sig;
 		if (write(STDERR_FILENO, stopping, sizeof(stopping) - 1) < 0)
 			errno = saved;
-	} else {
+	} else if (!(info && info->si_code <= 0 && info->si_pid == getppid())) {
 		discard_signal = sig;
 	}
+	(void)context;
 	errno = saved;
 }
 
@@ -55,7 +58,8 @@ static void install_handlers(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
+	sa.sa_sigaction = on_stop;
+	sa.sa_flags = SA_SIGINFO;
 	/*
 	 * Each blocks the others: with two pending, the kernel would otherwise
 	 * stack SIGTERM's handler on top of SIGINT's and run it first.
