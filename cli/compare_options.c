@@ -46,8 +46,9 @@ static void compare_usage(FILE *f, const char *name)
 		"               from the two boots (default: a census directory beside\n"
 		"               the SMAP run that has its kernel)\n"
 		"  --force      compare runs of different machines, CPUs, microcode,\n"
-		"               kernels, counters or virtualisation anyway (it never\n"
-		"               lets compare replace a directory it did not write)\n"
+		"               kernels, counters or virtualisation, or an interrupted\n"
+		"               run, anyway (it never lets compare replace a directory\n"
+		"               it did not write)\n"
 		"  --no-plots   write compare.csv%s only, no plots/\n",
 		name, COMPARE_MIN_REPETITIONS, 100 * COMPARE_DEFAULT_BOOT_SD,
 		100 * COMPARE_DEFAULT_MARGIN,
