@@ -283,8 +283,8 @@ on_signal() {
 		kill -TERM "$child" 2>/dev/null
 		wait "$child" 2>/dev/null
 	fi
-	# A signal in the run's last moments, when every sample is taken, lets
-	# smapbench finish writing: that run directory is complete and stays.
+	# smapbench keeps what finished: the whole run when the signal came in
+	# its last moments, else an interrupted run (status=interrupted).
 	if [ -z "$run_dir" ] && [ -s "${run_dir_file:-}" ]; then
 		run_dir=$(cat "$run_dir_file")
 		[ -d "$run_dir" ] || run_dir=""
@@ -296,7 +296,10 @@ on_signal() {
 	[ ${#made[@]} -gt 0 ] && rmdir "${made[0]}" 2>/dev/null
 	give_back
 	printf '\n%s: interrupted by SIG%s; the module is unloaded' "$prog" "$name" >&2
-	if [ -n "$run_dir" ]; then
+	if [ -n "$run_dir" ] && grep -qx 'status,interrupted' "$run_dir/context.csv" 2>/dev/null; then
+		printf '; the benchmarks that finished are kept in %s, marked interrupted (not a complete run: compare refuses it without --force, the table leaves it out): %s\n' \
+			"$run_dir" "$(shell_words "$smapbench" report "$run_dir")" >&2
+	elif [ -n "$run_dir" ]; then
 		# The measurement was complete; only what is derived from it is not.
 		printf '; %s is complete, but its plots or report.md may be missing: %s; %s\n' \
 			"$run_dir" "$(shell_words "$smapbench" plot "$run_dir")" \
@@ -763,8 +766,17 @@ run_dir_file=$scratch/run-dir
 run_child "$smapbench" "${args[@]}" --run-dir-file "$run_dir_file"
 rc=$?
 unload_module
-[ "$rc" -eq 0 ] || die "smapbench run failed with status $rc; no run directory was kept"
 run_dir=$(cat "$run_dir_file" 2>/dev/null)
+if [ "$rc" -ne 0 ]; then
+	# a signal to smapbench alone: it kept the benchmarks that finished
+	[ -n "$run_dir" ] && [ -d "$run_dir" ] ||
+		die "smapbench run failed with status $rc; no run directory was kept"
+	made+=("$run_dir")
+	name_run_dir "$run_dir"
+	printf '%s: smapbench run was interrupted (status %s): the benchmarks that finished are kept in %s, marked interrupted (not a complete run)\n' \
+		"$prog" "$rc" "$run_dir" >&2
+	exit "$rc"
+fi
 [ -n "$run_dir" ] && [ -d "$run_dir" ] || die "smapbench run named no run directory"
 made+=("$run_dir")
 name_run_dir "$run_dir" || die "the run is complete in $run_dir, but --run-dir-file could not name it"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/compare_controls.h"
+#include "analysis/run_input.h"
 #include "analysis/derived.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
@@ -347,6 +348,9 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 	char unchecked[512] = "";
 	size_t n;
 	int blocking = compare_contexts(a, b, &d, &n);
+	/* an interrupted run is refused as a context mismatch is */
+	int incomplete = run_input_check_complete(who, "A", a, force) |
+			 run_input_check_complete(who, "B", b, force);
 
 	if (blocking < 0) {
 		fprintf(stderr, "smapbench %s: out of memory\n", who);
@@ -405,7 +409,7 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 			printf("\n");
 	}
 	free(d);
-	return blocking && !force;
+	return (blocking && !force) || incomplete;
 }
 
 enum compare_pairing compare_pairing_of(const char *state_a,

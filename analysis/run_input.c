@@ -25,6 +25,23 @@ int run_input_load(const char *who, const char *path, const char *needs,
 	return 0;
 }
 
+int run_input_check_complete(const char *who, const char *side,
+			     const struct run_dir *run, int force)
+{
+	const char *status = rundir_incomplete(run);
+
+	if (!status)
+		return 0;
+	fprintf(stderr, "smapbench %s: %s %s (%s) is not a complete run "
+		"(context.csv: status %s): an interrupted run keeps the "
+		"benchmarks that finished, with fewer repetitions than asked "
+		"and some not at all, so its figures do not stand beside a "
+		"complete run's%s\n", who,
+		force ? "warning (--force):" : "refusing:", side, run->path,
+		status, force ? "" : "; rerun it, or --force to compare anyway");
+	return !force;
+}
+
 struct load_job {
 	const char *path;
 	struct run_dir *run;

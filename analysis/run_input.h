@@ -26,4 +26,14 @@ int run_input_load_two(const char *who, const char *path_a,
 		       const char *path_b, struct run_dir *a, struct run_dir *b,
 		       char *messages, size_t len);
 
+/*
+ * A run that is not complete (rundir_incomplete(): an interrupted one)
+ * measured fewer repetitions than asked, some benchmarks none: its
+ * figures do not stand beside a complete run's. Returns 1 after saying
+ * so on stderr as "smapbench WHO: refusing: SIDE ...", or 0: the run is
+ * complete, or force was given (then it is said as a warning).
+ */
+int run_input_check_complete(const char *who, const char *side,
+			     const struct run_dir *run, int force);
+
 #endif /* SMAPBENCH_RUN_INPUT_H */

@@ -315,6 +315,11 @@ static const char *unusable(const struct table_input *in,
 		}
 	if (!*ctx(in, "smap_state"))
 		return "context.csv does not record smap_state";
+	if (rundir_incomplete(&in->run)) {
+		snprintf(buf, len, "not a complete run (context.csv: status %s): not every benchmark ran all its repetitions",
+			 rundir_incomplete(&in->run));
+		return buf;
+	}
 	if (!o->include_tcg && !strcmp(ctx(in, "virt"), "tcg"))
 		return "QEMU TCG: emulated timings, not a CPU's (--include-tcg keeps it)";
 	return NULL;

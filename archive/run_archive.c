@@ -540,7 +540,7 @@ int run_schema_known(const char *version)
 int run_check_context(const struct run_dir *run, char *err, size_t errlen)
 {
 	const char *schema = rundir_context(run, "schema_version");
-	const char *state;
+	const char *state, *status;
 	char name[32];
 
 	if (run_check_context_text(run, err, errlen))
@@ -562,6 +562,13 @@ int run_check_context(const struct run_dir *run, char *err, size_t errlen)
 			 RUN_SCHEMA_VERSION);
 		return -1;
 	}
+	status = rundir_context(run, "status");
+	if (status && *status && strcmp(status, "complete") &&
+	    strcmp(status, "interrupted")) {
+		snprintf(err, errlen, "context.csv: status '%.20s' is neither "
+			 "complete nor interrupted", status);
+		return -1;
+	}
 	state = rundir_context(run, "smap_state");
 	if (strcmp(state, "smap") && strcmp(state, "nosmap")) {
 		snprintf(err, errlen, "context.csv: smap_state '%.20s' is neither "
@@ -575,4 +582,19 @@ int run_check_context(const struct run_dir *run, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+const char *run_status_note(const char *dir)
+{
+	struct run_dir run;
+	char err[PATH_MAX + 256];
+	const char *note = NULL;
+
+	if (rundir_load_context(dir, &run, err, sizeof(err)))
+		return NULL;
+	if (rundir_incomplete(&run))
+		note = "an interrupted run (context.csv: status interrupted): "
+		       "compare refuses it without --force, the table leaves it out";
+	rundir_free(&run);
+	return note;
 }

@@ -111,10 +111,17 @@ void run_manifest_free(struct run_manifest *m);
  */
 /*
  * The context keys a run must have for the table to place it (each
- * present and not empty), and its schema_version (absent: 1) one this
- * program reads. 0, or -1 with err.
+ * present and not empty), its schema_version (absent: 1) one this
+ * program reads, and its status (absent: complete) complete or
+ * interrupted. 0, or -1 with err.
  */
 int run_check_context(const struct run_dir *run, char *err, size_t errlen);
+/*
+ * For pack and import to say: NULL for a complete run in dir, else what
+ * an interrupted one is to its readers. The status itself travels in
+ * the run's context.csv, packed and extracted as it is.
+ */
+const char *run_status_note(const char *dir);
 /* Whether a schema_version is one this smapbench reads (1 to the current). */
 int run_schema_known(const char *version);
 /* The keys run_check_context requires, NULL-terminated. */

@@ -86,7 +86,11 @@ int cmd_import(int argc, char **argv)
 			refused++;
 			continue;
 		}
+		const char *note = run_status_note(final);
+
 		printf("imported: %s\n", final);
+		if (note)
+			printf("  warning: %s\n", note);
 		fflush(stdout);
 	}
 	return refused ? 1 : 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "archive/pack.h"
+#include "archive/run_archive.h"
 #include "cli/commands.h"
 #include "rundata/atomic_dir.h"
 
@@ -29,7 +30,7 @@ static void pack_usage(FILE *f)
 
 int cmd_pack(int argc, char **argv)
 {
-	const char *run = NULL, *out = NULL;
+	const char *run = NULL, *out = NULL, *note;
 	char written[PATH_MAX], err[PATH_MAX * 2 + 512];
 
 	for (int i = 1; i < argc; i++) {
@@ -64,6 +65,9 @@ int cmd_pack(int argc, char **argv)
 		fprintf(stderr, "smapbench pack: %s\n", err);
 		return 1;
 	}
+	note = run_status_note(run);
 	printf("archive: %s\n", written);
+	if (note)
+		printf("  warning: %s\n", note);
 	return 0;
 }

@@ -3,10 +3,13 @@
  * cmd_run.c - `smapbench run`: parse, catch the stop signals, show the
  * progress, and hand the run to run/run.c.
  *
- * SIGINT, SIGTERM and SIGHUP stop the run at the next sample boundary;
- * the temporary directory is then removed and the exit status is 130,
- * 143 or 129. The last line on stdout is "run directory: PATH"; --run-dir-file
- * gives scripts the same path without parsing messages.
+ * SIGINT, SIGTERM and SIGHUP stop the run at the next sample boundary:
+ * the benchmarks that finished a repetition are kept in a run directory
+ * marked status=interrupted, and the exit status is 130, 143 or 129 all
+ * the same. A second signal discards the run: the temporary directory
+ * is removed. The last line on stdout is "run directory: PATH" (for an
+ * interrupted run too); --run-dir-file gives scripts the same path
+ * without parsing messages, and stays empty when nothing was kept.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,13 +26,31 @@
 #include "measure/runner.h"
 #include "run/run.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, discard_signal;
 
-/* The first signal names the interruption: Ctrl-C, then a launcher's TERM. */
-static void on_stop(int sig)
+/*
+ * The first signal names the interruption and keeps what finished; a
+ * second one (Ctrl-C again) discards the run. A signal from the parent
+ * after the first is that first one relayed, not a second request: a
+ * launcher (run-bench.sh) forwards the user's Ctrl-C as SIGTERM to a
+ * child the terminal has already sent SIGINT. write() and getppid() are
+ * async-signal-safe: the user learns at once what a second Ctrl-C does.
+ */
+static void on_stop(int sig, siginfo_t *info, void *context)
 {
-	if (!stop_signal)
+	static const char stopping[] =
+		"\nsmapbench run: stopping; the finished benchmarks will be kept (a second signal discards them)\n";
+	int saved = errno;
+
+	if (!stop_signal) {
 		stop_signal = sig;
+		if (write(STDERR_FILENO, stopping, sizeof(stopping) - 1) < 0)
+			errno = saved;
+	} else if (!(info && info->si_code <= 0 && info->si_pid == getppid())) {
+		discard_signal = sig;
+	}
+	(void)context;
+	errno = saved;
 }
 
 static void install_handlers(void)
@@ -37,7 +58,8 @@ static void install_handlers(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
+	sa.sa_sigaction = on_stop;
+	sa.sa_flags = SA_SIGINFO;
 	/*
 	 * Each blocks the others: with two pending, the kernel would otherwise
 	 * stack SIGTERM's handler on top of SIGINT's and run it first.
@@ -163,7 +185,8 @@ int cmd_run(int argc, char **argv)
 		.tty = isatty(STDERR_FILENO), .last_repetition = -1,
 	};
 	struct run_hooks hooks = {
-		.stop = &stop_signal, .progress = show_progress,
+		.stop = &stop_signal, .discard = &discard_signal,
+		.progress = show_progress,
 		.progress_arg = &progress,
 	};
 	struct run_kept kept;
@@ -201,12 +224,13 @@ int cmd_run(int argc, char **argv)
 	}
 
 	status = run_execute(&reg, &opt, &hooks, &kept);
-	if (!status) {
+	/* a complete run, or an interrupted one kept (status 128 + signal) */
+	if (!status || kept.dir[0]) {
 		run_kept_print(stdout, &kept);
 		if (run_dir_file) {
-			status = write_run_dir_file(run_dir_file,
-						    opt.run_dir_file,
-						    kept.dir) ? 1 : 0;
+			if (write_run_dir_file(run_dir_file, opt.run_dir_file,
+					       kept.dir) && !status)
+				status = 1;
 			run_dir_file = NULL;
 		}
 		run_kept_free(&kept);

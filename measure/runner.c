@@ -340,6 +340,42 @@ static void finish(struct result *res)
 		res->flags |= RESULT_PREEMPTED;
 }
 
+size_t runner_keep_whole_repetitions(struct run_results *results,
+				     unsigned samples)
+{
+	size_t kept_rows = 0;
+
+	for (size_t i = 0; i < results->count; i++) {
+		struct result *res = &results->items[i];
+		size_t kept = 0;
+
+		if (res->skipped)
+			continue;
+		/* stored repetition by repetition: runs of one index */
+		for (size_t start = 0, end; start < res->nsamples; start = end) {
+			end = start;
+			while (end < res->nsamples &&
+			       res->samples[end].repetition ==
+			       res->samples[start].repetition)
+				end++;
+			if (end - start != samples)
+				continue;
+			memmove(&res->samples[kept], &res->samples[start],
+				(end - start) * sizeof(*res->samples));
+			kept += end - start;
+		}
+		res->nsamples = kept;
+		/* the dropped ones may have counted; no more than are kept */
+		if (res->preempted > kept)
+			res->preempted = kept;
+		if (!kept)
+			runner_skip(res, "interrupted");
+		else
+			kept_rows++;
+	}
+	return kept_rows;
+}
+
 /*
  * Validity, setup and iteration sizing (which warms up too), each
  * benchmark torn down again: the repetitions set up their own. Fills
@@ -476,8 +512,10 @@ int runner_run(const struct registry *r, const struct runner_options *o,
 			break;
 		eta.expected_done += repetition_overhead(o, res, index, n);
 	}
-	if (!rc && runner_stopped(o))
+	if (!rc && runner_stopped(o)) {
+		runner_keep_whole_repetitions(out, o->samples);
 		rc = 1;
+	}
 out:
 	for (size_t i = 0; res && i < r->count; i++)
 		finish(&res[i]);

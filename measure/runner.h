@@ -151,8 +151,10 @@ int runner_size_iterations(const struct benchmark *b, void *state,
 
 /*
  * Run every benchmark in the registry. Returns 0, 1 when o->stop was
- * raised (results incomplete), -1 on no memory or a worker that failed
- * (said on stderr).
+ * raised, -1 on no memory or a worker that failed (said on stderr).
+ * After a stop each benchmark keeps its whole repetitions only
+ * (runner_keep_whole_repetitions()); one with none is skipped as
+ * "interrupted", as are those the stop came before.
  */
 int runner_run(const struct registry *r, const struct runner_options *o,
 	       struct run_results *out);
@@ -200,6 +202,17 @@ size_t runner_schedule(const struct registry *r, const size_t *index,
 int runner_worker(const struct registry *r, const struct runner_options *o,
 		  FILE *in, FILE *out);
 
+
+/*
+ * Of each result, only the repetitions that hold all `samples` kept
+ * samples: the one a stop cut may hold part of a benchmark's stretches
+ * (a group's forward half without its backward one), whose median would
+ * then stand for a different schedule. A result left without samples is
+ * skipped with the reason "interrupted". Returns how many results kept
+ * samples. Call before the statistics (runner_run() does).
+ */
+size_t runner_keep_whole_repetitions(struct run_results *results,
+				     unsigned samples);
 
 void run_results_free(struct run_results *results);
 

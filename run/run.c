@@ -4,8 +4,11 @@
  * the benchmarks and write the run directory atomically (run.h).
  *
  * A stop request (a signal the caller caught) ends the run at the next
- * sample boundary; the temporary directory is then removed and nothing
- * is kept.
+ * sample boundary. The benchmarks that finished a repetition are then
+ * kept, in a run directory whose context says status=interrupted, so
+ * that no reader takes it for a complete run; with none finished, or
+ * after a second signal (discard), the temporary directory is removed
+ * and nothing is kept.
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,12 +64,51 @@ static void print_warnings(FILE *f, const char *warnings)
 	}
 }
 
-static int interrupted(struct run_dir_writer *d, int sig)
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
+static int interrupted(struct run_dir_writer *d, int sig, const char *why)
 {
 	run_dir_abort(d);
-	fprintf(stderr, "\nsmapbench run: interrupted by %s, nothing written\n",
-		sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
+	fprintf(stderr, "\nsmapbench run: interrupted by %s, nothing written (%s)\n",
+		signal_name(sig), why);
 	return 128 + sig;
+}
+
+/*
+ * An interrupted run's context: status=interrupted, by which signal,
+ * and a warning first among the warnings, which report.md puts at its
+ * top.
+ */
+static void mark_interrupted(struct context *ctx,
+			       const struct run_results *results, int sig)
+{
+	const char *old = context_get(ctx, "warnings");
+	size_t finished = 0, not_run = 0;
+
+	for (size_t i = 0; i < results->count; i++) {
+		const struct result *res = &results->items[i];
+
+		finished += !res->skipped && res->nsamples;
+		not_run += res->skipped && !strcmp(res->reason, "interrupted");
+	}
+	context_set(ctx, "status", "interrupted");
+	context_set(ctx, "interrupted_by", "%s", signal_name(sig));
+	context_set(ctx, "warnings",
+		    "interrupted by %s: not a complete run, %zu benchmarks kept (their whole repetitions only), %zu not run (skipped.csv: interrupted)%s%s",
+		    signal_name(sig), finished, not_run,
+		    old && *old ? ";" : "", old ? old : "");
+}
+
+static size_t finished_benchmarks(const struct run_results *results)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < results->count; i++)
+		n += !results->items[i].skipped && results->items[i].nsamples;
+	return n;
 }
 
 int run_register_benchmarks(struct registry *reg, const struct run_options *opt)
@@ -133,6 +175,8 @@ static void record_context(struct context *ctx, const struct run_options *opt,
 	run_context_collect(ctx);
 	/* what the files of this run mean: docs/schema.md */
 	context_set(ctx, "schema_version", "%d", RUN_SCHEMA_VERSION);
+	/* until a stop makes it "interrupted" */
+	context_set(ctx, "status", "complete");
 	context_set(ctx, "counter", "%s", counter->name);
 	context_set(ctx, "counter_unit", "%s", counter->unit);
 	context_set(ctx, "counter_hz", "%.0f", counter->hz);
@@ -259,7 +303,7 @@ static void executable_path(char *path, size_t len)
  * the exit status with nothing left on disk.
  */
 static int keep_run(struct run_dir_writer *dir, struct run_kept *kept,
-		    volatile sig_atomic_t *stop)
+		    const struct run_hooks *hooks)
 {
 	char executable[4096], err[512], name[512];
 	const struct context *ctx = &kept->context;
@@ -276,8 +320,13 @@ static int keep_run(struct run_dir_writer *dir, struct run_kept *kept,
 		run_dir_abort(dir);
 		return 1;
 	}
-	if (*stop)
-		return interrupted(dir, *stop);
+	/*
+	 * A first signal from here on finds the measuring over: the run is
+	 * kept as what it is. A second one discards it, up to the rename.
+	 */
+	if (hooks->discard && *hooks->discard)
+		return interrupted(dir, *hooks->stop ? *hooks->stop :
+				   *hooks->discard, "a second signal");
 	/* named by its start, as context.csv dates it: import names it the same */
 	if (run_dir_name_dated(name, sizeof(name), context_get(ctx, "host"),
 			       context_get(ctx, "date"),
@@ -335,7 +384,7 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 	record_context(&kept->context, opt, counter, fallback, &pin, realtime,
 		       realtime_why, kept->flags, sizeof(kept->flags));
 	if (*hooks->stop) {
-		status = interrupted(&dir, *hooks->stop);
+		status = interrupted(&dir, *hooks->stop, "before the first benchmark");
 		goto out;
 	}
 
@@ -349,16 +398,37 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		run_dir_abort(&dir);
 		goto out;
 	}
-	if (rc > 0 || *hooks->stop) {
-		status = interrupted(&dir, *hooks->stop ? *hooks->stop : SIGINT);
-		goto out;
+	if (rc > 0) {
+		int sig = *hooks->stop ? *hooks->stop : SIGINT;
+
+		if (hooks->discard && *hooks->discard) {
+			status = interrupted(&dir, sig, "a second signal");
+			goto out;
+		}
+		if (!finished_benchmarks(&kept->results)) {
+			status = interrupted(&dir, sig, "no benchmark had finished a repetition");
+			goto out;
+		}
+		mark_interrupted(&kept->context, &kept->results, sig);
+		suite_results_context(&kept->context, opt->suite, &kept->results);
+		status = keep_run(&dir, kept, hooks);
+		if (status)
+			goto out;
+		fprintf(stderr, "\nsmapbench run: interrupted by %s: the %zu finished benchmarks are kept in %s, marked status=interrupted (not a complete run)\n",
+			signal_name(sig), finished_benchmarks(&kept->results),
+			kept->dir);
+		/* non-zero, as for a signal, with the run kept: kept->dir says so */
+		counter->close(counter);
+		return 128 + sig;
 	}
 	suite_results_context(&kept->context, opt->suite, &kept->results);
-	status = keep_run(&dir, kept, hooks->stop);
+	status = keep_run(&dir, kept, hooks);
 out:
 	counter->close(counter);
-	if (status)
+	if (status) {
 		run_kept_free(kept);
+		kept->dir[0] = '\0';
+	}
 	return status;
 }
 

@@ -42,6 +42,8 @@ struct run_options {
 struct run_hooks {
 	/* Set by a signal handler to the signal: stop at the next sample. */
 	volatile sig_atomic_t *stop;
+	/* Set by a second signal: keep nothing of the run. */
+	volatile sig_atomic_t *discard;
 	/*
 	 * Called at each benchmark's sizing and stretch of samples
 	 * (measure/runner.h), and once with name NULL when the measuring
@@ -72,7 +74,10 @@ int run_register_benchmarks(struct registry *reg, const struct run_options *opt)
  * opt->out. Returns 0 with kept filled (free it with run_kept_free()),
  * or the exit status after saying why on stderr: 1 for a failure, 2
  * (EXIT_USAGE) for a --cpu that cannot be used, 128 + the signal when
- * *hooks->stop was set; nothing is left on disk then.
+ * *hooks->stop was set. After a stop, the benchmarks that finished are
+ * kept as an interrupted run (context status=interrupted): kept is
+ * then filled and kept->dir names it, with the status still 128 + the
+ * signal. Otherwise nothing is left on disk, and kept->dir is empty.
  */
 int run_execute(const struct registry *reg, const struct run_options *opt,
 		const struct run_hooks *hooks, struct run_kept *kept);

@@ -159,6 +159,16 @@ const char *rundir_context_or(const struct run_dir *run, const char *key,
 	return v && *v ? v : fallback;
 }
 
+const char *rundir_incomplete(const struct run_dir *run)
+{
+	const char *status = rundir_context(run, "status");
+
+	if (!status || !*status || !strcmp(status, "complete"))
+		return NULL;
+	/* the file's own text only when it is ours: never echo a stranger's */
+	return strcmp(status, "interrupted") ? "unknown" : "interrupted";
+}
+
 double rundir_ns_per_unit(const struct run_dir *run,
 			  const struct run_bench *bench)
 {

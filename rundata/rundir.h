@@ -125,6 +125,14 @@ int rundir_find_repeat(const char *const *keys, size_t n, size_t *first,
 const char *rundir_context_or(const struct run_dir *run, const char *key,
 			      const char *fallback);
 struct run_bench *rundir_find(const struct run_dir *run, const char *name);
+/*
+ * NULL for a complete run: context.csv's status is "complete", or it has
+ * none (runs from before the key were kept whole or not at all). Else
+ * "interrupted" (a stop kept the benchmarks that finished, with fewer
+ * repetitions than asked, and some not at all), or "unknown" for any
+ * other status, which no smapbench writes.
+ */
+const char *rundir_incomplete(const struct run_dir *run);
 
 /*
  * Nanoseconds per unit of the benchmark's values: 1 for ns, median_ns /

@@ -149,6 +149,86 @@ kill -HUP "$pid"
 rc=$?
 check_row signal-run "no run directory, no .tmp-" test -z "$(ls -A hup)"
 
+# start_run DIR: a short syscall run into DIR in the background (pid),
+# waiting until its second repetition starts: the first is then whole.
+# Ten repetitions of --quick's samples leave seconds to stop it in.
+start_run() {
+	local n=0
+	mkdir "$1"
+	# emptied here: the child's redirection may come after the first grep
+	: >"$tmp/err"
+	"$bin" run --suite syscall --quick --repetitions 10 --out "$1" \
+		--run-dir-file "$1.path" >"$1.out" 2>"$tmp/err" &
+	pid=$!
+	while ! grep -q '^repetition 2 of' "$tmp/err" && kill -0 "$pid" 2>/dev/null &&
+		[ $n -lt 1200 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+}
+# Every row of results.csv holds whole repetitions (samples a multiple of
+# samples_per_repetition, at least one), fewer than the run asked for,
+# and every benchmark that can run here is in results.csv or skipped
+# as "interrupted".
+whole_repetitions() {
+	local dir=$1 per runnable kept interrupted
+	per=$(awk -F, '$1 == "samples_per_repetition" { print $2 }' "$dir/context.csv")
+	awk -F, -v per="$per" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ s = $col["samples"]; r = $col["repetitions"]
+		  if (s % per || s < per || r < 1 || r >= 10 || s != r * per) bad = 1 }
+		END { exit bad || NR < 2 }' "$dir/results.csv" || return 1
+	runnable=$("$bin" run --suite syscall --quick --list | grep -vc ' skip: ')
+	kept=$(($(wc -l <"$dir/results.csv") - 1))
+	interrupted=$(grep -c ',interrupted$' "$dir/skipped.csv")
+	[ $((kept + interrupted)) = "$runnable" ]
+}
+start_run int
+started=$(date +%s.%N)
+kill -INT "$pid"
+{ wait "$pid"; } 2>/dev/null
+rc=$?
+took=$(since "$started")
+kept=$(cat int.path 2>/dev/null)
+check_row signal-run-kept "kept $kept in ${took}s, marked interrupted, whole repetitions" all \
+	test -n "$kept" ';' test -d "$kept" ';' le "$took" 3 ';' \
+	grep -qx "run directory: int/${kept##*/}" int.out ';' \
+	said "the [0-9]* finished benchmarks are kept in" ';' \
+	test "$("$bin" info --format=kv "$kept" | grep '^status=')" = status=interrupted ';' \
+	whole_repetitions "$kept" ';' test "$(ls -A int)" = "${kept##*/}" ';' clean int
+cp -r "$kept" int-run
+run "$bin" compare A int-run --no-plots --out int-cmp
+check_row compare-interrupted "refused, saying why" all test ! -e int-cmp ';' \
+	said "refusing: B (int-run) is not a complete run (context.csv: status interrupted)"
+run "$bin" compare int-run int-run --no-plots --force --out int-cmp
+check_row compare-interrupted-force "compared with a warning" all test -s int-cmp/compare.csv ';' \
+	said "warning (--force): A (int-run) is not a complete run"
+run "$bin" table int-run --out int-table
+check_row table-interrupted "left out, the reason in left-out.csv" \
+	grep -q '^int-run,not a complete run (context.csv: status interrupted)' int-table/left-out.csv
+
+# A second signal discards the run. Standard signals do not queue: a
+# second SIGINT sent while the first is pending would be one, so the
+# second is a SIGTERM. Both come from a subshell, as a terminal's do not
+# come from the run's parent.
+start_run twice
+(kill -INT "$pid" && kill -TERM "$pid")
+{ wait "$pid"; } 2>/dev/null
+rc=$?
+check_row signal-run-twice "no run directory, no .tmp-, --run-dir-file empty" all \
+	test -z "$(ls -A twice)" ';' test ! -s twice.path ';' said 'a second signal'
+
+# run-bench.sh's case: the terminal's SIGINT, then the parent's SIGTERM
+# relaying it. That is one request: the run is kept.
+start_run relayed
+(kill -INT "$pid")
+kill -TERM "$pid"
+{ wait "$pid"; } 2>/dev/null
+rc=$?
+kept=$(cat relayed.path 2>/dev/null)
+check_row signal-run-relayed "kept $kept, marked interrupted" all \
+	test -n "$kept" ';' test -d "$kept" ';' \
+	grep -qx status,interrupted "$kept/context.csv" ';' clean relayed
+
 # A gnuplot that says it started and then draws for a long time.
 cat >slow-gnuplot <<EOF
 #!/bin/sh

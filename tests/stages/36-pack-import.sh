@@ -351,9 +351,9 @@ set_context() {
 	done <"$work/context.csv" >"$work/context.new" &&
 		mv "$work/context.new" "$work/context.csv"
 }
-# Markup in every context value but the three import parses (date,
-# smap_state, schema_version), in a SMAP run and its SMAP-off twin: the
-# table pairs them, so every cell and the list of runs show it.
+# Markup in every context value but the four import parses (date,
+# smap_state, schema_version, status), in a SMAP run and its SMAP-off
+# twin: the table pairs them, so every cell and the list of runs show it.
 markup='evil | <img src=x onerror=alert(1)> ![pic](http://x/y.png) [click](javascript:alert(1)) <script>alert(2)</script> `x` *y* _z_ # ! &amp; ~~s~~'
 raw='(^|[^\\])(<img|<script|`x|\*y|!\[|&amp|~~)|\]\((javascript|http)'
 escaped=$(sed 's/[][\\`*_()<>#|!&~]/\\&/g' <<<"$markup")
@@ -362,7 +362,7 @@ marked() { # marked STATE ARCHIVE: the crafted copy, markup everywhere
 	fresh
 	for key in $(sed -n '2,$s/,.*//p' "$work/context.csv"); do
 		case $key in
-		date | smap_state | schema_version) ;;
+		date | smap_state | schema_version | status) ;;
 		*) set_context "$key" "$markup" ;;
 		esac
 	done

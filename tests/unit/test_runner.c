@@ -248,6 +248,87 @@ static void stop_flag_interrupts(void **unused)
 }
 
 /*
+ * A stop in the middle of the repetitions: raised as t/fast's stretch of
+ * the second repetition starts (no interleaving: t/slow runs first).
+ * t/slow keeps its two whole repetitions, t/fast its first; nothing of
+ * a stretch the stop cut is kept.
+ */
+static volatile sig_atomic_t stop_at_fast;
+
+static void stop_on_second_fast(void *arg, const struct runner_progress *p)
+{
+	(void)arg;
+	if (p->event == RUNNER_STRETCH && p->repetition == 1 && p->name &&
+	    !strcmp(p->name, "t/fast"))
+		stop_at_fast = SIGINT;
+}
+
+static void stop_keeps_whole_repetitions(void **unused)
+{
+	const struct benchmark table[] = {
+		{ .name = "t/slow", .suite = "t", .op = "slow", .variant = "none",
+		  .arg = &slow, .setup = fake_setup, .run = fake_run },
+		{ .name = "t/fast", .suite = "t", .op = "fast", .variant = "none",
+		  .arg = &fast, .setup = fake_setup, .run = fake_run },
+	};
+	struct registry r = { 0 };
+	struct run_results res;
+	struct runner_options o;
+
+	(void)unused;
+	registry_add_table(&r, table, 2);
+	runner_defaults(&o);
+	o.counter = &fake_counter;
+	o.min_time = 0.001;
+	o.repetitions = 4;
+	o.samples = 3;
+	o.interleave = 0;
+	o.stop = &stop_at_fast;
+	o.progress = stop_on_second_fast;
+	stop_at_fast = 0;
+	assert_int(runner_run(&r, &o, &res), 1, "stopped");
+	assert_int(res.items[0].skipped, 0, "t/slow kept");
+	assert_int(res.items[0].nsamples, 6, "two repetitions of 3");
+	assert_int(res.items[0].repetitions, 2, "t/slow's repetitions");
+	assert_near(res.items[0].stats.median, 1000, 1e-9, "its median");
+	assert_int(res.items[1].skipped, 0, "t/fast kept");
+	assert_int(res.items[1].nsamples, 3, "one repetition of 3");
+	assert_int(res.items[1].repetitions, 1, "t/fast's repetitions");
+	run_results_free(&res);
+	registry_free(&r);
+}
+
+/*
+ * What a stop leaves of each result: the repetitions with all their
+ * samples. a: repetition 0 whole, 1 cut after 2 of 3 (a group's forward
+ * half) -> repetition 0. b: only a cut one -> skipped "interrupted".
+ * c: skipped before, for its own reason: left as it was.
+ */
+static void partial_repetitions_dropped(void **unused)
+{
+	struct result_sample a[5] = {
+		{ 0, 0, 1, 10 }, { 0, 1, 1, 11 }, { 0, 2, 1, 12 },
+		{ 1, 0, 1, 99 }, { 1, 1, 1, 98 },
+	};
+	struct result_sample b[1] = { { 0, 0, 1, 5 } };
+	struct result items[3] = {
+		{ .samples = a, .nsamples = 5, .preempted = 5 },
+		{ .samples = b, .nsamples = 1 },
+		{ .skipped = 1, .reason = "no device" },
+	};
+	struct run_results res = { items, 3 };
+
+	(void)unused;
+	assert_int(runner_keep_whole_repetitions(&res, 3), 1, "rows kept");
+	assert_int(items[0].nsamples, 3, "a: repetition 0 only");
+	assert_near(items[0].samples[2].value, 12, 0, "a: its last sample");
+	assert_int(items[0].preempted, 3, "no more preempted than kept");
+	assert_int(items[1].skipped, 1, "b: nothing whole");
+	assert_str(items[1].reason, "interrupted", "b: why");
+	assert_str(items[2].reason, "no device", "c: its own reason");
+}
+
+/*
  * The noisy rule on known samples: 48 samples within 1% of 100 and two
  * at 450 (a cv of 0.49, which the rule must not call noisy: those two
  * are outliers, counted apart); 80, 85, ..., 120 (MAD 10 on a median of
@@ -531,6 +612,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(run_collects_samples_and_skips),
 		cmocka_unit_test(negative_self_timed_samples_keep_their_sign),
 		cmocka_unit_test(stop_flag_interrupts),
+		cmocka_unit_test(stop_keeps_whole_repetitions),
+		cmocka_unit_test(partial_repetitions_dropped),
 		cmocka_unit_test(noisy_from_the_bulk_not_the_outliers),
 		cmocka_unit_test(format_human_units),
 		cmocka_unit_test(schedule_runs_groups_as_palindromes),
