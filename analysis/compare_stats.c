@@ -547,6 +547,18 @@ static const char *const expected_fields[] = {
 	"cpu_flags", "cpu_mhz",
 };
 
+/*
+ * A context value, with what a run written before the key existed meant:
+ * before `status`, every run directory written was a complete one.
+ */
+static const char *context_or_default(const struct run_dir *run,
+				      const char *key)
+{
+	const char *v = rundir_context(run, key);
+
+	return v || strcmp(key, "status") ? v : "complete";
+}
+
 enum compare_field_kind compare_field_kind(const char *key)
 {
 	for (size_t i = 0; compare_blocking_fields[i]; i++)
@@ -575,7 +587,7 @@ int compare_contexts(const struct run_dir *a, const struct run_dir *b,
 		return -1;
 	for (size_t i = 0; i < a->context_count; i++) {
 		const char *key = a->keys[i];
-		const char *vb = rundir_context(b, key);
+		const char *vb = context_or_default(b, key);
 
 		if (vb && !strcmp(a->values[i], vb))
 			continue;
@@ -591,7 +603,9 @@ int compare_contexts(const struct run_dir *a, const struct run_dir *b,
 	for (size_t i = 0; i < b->context_count; i++) {
 		const char *key = b->keys[i];
 
-		if (rundir_context(a, key))
+		const char *va = context_or_default(a, key);
+
+		if (va && (rundir_context(a, key) || !strcmp(va, b->values[i])))
 			continue;
 		d[*count] = (struct compare_field_diff){
 			key, "", b->values[i], compare_field_kind(key)
