@@ -21,7 +21,7 @@ static void report_usage(FILE *f)
 	      "       smapbench report --headline RUN\n"
 	      "       smapbench report RUN_A RUN_B [--out DIR] [--alpha A] [--margin PCT]\n"
 	      "       [--calibration FILE | --no-calibration] [--census DIR] [--force]\n"
-	      "       [--no-plots]\n"
+	      "       [--no-plots] [--fail-on VERDICTS]\n"
 	      "\n"
 	      "One run: writes RUN/report.md (warnings, what the run says about SMAP,\n"
 	      "headline numbers, STAC/CLAC tables, links to RUN/plots/, all results,\n"
@@ -66,7 +66,8 @@ int cmd_report(int argc, char **argv)
 		/* options with a value: the value is not a run */
 		if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--alpha") ||
 		     !strcmp(argv[i], "--calibration") || !strcmp(argv[i], "--census") ||
-		     !strcmp(argv[i], "--margin")) && i + 1 < argc)
+		     !strcmp(argv[i], "--margin") || !strcmp(argv[i], "--fail-on")) &&
+		    i + 1 < argc)
 			i++;
 	}
 	if (positional == 2) {

@@ -322,6 +322,12 @@ for case in "slower 3" "faster,same 0" "slower,faster,unknown 3" "slowr 2" ", 2"
 		not_ok "compare --fail-on $verdicts: status $rc, expected $want"
 	fi
 done
+# report A B takes compare's options, --fail-on's value included.
+"$smapbench" report --no-plots --fail-on slower --out "$tmp/fail-on-report" \
+	"$tmp/run-nosmap" "$tmp/run-smap" >/dev/null 2>&1
+rc=$?
+check "report A B --fail-on slower: status 3 ($rc), report.md written" \
+	test "$rc" -eq 3 -a -s "$tmp/fail-on-report/report.md"
 
 # Another kernel is refused, naming the field; --force goes on.
 cp -r "$tmp/run-smap" "$tmp/run-other"
