@@ -809,7 +809,7 @@ say "run directory: $run_dir"
 # The next step: the SMAP-off boot, or the comparison with the newest
 # SMAP-on run of this machine and kernel under the same --out.
 if [ "$state" = smap ]; then
-	say "next: reboot with '$off_param' and run $prog again with the same --out; it then prints the command that compares the two runs"
+	say "next: the SMAP-off boots: sudo ./$prog --boots 4 (kexec, docs/boot-series.md); or by hand, reboot with '$off_param' and run $prog again with the same --out: it then prints the command that compares the two runs"
 else
 	smap_run="" smap_date=""
 	for candidate in "$out"/*-smap; do

@@ -262,8 +262,6 @@ static void add_skipped(struct builder *bld, const struct run_dir *run)
 static void add_next(struct builder *bld, const struct run_dir *run,
 		     int module_ran)
 {
-	const char *accel = rundir_context_or(run, "virt_accel_why", "");
-
 	if (bld->tcg)
 		add_line(bld, 0, NULL, "next: timings need hardware or KVM: `sudo ./run-bench.sh` on a machine that loads modules");
 	else if (module_ran && !strcmp(rundir_context_or(run, "smap_state", ""), "smap"))
@@ -271,11 +269,12 @@ static void add_next(struct builder *bld, const struct run_dir *run,
 	else if (module_ran)
 		add_line(bld, 0, NULL, "next: a SMAP boot to compare this one with, for what the kernel as shipped pays: `sudo ./run-bench.sh --boots 4` (docs/boot-series.md)");
 	else {
+		/* the system calls pay SMAP whether or not a module loads */
+		if (!strcmp(rundir_context_or(run, "smap_state", ""), "smap"))
+			add_line(bld, 0, NULL, "next: what SMAP costs the system calls here: the SMAP-off boot, `sudo ./run-bench.sh --boots 4` (docs/boot-series.md)");
 		add_line(bld, 0, NULL, "next: the pair's own cost needs the module: a machine that loads modules (`sudo ./run-bench.sh` there)");
-		if (!strcmp(accel, "kvm-ok"))
-			add_line(bld, 0, NULL, "next: `./run-bench.sh --vm`: KVM ran a Linux guest here, so its timings are real (docs/vm.md)");
-		else
-			add_line(bld, 0, NULL, "next: `./run-bench.sh --vm` is a functional check under emulation, not a measurement, unless KVM runs Linux guests on this machine (docs/vm.md)");
+		/* run-bench.sh's banner says which of the two this machine is */
+		add_line(bld, 0, NULL, "next: `./run-bench.sh --vm` is a functional check under emulation, not a measurement, unless KVM runs Linux guests on this machine (docs/vm.md)");
 	}
 	add_line(bld, 0, NULL, "next: how many pairs each operation executes: `make census` (docs/census.md)");
 }
@@ -378,9 +377,10 @@ static void print_headline_rows(FILE *f, const struct run_dir *run)
 			snprintf(out, sizeof(out), "  %zu outlier%s", n,
 				 n == 1 ? "" : "s");
 		outliers |= n > 0;
-		fprintf(f, "  %-36s %9.1f ns  [%.1f .. %.1f]%s%s  %s\n", b->name,
+		fprintf(f, "  %-36s %9.1f ns  [%.1f .. %.1f]%s%s%s%s\n", b->name,
 			b->center * per_ns, b->ci_low * per_ns,
-			b->ci_high * per_ns, cycles, out, b->flags);
+			b->ci_high * per_ns, cycles, out, *b->flags ? "  " : "",
+			b->flags);
 		noisy |= strstr(b->flags, "noisy") != NULL;
 	}
 	/* the flag is read here, so it is said here what it means */

@@ -212,7 +212,7 @@ if all=$("$smapbench" report --headline "$tmp/run-smap" 2>&1); then
 	out=$(sed -n '/^Headline (/,/^  [a-z]*:/s/^  \(kmod\|syscall\|bpf\)\//&/p' <<<"$all")
 	table=$(sed -n '/^## Headline/,/^## /s/^| \(kmod\|syscall\|bpf\)\([^ ]*\) .*/\1\2/p' \
 		"$tmp/run-smap/report.md" | sed 's/\\\(.\)/\1/g')
-	bad=$(grep -cvE '^  [a-z_/0-9]+ +[0-9.]+ ns  \[[0-9.]+ \.\. [0-9.]+\]  ' <<<"$out")
+	bad=$(grep -cvE '^  [a-z_/0-9]+ +[0-9.]+ ns  \[[0-9.]+ \.\. [0-9.]+\]( |$)' <<<"$out")
 	if [ "$bad" -eq 0 ] && [ "$(awk '{ print $1 }' <<<"$out")" = "$table" ] &&
 		grep -q '^  kmod/sigframe/batched/1 ' <<<"$out" &&
 		[ "$(head -1 <<<"$all")" = "What this run says about SMAP:" ] &&
