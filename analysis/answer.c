@@ -182,7 +182,9 @@ static void add_calibration(struct builder *bld, const struct run_dir *run)
 	const char *ghz = rundir_context(run, "calib_ghz");
 	const char *note = rundir_context(run, "calib_note");
 
-	if (consistent && !strcmp(consistent, "1") && ghz && *ghz)
+	if (bld->tcg)
+		add_line(bld, 0, NULL, "no cycles, ns only: under TCG the clock the calibration measures is the emulator's, not a CPU's");
+	else if (consistent && !strcmp(consistent, "1") && ghz && *ghz)
 		add_line(bld, 0, NULL, "cycles: ns x %s GHz, the core clock the run measured (calib_ghz; its two chains agree)",
 			 ghz);
 	else if (consistent)
@@ -288,7 +290,8 @@ int answer_build(const struct run_dir *run, struct answer *a)
 	bld.tcg = !strcmp(rundir_context_or(run, "virt", ""), "tcg");
 	module_ran = add_pairs(&bld, run);
 	if (!module_ran && !add_bpf_bound(&bld, run))
-		add_line(&bld, 0, NULL, "no figure for the pair: the run has neither the module's inline and nopad rows nor the bpf overhead");
+		add_line(&bld, 0, NULL, "no figure for the pair: the run has neither the module's inline and nopad rows nor the bpf overhead (suites asked for: %s)",
+			 rundir_context_or(run, "suite", "not recorded"));
 	add_calibration(&bld, run);
 	add_skipped(&bld, run);
 	add_next(&bld, run, module_ran ||

@@ -391,7 +391,8 @@ static int better(const struct table_input *a, const struct table_input *b)
  * the run's two calibration chains agreed on (calib_ghz, measure/calib.h).
  * A run whose chains disagreed, or one from before the check (its chain,
  * an immediate add, is folded at rename on recent Intel cores), gives
- * none: times only.
+ * none: times only. Nor does a run under QEMU's emulator: its chains
+ * time the translator, and agree, but no CPU runs at that clock.
  */
 double table_cycles_per_unit(const struct run_dir *run,
 			     const struct run_bench *b)
@@ -400,6 +401,8 @@ double table_cycles_per_unit(const struct run_dir *run,
 	const char *ghz = rundir_context(run, "calib_ghz");
 	double ns = rundir_ns_per_unit(run, b), v;
 
+	if (!strcmp(rundir_context_or(run, "virt", ""), "tcg"))
+		return NAN;
 	if (!strcmp(b->unit, "cycles"))
 		return 1;
 	if (consistent && !strcmp(consistent, "1") && ghz &&
@@ -422,7 +425,10 @@ static void describe_calibration(struct table_row *r)
 	if (kmod && *kmod)
 		snprintf(extra, sizeof(extra), "; module %.1f%% off",
 			 100 * fabs(strtod(kmod, NULL) - 1));
-	if (!consistent)
+	if (!strcmp(rundir_context_or(run, "virt", ""), "tcg"))
+		snprintf(r->calibration, sizeof(r->calibration),
+			 "ns only: QEMU TCG, whose clock is the emulator's");
+	else if (!consistent)
 		snprintf(r->calibration, sizeof(r->calibration),
 			 "ns only: the run predates the two-chain calibration");
 	else if (!strcmp(consistent, "1"))
