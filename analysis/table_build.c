@@ -57,7 +57,7 @@ static void cells_build(void)
 		cell_count++;
 	}
 	cells[cell_count++] = (struct table_cell_def){
-		"bpf_overhead_8", "bpf overhead 8 B", TABLE_ROW, "bpf",
+		"bpf_overhead_8", "bpf overhead 8 B (upper bound)", TABLE_ROW, "bpf",
 		"overhead", "raw_tp", 8,
 	};
 }

@@ -181,7 +181,9 @@ static void md_one_boot(const struct table *t, FILE *f)
 {
 	fprintf(f, "## One boot: the pair per access\n\n"
 		   "`inline − nopad` per user access (one STAC/CLAC pair each), and the "
-		   "bpf `probe_read_user` overhead over a kernel copy at 8 B. Each "
+		   "bpf `probe_read_user` overhead over a kernel copy at 8 B, an upper "
+		   "bound of the pair: it also holds access_ok, pagefault_disable, "
+		   "hardened usercopy checks and return thunks (docs/bpf.md). Each "
 		   "figure: the mean over the repetitions of inline − nopad, the two "
 		   "rows side by side in each, with its 95%% paired t interval (the "
 		   "overhead row: its own center and t interval), in core cycles where the "
