@@ -383,4 +383,21 @@ else
 	show 30 <<<"$out"
 	not_ok "data/: published outputs differ from what the code makes (make redraw-data)"
 fi
+# data/README.md's prose cites each published comparison's verdict counts
+# ("N rows `inconclusive`, N `slower` ..."): they must be compare.csv's.
+stale=""
+for dir in data/compare-*/; do
+	name=${dir%/}
+	name=${name#data/}
+	line=$(grep -F "[$(cut -c1-24 <<<"$name")" data/README.md)
+	[ -n "$line" ] && [ -f "$dir/compare.csv" ] || continue
+	col=$(head -n 1 "$dir/compare.csv" | tr ',' '\n' | grep -nx verdict | cut -d: -f1)
+	for verdict in slower faster same inconclusive unknown; do
+		said=$(grep -oE "[0-9]+ (rows )?\`$verdict\`" <<<"$line" | grep -oE '^[0-9]+')
+		has=$(tail -n +2 "$dir/compare.csv" | cut -d, -f"$col" | grep -cx "$verdict")
+		[ -z "$said" ] || [ "$said" -eq "$has" ] || stale="$stale $name:$verdict($said, has $has)"
+	done
+done
+check "data/README.md cites the published comparisons' verdict counts as their compare.csv has them${stale:+:$stale}" \
+	test -z "$stale"
 stage_exit
