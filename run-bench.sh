@@ -107,7 +107,7 @@ shell_words() {
 
 suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
 repetitions="" filter="" min_time="" assume_yes=0
-boots=0 series_cmd="" series_step=0
+boots=0 series_cmd="" series_step=0 vm_guest=0
 # What a series passes on to the run of each of its boots.
 series_args=()
 while [ $# -gt 0 ]; do
@@ -179,6 +179,8 @@ while [ $# -gt 0 ]; do
 	# Internal: the systemd unit of a series, and a series' own runs.
 	--series-resume) series_cmd=resume; shift ;;
 	--series-step) series_step=1; shift ;;
+	# Internal: the run-bench.sh a --vm host starts in each guest.
+	--vm-guest) vm_guest=1; shift ;;
 	--no-install) install=0; shift ;;
 	--no-plots) plots=0; shift ;;
 	-h | --help) usage; exit 0 ;;
@@ -199,6 +201,7 @@ run_args=()
 [ -n "$min_time" ] && run_args+=(--min-time "$min_time")
 series_args+=("${run_args[@]}")
 [ "$plots" -eq 0 ] && series_args+=(--no-plots)
+[ "$vm_guest" -eq 1 ] && series_args+=(--vm-guest)
 if [ "$boots" -gt 0 ] && [ -n "$series_cmd" ]; then
 	bad_usage "--boots starts a series; --series-status and --boots-abort act on a pending one: choose one"
 fi
@@ -506,7 +509,7 @@ vm_say() { say "$@" | vm_tag; }
 # vm_guest_args FIRST...: inner, the guest's run-bench.sh arguments (FIRST
 # first), and boot_args, vm/hostroot.sh's, from this invocation's options.
 vm_guest_args() {
-	inner=("$@" --no-install --no-plots --out /run/smapbench/runs)
+	inner=("$@" --vm-guest --no-install --no-plots --out /run/smapbench/runs)
 	[ "$quick" -eq 1 ] && inner+=(--quick)
 	[ "$full" -eq 1 ] && inner+=(--full)
 	[ -n "$suite" ] && inner+=(--suite "$suite")
@@ -641,11 +644,11 @@ state=$(kv_get smap_state "$scratch/context.kv")
 method=$(kv_get smap_off_method "$scratch/context.kv")
 requested_off=$(kv_get smap_requested_off "$scratch/context.kv")
 virt=$(kv_get virt "$scratch/context.kv")
-# A guest of a smapbench QEMU launcher (--vm) has SMAPBENCH_VIRT on its
-# command line: the host that started it says what comes next, so this
-# script gives no advice meant for a real machine.
-in_guest=0
-[ -n "$(kv_get virt_hint "$scratch/context.kv")" ] && in_guest=1
+# In a guest of run-bench.sh --vm (--vm-guest), the host that started it
+# says what comes next, so this script gives no advice meant for a real
+# machine. Any other guest, such as the README's path tested in QEMU, is
+# a machine like any other.
+in_guest=$vm_guest
 host=$(kv_get host "$scratch/context.kv")
 kver=$(kv_get kernel_release "$scratch/context.kv")
 kmajor=${kver%%.*} kminor=${kver#*.}
@@ -815,7 +818,9 @@ else
 	for candidate in "$out"/*-smap; do
 		[ -d "$candidate" ] || continue
 		"$smapbench" info --format=kv "$candidate" >"$scratch/other.kv" 2>/dev/null || continue
-		[ "$(kv_get smap_state "$scratch/other.kv")" = smap ] &&
+		# compare refuses an interrupted run: it is no partner
+		[ "$(kv_get status "$scratch/other.kv")" != interrupted ] &&
+			[ "$(kv_get smap_state "$scratch/other.kv")" = smap ] &&
 			[ "$(kv_get host "$scratch/other.kv")" = "$host" ] &&
 			[ "$(kv_get kernel_release "$scratch/other.kv")" = "$kver" ] || continue
 		date=$(kv_get date "$scratch/other.kv")

@@ -166,15 +166,21 @@ step_compare() {
 	check "the comparison's report.md written" test -s "$cmp_dir/report.md"
 }
 
-# kept_run_complete NEW DIR OUTPUT: one new run directory, DIR, with its
-# results, samples and context, which run-bench.sh's OUTPUT calls complete.
-kept_run_complete() {
+# kept_run_named NEW DIR OUTPUT: one new run directory, DIR, with its
+# results, samples and context, which run-bench.sh's OUTPUT names as what
+# it is: complete, or (the finished benchmarks of a stopped run) marked
+# interrupted in its context.
+kept_run_named() {
 	local f
 	[ "$1" -eq 1 ] || return 1
 	for f in results.csv samples.csv context.csv; do
 		[ -s "$2/$f" ] || return 1
 	done
-	grep -qF "$2 is complete" "$3"
+	if grep -qx 'status,interrupted' "$2/context.csv"; then
+		grep -qF "kept in $2, marked interrupted" "$3"
+	else
+		grep -qF "$2 is complete" "$3"
+	fi
 }
 
 # interrupted NAME SIGNAL STATUS LIMIT: run, signal, judge.
@@ -197,15 +203,15 @@ interrupted() {
 	check "$name: ended ${seconds}s after the signal (limit ${limit}s)" \
 		awk -v s="$seconds" -v l="$limit" 'BEGIN { exit !(s <= l) }'
 	check "$name: module unloaded" eval '! module_loaded'
-	# A signal can land after the last sample: smapbench then finishes
-	# writing, and the run directory stays, complete and named as such.
+	# The benchmarks that finished stay, in a run marked interrupted; a
+	# signal after the last sample leaves a complete run, named as such.
 	after=$(run_dirs | wc -l)
 	if [ "$after" -eq "$before" ]; then
 		ok "$name: no run directory kept ($before before, $after after)"
 	else
 		newest=$(run_dirs | tail -n 1)
-		check "$name: the one run directory kept is complete and said so ($before before, $after after)" \
-			kept_run_complete "$((after - before))" "$newest" "$log/$name.out"
+		check "$name: the one run directory kept is named complete or interrupted, as its context says ($before before, $after after; $(grep -m1 '^status,' "$newest/context.csv" 2>/dev/null))" \
+			kept_run_named "$((after - before))" "$newest" "$log/$name.out"
 	fi
 	check "$name: nothing half-written under --out" test "$(hidden)" = "$hidden_before"
 	check "$name: no smapbench process left" eval '! smapbench_running'
