@@ -121,6 +121,15 @@ check "accel: run-bench.sh --vm --quick finished (status $rc, $((SECONDS - start
 	test "$rc" -eq 0 -a "$(find "$work/runs" -maxdepth 1 -name 'vm-*' -type d | wc -l)" -ge 3
 check "accel: run-bench.sh --vm says first which accelerator, and why" \
 	test -n "$(head -n 1 "$work/run-bench.out" | grep -F 'accelerator: TCG: ' | grep -F 'printed no kernel line in 20 s')"
+# The guests print no advice meant for a real machine: the host says
+# what comes next, and under TCG tags every line of its summary.
+advice=$(grep -E "^run-bench.sh: next:|for the SMAP-off run add|sudo \./run-bench\.sh --vm runs" "$work/run-bench.out")
+check "accel: the guests of --vm give no advice meant for a real machine${advice:+: $advice}" \
+	test -z "$advice"
+untagged=$(sed -n '/^!! The guests ran under QEMU/,$p' "$work/run-bench.out" |
+	grep -vE '^(!!|$)|functional only' | head -n 3)
+check "accel: under TCG every line of the --vm summary says functional only${untagged:+ (not: $untagged)}" \
+	test -z "$untagged"
 
 # 4. This host as it is.
 line=$(vm/hostroot.sh accel --kernel "$image" 2>&1)
