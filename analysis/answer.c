@@ -290,8 +290,8 @@ int answer_build(const struct run_dir *run, struct answer *a)
 	bld.tcg = !strcmp(rundir_context_or(run, "virt", ""), "tcg");
 	module_ran = add_pairs(&bld, run);
 	if (!module_ran && !add_bpf_bound(&bld, run))
-		add_line(&bld, 0, NULL, "no figure for the pair: the run has neither the module's inline and nopad rows nor the bpf overhead (suites asked for: %s)",
-			 rundir_context_or(run, "suite", "not recorded"));
+		add_line(&bld, 0, rundir_context_or(run, "suite", "not recorded"),
+			 "no figure for the pair: the run has neither the module's inline and nopad rows nor the bpf overhead; suites asked for: ");
 	add_calibration(&bld, run);
 	add_skipped(&bld, run);
 	add_next(&bld, run, module_ran ||
