@@ -66,7 +66,7 @@ void run_weight_of(const struct run_dir *run, struct run_weight *w)
 	const char *reps = rundir_context_or(run, "repetitions", "0");
 	char *end;
 
-	w->complete = strcmp(rundir_context_or(run, "status", ""), "interrupted") != 0;
+	w->complete = !rundir_incomplete(run);
 	w->quick = !strcmp(rundir_context_or(run, "quick", ""), "1");
 	w->repetitions = strtoul(reps, &end, 10);
 	if (*end)
