@@ -104,8 +104,10 @@ void test_fault_paths(void)
 	}
 	for (v = 0; v < SMAPBENCH_VARIANT_NONE; v++) {
 		unsigned int ok_runs = 0, eagain = 0, faults = 0, other = 0;
+		unsigned int refused = 0;
 		unsigned long refaults = 0;
 		int want = expected_errno(SMAPBENCH_OP_GET_USER, v);
+		int last_other = 0;
 
 		if (want) {
 			struct smapbench_run r;
@@ -136,14 +138,19 @@ void test_fault_paths(void)
 				eagain++;
 			else if (got == EFAULT)
 				faults++;
-			else
+			else if (vcpu_refusal(got, &r))
+				refused++;
+			else {
 				other++;
+				last_other = got;
+			}
 		}
 		eagain_total += eagain;
 		ok(!faults && !other,
-		   "RUN %s while pages are dropped: %u ok, %u EAGAIN, %u EFAULT, %u other; %lu re-faults",
-		   kmod_variant_name(v), ok_runs, eagain, faults, other,
-		   refaults);
+		   "RUN %s while pages are dropped: %u ok, %u EAGAIN, %u EFAULT, %u refused by a virtual CPU (E2BIG), %u other%s%s; %lu re-faults",
+		   kmod_variant_name(v), ok_runs, eagain, faults, refused,
+		   other, other ? ", last " : "",
+		   other ? errname(last_other) : "", refaults);
 	}
 	zapping = false;
 	pthread_join(t, NULL);
@@ -197,6 +204,7 @@ static void *refault_dropper(void *arg)
 void test_eagain(void)
 {
 	unsigned int k, eagain = 0, efault = 0, other = 0, done = 0;
+	unsigned int refused = 0;
 	const char *what = "RUN ends with EAGAIN while a thread keeps dropping the page it just faulted in";
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
@@ -239,14 +247,17 @@ void test_eagain(void)
 			efault++;
 		else if (!got)
 			done++;
+		else if (vcpu_refusal(got, &r))
+			refused++;
 		else
 			other++;
 	}
 	zapping = false;
 	pthread_join(t, NULL);
 	ok(eagain && !efault && !other,
-	   "%s: %u EAGAIN after %u ok, %u EFAULT, %u other (last %s); %lu re-faults",
-	   what, eagain, done, efault, other, errname(got), refaults);
+	   "%s: %u EAGAIN after %u ok, %u EFAULT, %u refused by a virtual CPU (E2BIG), %u other (last %s); %lu re-faults",
+	   what, eagain, done, efault, refused, other, errname(got),
+	   refaults);
 out:
 	if (uffd >= 0)
 		close(uffd);

@@ -62,6 +62,7 @@ bool kernel_at_least(int major, int minor);
 int expected_errno(unsigned int op, unsigned int variant);
 const char *insane(const struct smapbench_run *r);
 const char *bad_refusal(const struct smapbench_run *r);
+bool vcpu_refusal(int got, const struct smapbench_run *r);
 bool memchr_u32(const unsigned int *v, unsigned int n, unsigned int value);
 /* Runs one op x variant x size and judges what it gave back. */
 void run_case(unsigned int op, unsigned int variant, unsigned int size,

@@ -102,6 +102,19 @@ const char *bad_refusal(const struct smapbench_run *r)
 	       "windows opened but none over the budget";
 }
 
+/*
+ * E2BIG for a loop that fits its window many times over is a refusal
+ * only a virtual CPU may give: its host can stop it inside any window
+ * (interrupts off or not), and a busy host does it often enough that
+ * every window of one iteration ends over the budget. On a real CPU the
+ * same refusal is a bug. Either way the refusal's fields must hold.
+ */
+bool vcpu_refusal(int got, const struct smapbench_run *r)
+{
+	return got == E2BIG && (info.flags & SMAPBENCH_INFO_HYPERVISOR) &&
+	       !bad_refusal(r);
+}
+
 /* Checks what an op left in the buffer, where it is observable. */
 static const char *content(const struct smapbench_run *r)
 {
