@@ -70,6 +70,13 @@ static int logging_run(void *state, uint64_t iterations)
 
 static const struct fake_arg slow = { 1000, 'S' }, fast = { 3, 'F' };
 
+/* The defaults, timed by the fake counter: each test sets what it varies. */
+static void fake_options(struct runner_options *o)
+{
+	runner_defaults(o);
+	o->counter = &fake_counter;
+}
+
 static void sizing_reaches_min_time(void **unused)
 {
 	struct benchmark b = { .name = "t/fast", .run = fake_run };
@@ -79,8 +86,7 @@ static void sizing_reaches_min_time(void **unused)
 	char why[128];
 
 	(void)unused;
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	o.min_time = 0.01;	/* 10 ms = 1e7 ticks */
 	assert_int(runner_size_iterations(&b, (void *)&fast, &o, &n, &clamped,
 					  NULL, why, sizeof(why)), 0, why);
@@ -103,8 +109,7 @@ static void sizing_stops_at_cap(void **unused)
 	char why[128];
 
 	(void)unused;
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	o.min_time = 1;
 	assert_int(runner_size_iterations(&b, (void *)&slow, &o, &n, &clamped,
 					  NULL, why, sizeof(why)), 0, why);
@@ -128,8 +133,7 @@ static void run_collects_samples_and_skips(void **unused)
 
 	(void)unused;
 	registry_add_table(&r, table, 3);
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	o.min_time = 0.001;
 	o.repetitions = 6;
 	o.samples = 4;
@@ -205,8 +209,7 @@ static void negative_self_timed_samples_keep_their_sign(void **unused)
 
 	(void)unused;
 	registry_add_table(&r, table, 1);
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	o.min_time = 0.001;
 	o.repetitions = 2;
 	o.samples = 4;
@@ -239,8 +242,7 @@ static void stop_flag_interrupts(void **unused)
 
 	(void)unused;
 	registry_add_table(&r, table, 1);
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	o.stop = &stop;
 	assert_int(runner_run(&r, &o, &res), 1, "interrupted run returns 1");
 	run_results_free(&res);
@@ -277,8 +279,7 @@ static void stop_keeps_whole_repetitions(void **unused)
 
 	(void)unused;
 	registry_add_table(&r, table, 2);
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	o.min_time = 0.001;
 	o.repetitions = 4;
 	o.samples = 3;
@@ -480,8 +481,7 @@ static void each_repetition_sets_up_afresh(void **unused)
 
 	(void)unused;
 	registry_add_table(&r, table, 1);
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	o.min_time = 0.001;
 	o.repetitions = 4;
 	o.samples = 3;
@@ -552,8 +552,7 @@ static int worker_main(void)
 	struct runner_options o;
 
 	registry_add_table(&r, worker_table, 3);
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	return runner_worker(&r, &o, stdin, stdout);
 }
 
@@ -572,8 +571,7 @@ static void repetitions_run_in_workers(void **unused)
 
 	(void)unused;
 	registry_add_table(&r, worker_table, 2);
-	runner_defaults(&o);
-	o.counter = &fake_counter;
+	fake_options(&o);
 	o.repetitions = 3;
 	o.samples = 4;
 	o.worker_argv = argv;
