@@ -14,6 +14,8 @@
 #include "cli/commands.h"
 
 #define DEFAULT_TABLE "data/table/table.csv"
+/* where this machine's runs and comparisons are, for its pair's cost */
+#define DEFAULT_RUNS "data"
 /*
  * The table's first cell: the catalogue's first op with one, get_user at
  * 8 B (suites/kmod/sweep.h), whose pair a syscall's user access pays.
@@ -44,7 +46,10 @@ void census_command_usage(FILE *f)
 		"                       where TCG makes it 10 to 100 times slower (default %d)\n"
 		"  --out DIR            where the census directory goes (default data)\n"
 		"  --top N              kernel functions in the report and the plot (default %d)\n"
-		"The estimate (pairs x cost of a pair / native time), from one of:\n"
+		"The estimate (pairs x cost of a pair / native time). The cost is this machine's\n"
+		"measured one: the module's inline - nopad from a run of it, else a boot series'\n"
+		"beta (pair-fit.csv), else --table's figure for this CPU model, else a range\n"
+		"up to a bpf upper bound (docs/census.md); or given by one of:\n"
 		"  --cpu-row HOST[:KERNEL]  a row of --table: its --pair-figure, in cycles\n"
 		"                       (converted with the row's calibration) or ns\n"
 		"  --table FILE         a table.csv of smapbench table (default %s)\n"
@@ -54,6 +59,8 @@ void census_command_usage(FILE *f)
 		"  --pair-ci LO,HI      its interval\n"
 		"  --ghz G              core frequency for cycles (default: the row's\n"
 		"                       calibration, else this machine's calibration chains)\n"
+		"  --runs DIR           where this machine's runs and comparisons are (default\n"
+		"                       %s)\n"
 		"and COMMAND's native wall time:\n"
 		"  --native-seconds S   given, instead of measured here\n"
 		"  --native-runs N      timed native runs after a warm-up (default %d)\n"
@@ -62,7 +69,7 @@ void census_command_usage(FILE *f)
 		"--timeout (natively or in a guest), or a boot failed: no directory; 2 bad\n"
 		"usage.\n",
 		DEFAULT_STATES, DEFAULT_TIMEOUT, DEFAULT_TOP, DEFAULT_TABLE,
-		DEFAULT_FIGURE, DEFAULT_NATIVE_RUNS);
+		DEFAULT_FIGURE, DEFAULT_RUNS, DEFAULT_NATIVE_RUNS);
 }
 
 static int bad(const char *fmt, const char *arg)
@@ -117,6 +124,7 @@ int census_command_parse_options(int argc, char **argv,
 		{ "pair-cycles", required_argument, NULL, 'c' },
 		{ "pair-ci", required_argument, NULL, 'i' },
 		{ "ghz", required_argument, NULL, 'g' },
+		{ "runs", required_argument, NULL, 'D' },
 		{ "native-seconds", required_argument, NULL, 'N' },
 		{ "native-runs", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
@@ -134,6 +142,7 @@ int census_command_parse_options(int argc, char **argv,
 	o->top = DEFAULT_TOP;
 	o->cost.table = DEFAULT_TABLE;
 	o->cost.figure = DEFAULT_FIGURE;
+	o->cost.runs = DEFAULT_RUNS;
 	o->kernels = calloc((size_t)argc, sizeof(*o->kernels));
 	if (!o->kernels) {
 		fprintf(stderr, "smapbench census: out of memory\n");
@@ -184,6 +193,9 @@ int census_command_parse_options(int argc, char **argv,
 			break;
 		case 'i':
 			pair_ci = optarg;
+			break;
+		case 'D':
+			o->cost.runs = optarg;
 			break;
 		case 'g':
 			if (number_in(optarg, 0.05, 20, &o->cost.ghz))
