@@ -12,7 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/calibrate.h"
+#include "analysis/headline.h"
+#include "analysis/run_select.h"
 #include "analysis/series_plan.h"
+#include "analysis/series_plan_runs.h"
+#include "rundata/rundir.h"
 #include "measure/stats.h"
 #include "unit.h"
 
@@ -382,6 +387,120 @@ static void simulated_repetition_dominated(void **unused)
 	simulate(&req, "repetition-dominated", 13);
 }
 
+/* ------------------------------------------------ from runs (adapter) */
+
+/* Two real boots of one state (QEMU TCG, 2026-12-03), recorded before runs had a boot_id. */
+#define BOOT_1 "data/vm-6.1.0-57-amd64-20261203-173441-clearcpuid-nosmap"
+#define BOOT_2 "data/vm-6.1.0-57-amd64-20261203-173441-cpu-model-nosmap"
+
+static void load_boot(const char *path, const char *boot_id, struct run_dir *run)
+{
+	char err[512];
+	char **keys, **values;
+
+	if (rundir_load(path, run, err, sizeof(err)))
+		fail_msg("%s: %s", path, err);
+	keys = realloc(run->keys, (run->context_count + 1) * sizeof(*keys));
+	values = realloc(run->values, (run->context_count + 1) * sizeof(*values));
+	assert_non_null(keys);
+	assert_non_null(values);
+	run->keys = keys;
+	run->values = values;
+	keys[run->context_count] = strdup("boot_id");
+	values[run->context_count] = strdup(boot_id);
+	run->context_count++;
+}
+
+/* The pooled variance of a row's log repetition medians, worked here. */
+static double pooled_log_variance(const struct run_bench *const *rows, size_t n)
+{
+	double sum = 0, df = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct run_bench *b = rows[j];
+		double m[64], mean = 0, ss = 0;
+		size_t reps = 0;
+
+		for (size_t i = 0; i < b->count && reps < 64;) {
+			size_t e = i;
+
+			while (e < b->count && b->repetition[e] == b->repetition[i])
+				e++;
+			m[reps++] = log(stats_median_sorted(b->values + i, e - i));
+			i = e;
+		}
+		for (size_t i = 0; i < reps; i++)
+			mean += m[i] / (double)reps;
+		for (size_t i = 0; i < reps; i++)
+			ss += (m[i] - mean) * (m[i] - mean);
+		sum += ss;
+		df += (double)reps - 1;
+	}
+	return sum / df;
+}
+
+static void components_from_runs(void **unused)
+{
+	struct run_dir a, b;
+	const struct run_dir *runs[2] = { &a, &b };
+	const struct run_bench *rows[2];
+	struct series_plan_inputs in;
+	struct calibration c;
+	char err[1024];
+
+	(void)unused;
+	load_boot(BOOT_1, "boot-1", &a);
+	load_boot(BOOT_2, "boot-2", &b);
+	assert_int(calibrate_runs(runs, 2, &c, err, sizeof(err)), 0, err);
+	assert_int(series_plan_from_runs(runs, 2, "^syscall/getppid$", &in, err,
+					 sizeof(err)), 0, err);
+	assert_int(in.count, 1, "rows");
+	assert_str(in.rows[0].name, "syscall/getppid", "the row");
+	assert_near(in.boot_sd, c.bv.sd, 0, "sigma_boot: the calibration's");
+	assert_near(in.rows[0].boot_sd, c.bv.sd, 0, "for the row too");
+	assert_near(in.boot_df, c.bv.df, 0, "its df");
+	assert_near(in.rows[0].invocation_sd, 0, 0, "no invocation level");
+	rows[0] = rundir_find(&a, "syscall/getppid");
+	rows[1] = rundir_find(&b, "syscall/getppid");
+	assert_near(in.rows[0].repetition_sd, sqrt(pooled_log_variance(rows, 2)),
+		    1e-12, "sigma_rep: the pooled sd of the log repetition medians");
+	assert_true(in.repetition_seconds > 0 && isfinite(in.repetition_seconds));
+	assert_int(in.boots, 2, "boots");
+	series_plan_inputs_free(&in);
+
+	/* by default the headline rows */
+	assert_int(series_plan_from_runs(runs, 2, NULL, &in, err, sizeof(err)), 0, err);
+	assert_int(in.headline, 1, "headline");
+	assert_true(in.count >= 1);
+	for (size_t i = 0; i < in.count; i++) {
+		int found = 0;
+
+		for (const struct bench_key *k = headline_benchmarks(); k->suite; k++) {
+			const struct run_bench *x = bench_match(&a, k);
+
+			found |= x && !strcmp(x->name, in.rows[i].name);
+		}
+		if (!found)
+			fail_msg("%s is no headline row", in.rows[i].name);
+	}
+	series_plan_inputs_free(&in);
+
+	assert_int(series_plan_from_runs(runs, 2, "(", &in, err, sizeof(err)), -1,
+		   "a bad expression");
+	assert_int(series_plan_from_runs(runs, 2, "^no-such-row$", &in, err,
+					 sizeof(err)), -1, "no such row");
+	if (!strstr(err, "no row matches"))
+		fail_msg("why: %s", err);
+	/* one boot only: no boot variance, no plan */
+	free(b.values[b.context_count - 1]);
+	b.values[b.context_count - 1] = strdup("boot-1");
+	assert_int(series_plan_from_runs(runs, 2, NULL, &in, err, sizeof(err)), -1,
+		   "one boot");
+	calibration_free(&c);
+	rundir_free(&a);
+	rundir_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +516,7 @@ int main(void)
 		cmocka_unit_test(simulated_boot_dominated),
 		cmocka_unit_test(simulated_invocation_level),
 		cmocka_unit_test(simulated_repetition_dominated),
+		cmocka_unit_test(components_from_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
