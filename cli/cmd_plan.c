@@ -131,13 +131,13 @@ int cmd_plan(int argc, char **argv)
 	struct series_plan plan;
 	struct run_dir *runs = NULL;
 	const struct run_dir **view = NULL;
-	char err[1024];
+	char err[1024], option[32];
 	size_t count, loaded = 0;
-	int c, rc = 1;
+	int c, long_index, rc = 1;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, &long_index)) != -1) {
 		switch (c) {
 		case 'p':
 			if (number_in(optarg, 1e-5, 0.5, 1, &req.half_width) ||
@@ -170,8 +170,10 @@ int cmd_plan(int argc, char **argv)
 				     c == 'R' ? &req.cost.repetition : &req.cost.series;
 			int i = c == 'B' ? 0 : c == 'I' ? 1 : c == 'R' ? 2 : 3;
 
+			/* the option's name: argv holds its value, or both with '=' */
+			snprintf(option, sizeof(option), "--%s", longopts[long_index].name);
 			if (number_in(optarg, c == 'R' ? 1e-6 : 0, 1e6, 0, to))
-				return bad(argv[optind - 1], optarg, c == 'R' ?
+				return bad(option, optarg, c == 'R' ?
 					   "not a number of seconds above 0, at most 1000000" :
 					   "not a number of seconds from 0 to 1000000");
 			sources[i] = "given";

@@ -7,8 +7,9 @@
 # prints a plan that reaches the target within the boots allowed; with
 # too few boots allowed for any design, it says so, exit status 1, and
 # names that very plan as what the precision needs (it is the cheapest
-# of all, so the cheapest with more boots than allowed); bad
-# usage is status 2, runs of one boot status 1. A second or two.
+# of all, so the cheapest with more boots than allowed); each bad
+# argument is status 2 with a message naming it, runs of one boot
+# status 1. A few seconds.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib/tap.sh
@@ -61,23 +62,34 @@ if [ -n "${boots:-}" ] && [ "$boots" -gt 4 ]; then
 	fi
 fi
 
+# each bad argument: status 2, before any run is read, and the message
+# names what was wrong (the option, or the runs missing)
 usage() {
-	local what=$1 out rc
-	shift
+	local what=$1 says=$2 out rc
+	shift 2
 	out=$("$bin" plan "$@" 2>&1)
 	rc=$?
-	if [ "$rc" -eq 2 ] && grep -q "smapbench plan:" <<<"$out"; then
+	if [ "$rc" -eq 2 ] && grep -q "^smapbench plan: .*$says" <<<"$out"; then
 		ok "bad usage, status 2: $what"
 	else
 		not_ok "bad usage ($what): status $rc"
 		show <<<"$out"
 	fi
 }
-usage "--precision 0" "${runs[@]}" --precision 0
-usage "--precision 1x" "${runs[@]}" --precision 1x
-usage "--max-boots 1" "${runs[@]}" --max-boots 1
-usage "one run" "${runs[0]}"
-usage "an unknown option" "${runs[@]}" --boots 4
+usage "--precision 0" "--precision '0'" "${runs[@]}" --precision 0
+usage "--precision 1x" "--precision '1x'" "${runs[@]}" --precision 1x
+usage "--precision 60%" "--precision '60%'" "${runs[@]}" --precision 60%
+usage "--precision without a value" "--precision needs a value" "${runs[@]}" --precision
+usage "--max-boots 1" "--max-boots '1'" "${runs[@]}" --max-boots 1
+usage "--max-boots 2.5" "--max-boots '2.5'" "${runs[@]}" --max-boots 2.5
+usage "--max-invocations 0" "--max-invocations '0'" "${runs[@]}" --max-invocations 0
+usage "--max-repetitions 2" "--max-repetitions '2'" "${runs[@]}" --max-repetitions 2
+usage "--repetition-seconds 0" "--repetition-seconds '0'" "${runs[@]}" --repetition-seconds 0
+usage "--boot-seconds -5" "--boot-seconds '-5'" "${runs[@]}" --boot-seconds -5
+usage "--series-seconds nan" "--series-seconds 'nan'" "${runs[@]}" --series-seconds nan
+usage "one run" "needs two or more runs" "${runs[0]}"
+usage "no run" "needs two or more runs"
+usage "an unknown option" "unknown option '--boots'" "${runs[@]}" --boots 4
 
 cp -r "$tmp/clearcpuid" "$tmp/same-boot"
 out=$("$bin" plan "${runs[0]}" "$tmp/same-boot" 2>&1)
