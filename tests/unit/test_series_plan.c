@@ -39,6 +39,43 @@ static struct series_plan_request request(const struct series_components *rows,
 }
 
 /*
+ * The brute force's own arithmetic, from the definitions in
+ * series_plan.h and not from the planner's functions: the widest row's
+ * half-width t sqrt(2 V) of a design of m boots a state, and its time.
+ */
+static double brute_t(const struct series_plan_request *req, unsigned m)
+{
+	double df = req->boot_df > 0 ? req->boot_df : 2.0 * (m - 1);
+
+	return stats_student_quantile(1 - (1 - req->level) / 2, df);
+}
+
+static double brute_half_width(const struct series_plan_request *req,
+			       double t, unsigned m, unsigned k, unsigned r)
+{
+	double widest = 0;
+
+	for (size_t i = 0; i < req->row_count; i++) {
+		const struct series_components *c = &req->rows[i];
+		double v = pow(c->boot_sd, 2) / m +
+			   pow(c->invocation_sd, 2) / (m * k) +
+			   pow(c->repetition_sd, 2) / ((double)m * k * r);
+
+		widest = fmax(widest, t * sqrt(2 * v));
+	}
+	return widest;
+}
+
+static double brute_seconds(const struct series_costs *c, unsigned m,
+			    unsigned k, unsigned r)
+{
+	unsigned boots = 2 * m;
+
+	return boots * c->boot + boots * k * c->invocation +
+	       boots * k * r * c->repetition + c->series;
+}
+
+/*
  * Every design of m_min..m_max boots a state, 1..max_invocations, every
  * repetition count: the least time of those that reach the target.
  */
@@ -48,19 +85,21 @@ static double brute_force(const struct series_plan_request *req,
 {
 	double best = INFINITY;
 
-	for (unsigned m = m_min; m <= m_max; m++)
+	for (unsigned m = m_min; m <= m_max; m++) {
+		double t = brute_t(req, m);
+
 		for (unsigned k = 1; k <= req->max_invocations; k++)
 			for (unsigned r = req->min_repetitions;
 			     r <= req->max_repetitions; r++) {
-				double s = series_plan_seconds(&req->cost, m, k, r);
+				double s = brute_seconds(&req->cost, m, k, r);
 
 				if (s >= best ||
-				    series_plan_half_width(req, m, k, r, NULL) >
-				    req->half_width)
+				    brute_half_width(req, t, m, k, r) > req->half_width)
 					continue;
 				best = s;
 				*d = (struct series_design){ 2 * m, k, r, 0, 0, s };
 			}
+	}
 	return best;
 }
 
@@ -85,7 +124,9 @@ static void check_against_brute_force(const struct series_plan_request *req,
 		fail_msg("%s: plan %u boots x %u x %u in %.1f s, brute force %u x %u x %u in %.1f s",
 			 what, p.plan.boots, p.plan.invocations, p.plan.repetitions,
 			 p.plan.seconds, d.boots, d.invocations, d.repetitions, best);
-	if (!(p.plan.half_width <= req->half_width))
+	if (!(p.plan.half_width <= req->half_width) ||
+	    !(brute_half_width(req, brute_t(req, p.plan.boots / 2), p.plan.boots / 2,
+			       p.plan.invocations, p.plan.repetitions) <= req->half_width))
 		fail_msg("%s: the plan's half-width %.5f is above the target %.5f",
 			 what, p.plan.half_width, req->half_width);
 	if (!(p.lower_bound_seconds <= p.plan.seconds))
@@ -166,6 +207,50 @@ static void several_rows(void **unused)
 	(void)unused;
 	req.max_invocations = 4;
 	check_against_brute_force(&req, "three rows, each its own components");
+}
+
+/*
+ * A grid of components and costs over boots x repetitions: sigma_boot
+ * from 0.1% to 2%, sigma_rep from 0.2% to 10%, a boot dear against a
+ * repetition and the other way round, two targets. Some need more than
+ * 64 boots: the plan must then say none, as the brute force finds none.
+ */
+static void grid_of_components(void **unused)
+{
+	static const double boot_sd[] = { 0.001, 0.005, 0.02 };
+	static const double repetition_sd[] = { 0.002, 0.02, 0.1 };
+	static const struct series_costs costs[] = {
+		{ .boot = 90, .invocation = 20, .repetition = 0.2, .series = 60 },
+		{ .boot = 30, .invocation = 5, .repetition = 5, .series = 60 },
+	};
+	static const double target[] = { 0.01, 0.02 };
+	unsigned feasible = 0, cases = 0;
+
+	(void)unused;
+	for (size_t b = 0; b < 3; b++)
+		for (size_t e = 0; e < 3; e++)
+			for (size_t c = 0; c < 2; c++)
+				for (size_t h = 0; h < 2; h++) {
+					struct series_components row = {
+						"grid", boot_sd[b], 0, repetition_sd[e]
+					};
+					struct series_plan_request req =
+						request(&row, 1, 0, 0, 1, target[h]);
+					struct series_plan p;
+					char what[160];
+
+					req.cost = costs[c];
+					snprintf(what, sizeof(what),
+						 "sigma_boot %g, sigma_rep %g, costs %zu, target %g",
+						 boot_sd[b], repetition_sd[e], c, target[h]);
+					check_against_brute_force(&req, what);
+					assert_int(series_plan_make(&req, &p), 0, what);
+					feasible += p.feasible;
+					cases++;
+				}
+	/* the grid reaches both sides of the limit */
+	if (!feasible || feasible == cases)
+		fail_msg("%u of %u cases feasible: the grid misses a side", feasible, cases);
 }
 
 static void calibrated(void **unused)
@@ -509,6 +594,7 @@ int main(void)
 		cmocka_unit_test(repetition_dominated),
 		cmocka_unit_test(invocation_level),
 		cmocka_unit_test(several_rows),
+		cmocka_unit_test(grid_of_components),
 		cmocka_unit_test(calibrated),
 		cmocka_unit_test(more_boots_than_allowed),
 		cmocka_unit_test(near_the_continuous_optimum),
