@@ -407,14 +407,16 @@ static void range_of_other_cpus(void **unused)
  * no run of it with the module beside it: beta, with its interval. The
  * fixture's boots are given the kernel of the published census so that
  * compare can fit beta: what is checked here is what the census takes
- * from a comparison, not the fit.
+ * from a comparison, not the fit. Then the order of 1, 2 and 3 with all
+ * of them there.
  */
-static void series_beta(void **unused)
+static void choice_order(void **unused)
 {
 	struct census_pair_cost c;
 	struct context m;
 	char runs[PATH_MAX], dir[PATH_MAX], a[PATH_MAX + 16], b[PATH_MAX + 16];
 	char out[PATH_MAX + 16], cmd[8 * PATH_MAX], fit[PATH_MAX + 32];
+	char table[PATH_MAX];
 	struct compare_request req = { 0 };
 	int saved, saved_err, quiet, rc;
 	double beta, low, high;
@@ -477,10 +479,21 @@ static void series_beta(void **unused)
 	assert_has(c.source, "by its boots", "source");
 	assert_has(c.source, "compare-all/pair-fit.csv", "the file");
 
-	/* the module's figure comes first, when a run of it is there too */
+	/*
+	 * The order, each figure there at once: beta before the table's
+	 * figure for this CPU model, the module's before beta; and the
+	 * table's when the comparison goes.
+	 */
+	fixture_table(table, sizeof(table));
+	resolve(dir, table, &m, &c);
+	assert_int(c.kind, CENSUS_COST_SERIES, "beta before the table's CPU model row");
 	link_into(dir, "on", b);
-	resolve(dir, "/nonexistent/table.csv", &m, &c);
-	assert_int(c.kind, CENSUS_COST_MODULE, "kind with the run beside it");
+	resolve(dir, table, &m, &c);
+	assert_int(c.kind, CENSUS_COST_MODULE, "the module's before beta and the table");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s/on'", out, dir);
+	assert_int(system(cmd), 0, cmd);
+	resolve(dir, table, &m, &c);
+	assert_int(c.kind, CENSUS_COST_CPU_MODEL, "the table's without a run or beta");
 	context_free(&m);
 }
 
@@ -527,7 +540,7 @@ int main(void)
 		cmocka_unit_test(cpu_model_row),
 		cmocka_unit_test(range_to_bpf_bound),
 		cmocka_unit_test(range_of_other_cpus),
-		cmocka_unit_test(series_beta),
+		cmocka_unit_test(choice_order),
 		cmocka_unit_test(given_cost),
 	};
 
