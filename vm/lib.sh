@@ -235,7 +235,7 @@ vm_accel_cache_key() {
 # initramfs. Prints "kvm" or "tcg REASON" (REASON a code, see
 # vm_accel_text), leaving PREFIX.serial and PREFIX.qemu.
 vm_kvm_probe() {
-	local image=$1 dir=$2 prefix=$3 initramfs pid waited=0 rc
+	local image=$1 dir=$2 prefix=$3 initramfs pid deadline rc
 	initramfs=$(vm_probe_initramfs "$dir/probe-initramfs.cpio.gz") || {
 		echo "tcg probe-unbuilt"
 		return
@@ -247,21 +247,20 @@ vm_kvm_probe() {
 		-initrd "$initramfs" -append "console=ttyS0 panic=-1" \
 		>"$prefix.qemu" 2>&1 </dev/null &
 	pid=$!
-	# Poll: a working KVM gets there in about a second.
+	# Poll: a working KVM gets there in about a second. The limit is of
+	# wall time, not of polls, which a loaded host makes slower.
+	deadline=$((SECONDS + VM_KVM_PROBE_SECONDS))
 	while kill -0 "$pid" 2>/dev/null; do
 		grep -aqF "$VM_PROBE_MARKER" "$prefix.serial" 2>/dev/null && break
-		if [ "$waited" -ge $((VM_KVM_PROBE_SECONDS * 4)) ]; then
-			break
-		fi
+		[ "$SECONDS" -ge "$deadline" ] && break
 		sleep 0.25
-		waited=$((waited + 1))
 	done
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	rc=$?
 	if grep -aqF "$VM_PROBE_MARKER" "$prefix.serial" 2>/dev/null; then
 		echo kvm
-	elif [ "$waited" -lt $((VM_KVM_PROBE_SECONDS * 4)) ] && [ "$rc" -ne 137 ]; then
+	elif [ "$SECONDS" -lt "$deadline" ] && [ "$rc" -ne 137 ]; then
 		echo "tcg kvm-failed"
 	elif grep -aq 'Linux version' "$prefix.serial" 2>/dev/null; then
 		echo "tcg kvm-no-userspace"
@@ -439,7 +438,7 @@ vm_cmdline_to_tcg() {
 }
 
 vm_run_qemu_once() {
-	local dir=$1 limit=$2 start end rc pid watch=0 waited=0
+	local dir=$1 limit=$2 start end rc pid watch=0 deadline
 	shift 2
 	[ "$(vm_qemu_accel "$@")" = kvm ] && watch=1
 	start=$(date +%s.%N)
@@ -452,16 +451,17 @@ vm_run_qemu_once() {
 	pid=$!
 	echo "$pid" >"$dir/timeout.pid"
 	# Under KVM, the first kernel line must come soon: a host whose KVM
-	# hangs Linux before long mode prints nothing, ever.
+	# hangs Linux before long mode prints nothing, ever. Wall time, as in
+	# vm_kvm_probe.
+	deadline=$((SECONDS + VM_KVM_FIRST_LINE_SECONDS))
 	while [ "$watch" -eq 1 ] && kill -0 "$pid" 2>/dev/null; do
 		grep -aqm1 'Linux version' "$dir/serial.log" 2>/dev/null && break
-		if [ "$waited" -ge $((VM_KVM_FIRST_LINE_SECONDS * 2)) ]; then
+		if [ "$SECONDS" -ge "$deadline" ]; then
 			: >"$dir/kvm-silent"
 			kill -TERM "$pid" 2>/dev/null
 			break
 		fi
 		sleep 0.5
-		waited=$((waited + 1))
 	done
 	wait "$pid"
 	rc=$?
