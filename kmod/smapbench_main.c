@@ -54,6 +54,10 @@
 #include <asm/tsc.h>
 
 #include "smapbench_ops.h"
+/* cpuid_count(), cpuid_ecx(): 7.x declares them here only. */
+#if SMAPBENCH_HAVE_CPUID_API_H
+#include <asm/cpuid/api.h>
+#endif
 
 /* Empty timed regions whose median is the reported timer overhead. */
 #define OVERHEAD_RUNS		64
