@@ -12,8 +12,9 @@
 #                                `module` too
 #       KMOD_OUT=<dir>           build directory instead of build/kmod/<release>
 #   make kmod-lint               checkpatch, sparse and W=1 for the default kernel,
-#                                and the layout of its timed loops
-#                                (tests/kmod/check-layout.sh)
+#                                the layout of its timed loops
+#                                (tests/kmod/check-layout.sh) and the prefix of
+#                                its names (tests/kmod/check-prefix.sh)
 #   make kmod-selftest           build/tests/kmod_selftest, the static program
 #                                the VM boots run against /dev/smapbench
 #   make kmod-clean              remove build/kmod
@@ -136,11 +137,12 @@ kmod-checkpatch: kmod-doctools
 		$(wildcard kmod/probes/*.c)
 
 kmod-lint: kmod-checkpatch kmod-kerneldoc
-	shellcheck -S warning tests/kmod/check-layout.sh
+	shellcheck -S warning tests/kmod/check-layout.sh tests/kmod/check-prefix.sh
 ifneq ($(KMOD_KDIR),)
 	@rm -rf $(KMOD_BUILD)/lint-w1
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-w1,W=1)
 	tests/kmod/check-layout.sh --label "loop layout" $(KMOD_BUILD)/lint-w1/smapbench.ko
+	tests/kmod/check-prefix.sh --label "prefix" $(KMOD_BUILD)/lint-w1
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-sparse,C=2)
 else
 	@echo "note: no kernel headers: W=1 and sparse builds of the module skipped"
