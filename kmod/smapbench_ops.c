@@ -1103,7 +1103,7 @@ static_assert((int)SMAPBENCH_CATALOGUE_COUNT == (int)SMAPBENCH_OP_COUNT);
  * @op: enum smapbench_op.
  * @v: enum smapbench_variant the catalogue lists for @op.
  *
- * Return: the kernel API whose absence (scripts/kmod-config.sh) left the
+ * Return: the kernel API whose absence (kmod/probes/config.sh) left the
  * loop out, or NULL when it must be built.
  */
 const char *smapbench_missing_feature(int op, int v)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe: <asm/cpuid/api.h>, the header of cpuid_count() and cpuid_ecx()
+ * without: nothing left out, <asm/processor.h> declares them there
  *
  * The CPUID helpers lived in <asm/processor.h> (6.1) and <asm/cpuid.h>
  * (6.12), both included by <asm/processor.h>; 7.x keeps them in

@@ -2,6 +2,7 @@
 /*
  * probe: irq_stat.counts[IRQ_COUNT_NMI], the NMIs this CPU took (7.2)
  * exports: irq_stat
+ * without: windows see NMIs only if the other NMI probe answers
  *
  * 7.2 keeps x86's per-CPU interrupt counts in an array indexed by
  * enum irq_stat_counts, and its NMI handler counts there; the

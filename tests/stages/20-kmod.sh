@@ -11,7 +11,7 @@
 # loop head: tests/kmod/check-layout.sh), the smapbench_ prefix of every
 # name the module defines (tests/kmod/check-prefix.sh, shown to fail on
 # planted names), and the kernel features the probes found
-# (scripts/kmod-config.sh) against what that kernel has, with the rows
+# (kmod/probes/config.sh) against what that kernel has, with the rows
 # each absence leaves out. Then: each overlay takes
 # effect, a kernel older than 5.11 is refused with a message,
 # checkpatch and kernel-doc are clean, the uapi header is usable from
@@ -58,7 +58,7 @@ kbuild() {
 	make --no-print-directory -s kmod-for KMOD_OUT="$dir" "$@" 2>&1
 }
 
-# The features a cell's kernel has (scripts/kmod-config.sh), as
+# The features a cell's kernel has (kmod/probes/config.sh), as
 # "cpuid_api_h=0 irq_count_nmi=0 masked=1 nmi_count=1 try_cmpxchg_user=1",
 # from a build's header.
 features_of() {
