@@ -165,7 +165,7 @@ if [ -n "$rel61" ]; then
 	log=$(tests/kmod/check-prefix.sh "$planted")
 	if [ $? -ne 0 ] && echo "$log" | grep -q '^not ok .*smapbench_ops.o: get_user_inline' &&
 		echo "$log" | grep -q '^not ok .*smapbench_ops.c:[0-9]*: macro ACCESS'; then
-		ok "the prefix check fails on planted names: $(echo "$log" | sed 's/.*: //' | paste -sd';' - | sed 's/;/; /')"
+		ok "the prefix check fails on planted names: $(echo "$log" | sed 's/^not ok - [^:]*: //' | paste -sd';' - | sed 's/;/; /')"
 	else
 		show 5 <<<"$log"
 		not_ok "the prefix check does not catch an unprefixed symbol and macro planted in a copy of the 6.1 build"
