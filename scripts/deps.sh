@@ -139,6 +139,9 @@ test_packages() {
 	# scripts/fetch-qemu-plugin-header.sh: Debian's QEMU source tarball.
 	echo curl xz-utils
 	echo sparse flex bison bc shellcheck
+	# tests/stages/21-kmod-dkms.sh: the module rebuilt by dkms, as users
+	# install it (kmod/dkms.conf).
+	echo dkms
 	# tests/stages/50-fresh-machine.sh: a minimal Debian root to run the
 	# README's commands in, and the clones the build stages test.
 	echo mmdebstrap debian-archive-keyring git
