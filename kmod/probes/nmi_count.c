@@ -2,6 +2,7 @@
 /*
  * probe: irq_stat.__nmi_count, the NMIs this CPU took
  * exports: irq_stat
+ * tree: arch/x86/include/asm/hardirq.h __nmi_count;
  *
  * x86 counts every NMI per CPU in irq_stat, which it exports to
  * modules. Without it a window cannot tell that an NMI ran inside it.
