@@ -228,7 +228,7 @@ cell() {
 		if echo "$log" | grep -q 'specified, but .* is not available or not up to date'; then
 			skip "$label: sparse (C=2) is clean" \
 				"kbuild found no sparse it can use for this tree: $(echo "$log" | grep -o 'C=2 specified.*' | head -n 1)"
-			result="$result; no sparse for it"
+			result="$result (sparse: none for this tree)"
 		elif [ "$rc" -eq 0 ] && [ -z "$reports" ]; then
 			ok "$label: sparse (C=2) is clean"
 		else
@@ -289,7 +289,7 @@ fi
 
 # This machine's headers: Debian 12's PREEMPT_RT 6.12, and its 6.12 as
 # the base of the overlays.
-rel612=$(headers_like '^6\.12\.[0-9]+.*-amd64$' | grep -v -- '-rt-')
+rel612=$(headers_like '^6\.12\.[0-9]+\+deb[0-9]+-amd64$')
 rel612rt=$(headers_like '^6\.12\.[0-9]+.*-rt-amd64$')
 kdir_of() { local d; for d in "/lib/modules/$1/build" "/usr/src/linux-headers-$1"; do
 	[ -f "$d/Makefile" ] && { echo "$d"; return; }; done; }
@@ -333,7 +333,7 @@ sed 's/^/# /' "$matrix"
 # than what the matrix built today.
 claimed=$(tr -s '\n ' '  ' <README.md |
 	sed -n 's/.*unstable'\''s [0-9][0-9.]* (\([0-9][0-9.]*\) when last checked.*/\1/p')
-built=$(grep -E '^\| unstable \|' "$matrix" | grep -c '| ok |')
+built=$(grep -E '^\| unstable \|' "$matrix" | grep -cE '\| ok[ |]')
 if [ -z "$newest_release" ]; then
 	skip "the README's newest kernel ($claimed) is what the matrix builds" "no unstable cell here"
 elif [ -z "$claimed" ]; then
