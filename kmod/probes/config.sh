@@ -12,7 +12,10 @@
 # else 0. A probe may name the symbols it needs exported ("exports: a b"
 # in its comment): with KDIR's Module.symvers at hand those must be in
 # it too. The comment's first line ("probe: ...") says what the feature
-# is, its "without: ..." line what the module lacks without it. The
+# is, its "without: ..." line what the module lacks without it. Its
+# "tree: FILE ERE" lines (any one suffices) say where a kernel tree shows
+# the API: not read here, but by tests/stages/20-kmod.sh, which checks
+# each answer against the tree. The
 # module asks these answers, never the kernel version: distribution
 # backports follow.
 #

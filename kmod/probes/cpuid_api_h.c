@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe: <asm/cpuid/api.h>, the header of cpuid_count() and cpuid_ecx()
+ * tree: arch/x86/include/asm/cpuid/api.h cpuid_count
  * without: nothing left out, <asm/processor.h> declares them there
  *
  * The CPUID helpers lived in <asm/processor.h> (6.1) and <asm/cpuid.h>

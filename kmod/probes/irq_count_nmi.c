@@ -2,6 +2,7 @@
 /*
  * probe: irq_stat.counts[IRQ_COUNT_NMI], the NMIs this CPU took (7.2)
  * exports: irq_stat
+ * tree: arch/x86/include/asm/hardirq.h IRQ_COUNT_NMI
  * without: windows see NMIs only if the other NMI probe answers
  *
  * 7.2 keeps x86's per-CPU interrupt counts in an array indexed by

@@ -2,6 +2,7 @@
 /*
  * probe: irq_stat.__nmi_count, the NMIs this CPU took (6.1, 6.12)
  * exports: irq_stat
+ * tree: arch/x86/include/asm/hardirq.h __nmi_count;
  * without: windows see NMIs only if the other NMI probe answers
  *
  * x86 counts every NMI per CPU in irq_stat, which it exports to
