@@ -748,14 +748,15 @@ static __always_inline int run_loop(struct smapbench_ctx *ctx, u32 n,
 }
 
 /*
- * The loop function of an op x variant, e.g. get_user_inline(), and the
- * names of its loops: smapbench_loop_<loop> for an op that takes the
- * size at run time, smapbench_loop_<loop>_<width> for get/put_user,
- * which get one loop per width, as the kernel's callers do.
+ * The loop function of an op x variant, smapbench_<loop>() (e.g.
+ * smapbench_get_user_inline()), and the names of its loops:
+ * smapbench_loop_<loop> for an op that takes the size at run time,
+ * smapbench_loop_<loop>_<width> for get/put_user, which get one loop
+ * per width, as the kernel's callers do.
  */
 #define DEFINE_LOOP(loop, OP, VARIANT)					\
 LOOP_SYMBOLS(loop);							\
-static int loop(struct smapbench_ctx *ctx, u32 n)			\
+static int smapbench_##loop(struct smapbench_ctx *ctx, u32 n)		\
 {									\
 	return run_loop(ctx, n, SMAPBENCH_OP_##OP,			\
 			SMAPBENCH_VARIANT_##VARIANT, 0,			\
@@ -767,7 +768,7 @@ LOOP_SYMBOLS(loop##_1);							\
 LOOP_SYMBOLS(loop##_2);							\
 LOOP_SYMBOLS(loop##_4);							\
 LOOP_SYMBOLS(loop##_8);							\
-static int loop(struct smapbench_ctx *ctx, u32 n)			\
+static int smapbench_##loop(struct smapbench_ctx *ctx, u32 n)		\
 {									\
 	switch (ctx->size) {						\
 	case 1:								\
@@ -801,16 +802,17 @@ static int loop(struct smapbench_ctx *ctx, u32 n)			\
 #endif
 
 /*
- * Per op the table of its loops by variant, <name>_loops[], that its
- * catalogue entry points at.
+ * Per op the table of its loops by variant, smapbench_<name>_loops[], that
+ * its catalogue entry points at.
  */
 #define ACCESS_LOOPS(name)						\
-static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
-	[SMAPBENCH_VARIANT_KAPI] = name##_kapi,				\
-	[SMAPBENCH_VARIANT_INLINE] = name##_inline,			\
-	[SMAPBENCH_VARIANT_BATCHED] = name##_batched,			\
-	[SMAPBENCH_VARIANT_NOPAD] = name##_nopad,			\
-	[SMAPBENCH_VARIANT_MASKED] = MASKED_LOOP(name##_masked),	\
+static const smapbench_loop_t						\
+smapbench_##name##_loops[SMAPBENCH_VARIANT_COUNT] = {			\
+	[SMAPBENCH_VARIANT_KAPI] = smapbench_##name##_kapi,		\
+	[SMAPBENCH_VARIANT_INLINE] = smapbench_##name##_inline,		\
+	[SMAPBENCH_VARIANT_BATCHED] = smapbench_##name##_batched,	\
+	[SMAPBENCH_VARIANT_NOPAD] = smapbench_##name##_nopad,		\
+	[SMAPBENCH_VARIANT_MASKED] = MASKED_LOOP(smapbench_##name##_masked), \
 }
 
 DEFINE_SIZED_LOOP(get_user_kapi, GET_USER, KAPI);
@@ -859,12 +861,13 @@ DEFINE_MASKED(DEFINE_LOOP, futex_masked, FUTEX);
 #else
 #define FUTEX_BLOCK_LOOP(loop)		NULL
 #endif
-static const smapbench_loop_t futex_loops[SMAPBENCH_VARIANT_COUNT] = {
-	[SMAPBENCH_VARIANT_KAPI] = futex_kapi,
-	[SMAPBENCH_VARIANT_INLINE] = futex_inline,
-	[SMAPBENCH_VARIANT_BATCHED] = FUTEX_BLOCK_LOOP(futex_batched),
-	[SMAPBENCH_VARIANT_NOPAD] = futex_nopad,
-	[SMAPBENCH_VARIANT_MASKED] = FUTEX_BLOCK_LOOP(MASKED_LOOP(futex_masked)),
+static const smapbench_loop_t smapbench_futex_loops[SMAPBENCH_VARIANT_COUNT] = {
+	[SMAPBENCH_VARIANT_KAPI] = smapbench_futex_kapi,
+	[SMAPBENCH_VARIANT_INLINE] = smapbench_futex_inline,
+	[SMAPBENCH_VARIANT_BATCHED] = FUTEX_BLOCK_LOOP(smapbench_futex_batched),
+	[SMAPBENCH_VARIANT_NOPAD] = smapbench_futex_nopad,
+	[SMAPBENCH_VARIANT_MASKED] =
+		FUTEX_BLOCK_LOOP(MASKED_LOOP(smapbench_futex_masked)),
 };
 
 DEFINE_LOOP(sigframe_kapi, SIGFRAME, KAPI);
@@ -876,8 +879,9 @@ ACCESS_LOOPS(sigframe);
 
 /* only through the kernel's API */
 DEFINE_LOOP(strncpy_from_user_kapi, STRNCPY_FROM_USER, KAPI);
-static const smapbench_loop_t strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] = {
-	[SMAPBENCH_VARIANT_KAPI] = strncpy_from_user_kapi,
+static const smapbench_loop_t
+smapbench_strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] = {
+	[SMAPBENCH_VARIANT_KAPI] = smapbench_strncpy_from_user_kapi,
 };
 
 /*
@@ -904,7 +908,7 @@ static const smapbench_loop_t strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] =
  * an immediate is folded at rename on recent Intel cores, several a cycle.
  */
 LOOP_SYMBOLS(calib_none);
-static int calib_loop(struct smapbench_ctx *ctx, u32 n)
+static int smapbench_calib_none(struct smapbench_ctx *ctx, u32 n)
 {
 	u64 acc = ctx->sink, operand = n | 1;
 
@@ -922,7 +926,7 @@ static int calib_loop(struct smapbench_ctx *ctx, u32 n)
 }
 
 LOOP_SYMBOLS(calib_imul_none);
-static int calib_imul_loop(struct smapbench_ctx *ctx, u32 n)
+static int smapbench_calib_imul_none(struct smapbench_ctx *ctx, u32 n)
 {
 	u64 acc = ctx->sink | 1, operand = (n >> 1) | 3;
 
@@ -940,7 +944,7 @@ static int calib_imul_loop(struct smapbench_ctx *ctx, u32 n)
 }
 
 LOOP_SYMBOLS(pair_none);
-static int pair_loop(struct smapbench_ctx *ctx, u32 n)
+static int smapbench_pair_none(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
 		     SMAPBENCH_ASM_STAC "\n\t"
@@ -960,7 +964,7 @@ static int pair_loop(struct smapbench_ctx *ctx, u32 n)
  * stack frame and calls nothing.
  */
 LOOP_SYMBOLS(stac_none);
-static int stac_loop(struct smapbench_ctx *ctx, u32 n)
+static int smapbench_stac_none(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
 		     SMAPBENCH_ASM_STAC "\n\t"
@@ -972,11 +976,11 @@ static int stac_loop(struct smapbench_ctx *ctx, u32 n)
 		     : "memory", "cc");
 	return 0;
 }
-STACK_FRAME_NON_STANDARD(stac_loop);
+STACK_FRAME_NON_STANDARD(smapbench_stac_none);
 
 /* CLAC alone with AC already clear ("redundant UACCESS disable"). */
 LOOP_SYMBOLS(clac_none);
-static int clac_loop(struct smapbench_ctx *ctx, u32 n)
+static int smapbench_clac_none(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
 		     SMAPBENCH_ASM_CLAC "\n\t"
@@ -987,7 +991,7 @@ static int clac_loop(struct smapbench_ctx *ctx, u32 n)
 		     : "memory", "cc");
 	return 0;
 }
-STACK_FRAME_NON_STANDARD(clac_loop);
+STACK_FRAME_NON_STANDARD(smapbench_clac_none);
 
 /*
  * Set AC and clear it again through the flags image on the stack: what
@@ -995,7 +999,7 @@ STACK_FRAME_NON_STANDARD(clac_loop);
  * ring 3 AC only matters to SMAP.
  */
 LOOP_SYMBOLS(popf_ac_none);
-static int popf_ac_loop(struct smapbench_ctx *ctx, u32 n)
+static int smapbench_popf_ac_none(struct smapbench_ctx *ctx, u32 n)
 {
 	asm volatile(NONE_LOOP_START
 		     "pushf\n\t"
@@ -1013,10 +1017,11 @@ static int popf_ac_loop(struct smapbench_ctx *ctx, u32 n)
 	return 0;
 }
 
-/* An op without an access to bracket: its asm loop, name_loop(). */
+/* An op without an access to bracket: its asm loop, smapbench_<name>_none() */
 #define DEFINE_NONE_LOOPS(name)						\
-static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
-	[SMAPBENCH_VARIANT_NONE] = name##_loop,				\
+static const smapbench_loop_t						\
+smapbench_##name##_loops[SMAPBENCH_VARIANT_COUNT] = {			\
+	[SMAPBENCH_VARIANT_NONE] = smapbench_##name##_none,		\
 }
 
 DEFINE_NONE_LOOPS(calib);
@@ -1027,7 +1032,7 @@ DEFINE_NONE_LOOPS(clac);
 DEFINE_NONE_LOOPS(popf_ac);
 
 /* The op table: the catalogue's entries, with each op's loops. */
-#define SMAPBENCH_OP(id, op_name, min, max, op_flags, op_align,	\
+#define SMAPBENCH_OP(id, op_name, min, max, op_flags, op_align,		\
 		     op_variants, ...)					\
 	[SMAPBENCH_OP_##id] = {						\
 		.name = #op_name,					\
@@ -1036,7 +1041,7 @@ DEFINE_NONE_LOOPS(popf_ac);
 		.flags = op_flags,					\
 		.align = op_align,					\
 		.variants = op_variants,				\
-		.loop = op_name##_loops,				\
+		.loop = smapbench_##op_name##_loops,			\
 	},
 
 const struct smapbench_op_desc smapbench_ops[SMAPBENCH_OP_COUNT] = {

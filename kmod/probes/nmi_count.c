@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * probe: irq_stat.__nmi_count, the NMIs this CPU took
+ * probe: irq_stat.__nmi_count, the NMIs this CPU took (6.1, 6.12)
  * exports: irq_stat
  *
  * x86 counts every NMI per CPU in irq_stat, which it exports to
