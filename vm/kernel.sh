@@ -47,9 +47,10 @@
 # build roots under build-roots/<suite>/. SMAPBENCH_DEBIAN_MIRROR sets the
 # archive (default http://deb.debian.org/debian).
 #
-# Exit status: 0 done, 1 a fetch, unpack or build failed, 2 bad input
-# (no such file, not a kernel package, a package missing beside it,
-# headers of another release, an unknown suite or release).
+# Exit status: 0 done, 1 an unpack or a build failed, 2 bad input (no
+# such file, not a kernel package, a package missing beside it, headers
+# of another release, an unknown suite or release), 3 the archive could
+# not be reached (an index, a package or a build root not fetched).
 # HELP_END
 set -uo pipefail
 # shellcheck source=vm/lib.sh
@@ -76,6 +77,10 @@ bad() {
 fail() {
 	echo "kernel: error: $*" >&2
 	exit 1
+}
+unreachable() {
+	echo "kernel: error: $*" >&2
+	exit 3
 }
 note() {
 	echo "# kernel: $*" >&2
@@ -181,7 +186,7 @@ apt_suite() {
 			return 0
 		fi
 		sed 's/^/  /' "$dir/update.log" >&2
-		fail "cannot fetch the package index of Debian $suite from $mirror"
+		unreachable "cannot fetch the package index of Debian $suite from $mirror"
 	fi
 }
 
@@ -294,7 +299,7 @@ unpack() {
 		if [ -z "$path" ]; then
 			(cd "$tmp/debs" && apt-get -q download "$name=$version") >"$tmp/download.log" 2>&1 || {
 				sed 's/^/  /' "$tmp/download.log" >&2
-				fail "apt-get download $name=$version failed"
+				unreachable "apt-get download $name=$version failed"
 			}
 			path=$(ls "$tmp/debs/${name}"_*.deb)
 			if [ "$sha" != - ] && [ "$(sha256sum <"$path" | cut -d ' ' -f 1)" != "$sha" ]; then
@@ -382,7 +387,7 @@ from_apt() {
 		rm -f "$deps"
 		[ -z "$memo" ] || printf '%s\n%s\n' "$headers_depends" "$list" >"$memo"
 	fi
-	source="$where: $(cut -d ' ' -f 1,2 <<<"$list" | tr '\n' ' ' | sed 's/ $//')"
+	source="$where, $want $(sed -n "s/^$want \([^ ]*\) .*/\1/p" <<<"$list")"
 	tree=$(unpack "$list") || exit
 }
 
@@ -391,7 +396,7 @@ case $spec in
 	[ -r "$spec" ] || bad "$spec: no such file"
 	debs=("$spec")
 	list=$(deb_closure "${debs[@]}") || exit 2
-	source="packages: $(cut -d ' ' -f 4 <<<"$list" | xargs -n 1 basename | tr '\n' ' ' | sed 's/ $//')"
+	source="$(basename "$spec") with the $(($(wc -l <<<"$list") - 1)) packages it needs, found beside it"
 	if [ -z "$headers_arg" ]; then
 		# The headers of the release the image package names, beside it.
 		r=$(sed -n 's/^linux-image-\([0-9][^ ]*\) .*/\1/p' <<<"$list" | head -n 1)
@@ -544,7 +549,7 @@ make_root() {
 		"$suite" "$tmp" "$mirror" >"$tmp.log" 2>&1; then
 		tail -n 20 "$tmp.log" >&2
 		rm -f "$tmp.log"
-		fail "mmdebstrap of Debian $suite failed"
+		unreachable "mmdebstrap of Debian $suite failed (log above)"
 	fi
 	rm -f "$tmp.log"
 	: >"$tmp/.complete"
