@@ -384,7 +384,7 @@ if [ "$vm" -eq 1 ]; then
 	headers=$VM_KERNEL_HEADERS
 	[ "$VM_KERNEL_SOURCE" = installed ] || say "VM mode: $guest_release from $VM_KERNEL_SOURCE"
 	accel_line=$("$here/vm/hostroot.sh" accel --kernel "$kernel" \
-		--modules-dir "$guest_modules" ${accel:+--accel "$accel"}) ||
+		--modules-dir "$guest_modules" --headers "$headers" ${accel:+--accel "$accel"}) ||
 		die "no accelerator for the guests (see above)"
 	say "VM mode, $guest_release: $accel_line"
 	accel_word=$(sed -n 's/^accelerator: \([A-Z]*\).*/\1/p' <<<"$accel_line")

@@ -117,7 +117,7 @@ moddir=${moddir:-$VM_KERNEL_MODULES}
 if [ -n "$VM_KERNEL_HEADERS" ] &&
 	[ "$VM_KERNEL_HEADERS" != "$(readlink -f "/lib/modules/$release/build")" ]; then
 	headers=$VM_KERNEL_HEADERS
-elif [ -z "$VM_KERNEL_HEADERS" ]; then
+elif [ -z "$VM_KERNEL_HEADERS" ] && [ "$mode" = boot ]; then
 	vm_note "warning: no headers at /lib/modules/$release/build:" \
 		"the module cannot be built in the guest (apt-get install" \
 		"linux-headers-$release, or pass --headers)"
