@@ -164,11 +164,15 @@ fi
 mkdir -p "$share" || vm_die "cannot create $share"
 share=$(cd "$share" && pwd)
 # What an earlier boot left in a kept share must not pass for this one's.
-rm -f "$share"/{session.sh,job.sh,job.out,job.rc,done,hostname,headers} \
+rm -f "$share"/{session.sh,job.sh,job.out,job.rc,done,hostname,headers,image} \
 	"$share"/{dmesg.txt,tainted,cmdline,release,cpuflags}
 cp "$here/hostroot-session.sh" "$share/session.sh"
 echo "$hostname" >"$share/hostname"
 [ -n "$headers" ] && echo "$headers" >"$share/headers"
+# A kernel not installed here (unpacked from its packages): its image is
+# linked where an installed one lies, for what looks there (kexec).
+[ "$(readlink -f "$kernel")" = "$(readlink -f "/boot/vmlinuz-$release")" ] ||
+	readlink -f "$kernel" >"$share/image"
 {
 	echo "# Written by vm/hostroot.sh; run by session.sh in the guest."
 	printf 'cd %q || exit 125\n' "$workdir"
