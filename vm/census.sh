@@ -21,7 +21,8 @@
 #   --kernel KERNEL   the kernel to boot, repeat for more: an image, a
 #                     Debian kernel .deb, a release or a Debian suite such
 #                     as sid (vm/kernel.sh fetches and unpacks packages;
-#                     default: Debian's 6.1 and 6.12, those installed)
+#                     default: Debian's 6.1 and 6.12, those installed,
+#                     and, but with --command, Debian unstable's newest)
 #   --headers H       headers of the (last) --kernel, when vm/kernel.sh
 #                     does not find them: a directory or a .deb
 #   --build-root B    where the module for the (last) --kernel is built
@@ -145,6 +146,9 @@ if [ ${#kernels[@]} -eq 0 ]; then
 	done
 	[ ${#kernels[@]} -gt 0 ] ||
 		die "no Debian kernel installed: apt-get install linux-image-amd64 linux-headers-amd64"
+	# The benchmark census also counts the newest kernel, unstable's,
+	# fetched (vm/kernel.sh sid); a command's census the installed ones.
+	[ "$command" -eq 1 ] || kernels+=(sid) kernel_headers+=("") kernel_roots+=("")
 fi
 
 make_quiet() {
