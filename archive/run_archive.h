@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "archive/sha256.h"
+#include "measure/sha256.h"
 #include "archive/tar.h"
 #include "rundata/rundir.h"
 
