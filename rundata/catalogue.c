@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * catalogue.c - the context keys of run data, with their roles; see
+ * catalogue.h. The order of context_keys is the order report.md shows
+ * the KEY_SHOWN ones in.
+ */
+#include "rundata/catalogue.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rundata/rundir.h"
+
+#define MACHINE		(KEY_MACHINE | KEY_COMPARISON)
+
+const struct context_key context_keys[] = {
+	/* the machine and the boot: run_context_collect() */
+	{ .name = "date", .roles = KEY_DIFFERS | KEY_SHOWN | KEY_REQUIRED,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "host", .roles = KEY_COMPARISON | KEY_SHOWN | KEY_REQUIRED,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "kernel_release", .roles = MACHINE | KEY_SHOWN | KEY_REQUIRED,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "kernel_version", .written = KEY_BY_MACHINE },
+	{ .name = "machine", .written = KEY_BY_MACHINE },
+	{ .name = "machine_id_hash", .roles = MACHINE, .written = KEY_BY_MACHINE },
+	{ .name = "cpu_model", .roles = MACHINE | KEY_SHOWN | KEY_REQUIRED,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "cpu_family", .roles = MACHINE, .written = KEY_BY_MACHINE },
+	{ .name = "cpu_model_number", .roles = MACHINE, .written = KEY_BY_MACHINE },
+	{ .name = "cpu_stepping", .roles = MACHINE, .written = KEY_BY_MACHINE },
+	{ .name = "microcode", .roles = MACHINE | KEY_SHOWN,
+	  .written = KEY_BY_MACHINE },
+	/* re-measured each boot */
+	{ .name = "cpu_mhz", .roles = KEY_DIFFERS, .written = KEY_BY_MACHINE,
+	  .unit = "MHz" },
+	/* clearcpuid=smap drops the smap flag */
+	{ .name = "cpu_flags", .roles = KEY_DIFFERS, .written = KEY_BY_MACHINE },
+	{ .name = "pti", .written = KEY_BY_MACHINE },
+	{ .name = "cpus_online", .written = KEY_BY_MACHINE },
+	{ .name = "cmdline", .roles = KEY_DIFFERS | KEY_SHOWN,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "vulnerability_*", .written = KEY_BY_MACHINE },
+	{ .name = "governor", .roles = KEY_SHOWN, .written = KEY_BY_MACHINE },
+	{ .name = "turbo", .roles = KEY_SHOWN, .written = KEY_BY_MACHINE },
+	{ .name = "smt", .roles = KEY_SHOWN, .written = KEY_BY_MACHINE },
+	{ .name = "virt", .roles = MACHINE | KEY_SHOWN | KEY_REQUIRED,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "virt_hint", .written = KEY_BY_MACHINE },
+	{ .name = "virt_accel_why", .written = KEY_BY_MACHINE },
+	{ .name = "virt_vendor", .written = KEY_BY_MACHINE },
+	{ .name = "dmi_sys_vendor", .roles = MACHINE, .written = KEY_BY_MACHINE },
+	{ .name = "warnings", .roles = KEY_DIFFERS | KEY_SHOWN,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "load_avg", .roles = KEY_DIFFERS, .written = KEY_BY_MACHINE },
+	{ .name = "boot_id", .roles = KEY_DIFFERS, .written = KEY_BY_MACHINE },
+	{ .name = "uptime_s", .roles = KEY_DIFFERS, .written = KEY_BY_MACHINE,
+	  .unit = "s" },
+	{ .name = "smap_cpuinfo", .roles = KEY_DIFFERS, .written = KEY_BY_MACHINE },
+	{ .name = "smap_cpuid", .roles = KEY_DIFFERS, .written = KEY_BY_MACHINE },
+	{ .name = "smap_requested_off", .roles = KEY_DIFFERS,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "smap_state", .roles = KEY_DIFFERS | KEY_SHOWN | KEY_REQUIRED,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "smap_off_method", .roles = KEY_DIFFERS | KEY_SHOWN,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "smep_cpuinfo", .written = KEY_BY_MACHINE },
+	{ .name = "smapbench_version", .roles = KEY_SHOWN | KEY_REQUIRED,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "git_revision", .roles = KEY_DIFFERS | KEY_SHOWN,
+	  .written = KEY_BY_MACHINE },
+	{ .name = "build_features", .written = KEY_BY_MACHINE },
+	{ .name = "tsc_hz", .roles = KEY_DIFFERS | KEY_SHOWN,
+	  .written = KEY_BY_MACHINE, .unit = "Hz" },
+	{ .name = "tsc_hz_hint", .roles = KEY_DIFFERS, .written = KEY_BY_MACHINE,
+	  .unit = "Hz" },
+	{ .name = "tsc_hz_hint_source", .written = KEY_BY_MACHINE },
+
+	/* the run: smapbench run */
+	{ .name = "schema_version", .written = KEY_BY_RUN },
+	{ .name = "status", .written = KEY_BY_RUN },
+	{ .name = "counter", .roles = KEY_COMPARISON | KEY_SHOWN | KEY_REQUIRED,
+	  .written = KEY_BY_RUN },
+	{ .name = "counter_unit", .roles = KEY_COMPARISON | KEY_SHOWN,
+	  .written = KEY_BY_RUN },
+	{ .name = "counter_hz", .roles = KEY_DIFFERS, .written = KEY_BY_RUN,
+	  .unit = "Hz" },
+	{ .name = "counter_note", .written = KEY_BY_RUN },
+	{ .name = "counter_fallback", .written = KEY_BY_RUN },
+	{ .name = "pinning", .written = KEY_BY_RUN },
+	{ .name = "topology", .written = KEY_BY_RUN },
+	{ .name = "sched_policy", .written = KEY_BY_RUN },
+	{ .name = "cpu_pinned", .roles = KEY_SHOWN, .written = KEY_BY_RUN },
+	{ .name = "cpu_siblings", .written = KEY_BY_RUN },
+	{ .name = "suite", .written = KEY_BY_RUN },
+	{ .name = "filter", .written = KEY_BY_RUN },
+	{ .name = "min_time", .written = KEY_BY_RUN, .unit = "s" },
+	{ .name = "repetitions", .written = KEY_BY_RUN },
+	{ .name = "samples_per_repetition", .written = KEY_BY_RUN },
+	{ .name = "seed", .roles = KEY_DIFFERS, .written = KEY_BY_RUN },
+	{ .name = "quick", .written = KEY_BY_RUN },
+	{ .name = "sweep", .roles = KEY_SHOWN, .written = KEY_BY_RUN },
+	{ .name = "calib_user_add_ns", .written = KEY_BY_RUN, .unit = "ns" },
+	{ .name = "calib_user_imul_ns", .written = KEY_BY_RUN, .unit = "ns" },
+	{ .name = "calib_user_add_ghz", .written = KEY_BY_RUN, .unit = "GHz" },
+	{ .name = "calib_user_imul_ghz", .written = KEY_BY_RUN, .unit = "GHz" },
+	{ .name = "calib_user_disagreement", .written = KEY_BY_RUN,
+	  .unit = "fraction" },
+	{ .name = "calib_user_consistent", .written = KEY_BY_RUN },
+	{ .name = "calib_method", .roles = KEY_SHOWN, .written = KEY_BY_RUN },
+	{ .name = "calib_kmod_vs_user", .written = KEY_BY_RUN },
+	{ .name = "calib_consistent", .written = KEY_BY_RUN },
+	{ .name = "calib_note", .roles = KEY_SHOWN, .written = KEY_BY_RUN },
+	{ .name = "calib_ghz", .roles = KEY_SHOWN, .written = KEY_BY_RUN,
+	  .unit = "GHz" },
+
+	/* the kmod suite */
+	{ .name = "kmod_status", .written = KEY_BY_KMOD },
+	{ .name = "kmod_abi", .written = KEY_BY_KMOD },
+	{ .name = "kmod_smap_cpuid", .roles = KEY_DIFFERS, .written = KEY_BY_KMOD },
+	{ .name = "kmod_smap_feature", .roles = KEY_DIFFERS,
+	  .written = KEY_BY_KMOD },
+	{ .name = "kmod_smap_cr4", .roles = KEY_DIFFERS, .written = KEY_BY_KMOD },
+	{ .name = "kmod_smep_cr4", .written = KEY_BY_KMOD },
+	{ .name = "kmod_pmu_cycles", .written = KEY_BY_KMOD },
+	{ .name = "kmod_masked_uaccess", .written = KEY_BY_KMOD },
+	{ .name = "kmod_futex_blocks", .written = KEY_BY_KMOD },
+	{ .name = "kmod_preempt_rt", .written = KEY_BY_KMOD },
+	{ .name = "kmod_sample_budget_ns", .written = KEY_BY_KMOD, .unit = "ns" },
+	{ .name = "kmod_sees_nmi", .written = KEY_BY_KMOD },
+	{ .name = "kmod_sees_smi", .written = KEY_BY_KMOD },
+	{ .name = "kmod_buffer_thp", .written = KEY_BY_KMOD },
+	{ .name = "kmod_tsc_khz", .roles = KEY_DIFFERS, .written = KEY_BY_KMOD,
+	  .unit = "kHz" },
+	{ .name = "kmod_release", .written = KEY_BY_KMOD },
+	{ .name = "kmod_cycles_per_tick", .written = KEY_BY_KMOD,
+	  .unit = "cycles/tick" },
+	{ .name = "kmod_cycles_per_tick_pmu", .written = KEY_BY_KMOD,
+	  .unit = "cycles/tick" },
+	{ .name = "kmod_pmu_check", .written = KEY_BY_KMOD },
+	{ .name = "kmod_timer_overhead_tsc", .written = KEY_BY_KMOD,
+	  .unit = "ticks" },
+	{ .name = "kmod_timer_overhead_cycles", .written = KEY_BY_KMOD,
+	  .unit = "cycles" },
+	{ .name = "kmod_calib_add_ns", .written = KEY_BY_KMOD, .unit = "ns" },
+	{ .name = "kmod_calib_imul_ns", .written = KEY_BY_KMOD, .unit = "ns" },
+	{ .name = "kmod_calib_add_ghz", .written = KEY_BY_KMOD, .unit = "GHz" },
+	{ .name = "kmod_calib_imul_ghz", .written = KEY_BY_KMOD, .unit = "GHz" },
+	{ .name = "kmod_calib_disagreement", .written = KEY_BY_KMOD,
+	  .unit = "fraction" },
+	{ .name = "kmod_calib_consistent", .written = KEY_BY_KMOD },
+	{ .name = "kmod_calib_pmu_ratio", .written = KEY_BY_KMOD },
+	{ .name = "kmod_windows_disturbed", .written = KEY_BY_KMOD },
+
+	/* the bpf suite (docs/bpf.md) */
+	{ .name = "bpf_jit_enable", .written = KEY_BY_BPF },
+	{ .name = "bpf_jit_harden", .written = KEY_BY_BPF },
+	{ .name = "bpf_unprivileged_disabled", .written = KEY_BY_BPF },
+	{ .name = "bpf_lockdown", .written = KEY_BY_BPF },
+	{ .name = "bpf_hardened_usercopy", .written = KEY_BY_BPF },
+	{ .name = "bpf_return_mitigations", .written = KEY_BY_BPF },
+	{ .name = "bpf_copy_features", .written = KEY_BY_BPF },
+	{ .name = "bpf_status", .written = KEY_BY_BPF },
+	{ .name = "bpf_reason", .written = KEY_BY_BPF },
+	{ .name = "bpf_run_budget_ns", .written = KEY_BY_BPF, .unit = "ns" },
+	{ .name = "bpf_ipi_runs_repeated", .written = KEY_BY_BPF },
+	{ .name = "bpf_overhead_samples_negative", .written = KEY_BY_BPF },
+
+	/* some runs only */
+	{ .name = "interrupted_by", .written = KEY_BY_INTERRUPTION },
+	{ .name = "bootstrap_resamples", .written = KEY_BY_OLDER },
+};
+
+const size_t context_key_count = sizeof(context_keys) / sizeof(context_keys[0]);
+
+static int key_matches(const struct context_key *k, const char *key)
+{
+	size_t len = strlen(k->name);
+
+	if (len && k->name[len - 1] == '*')
+		return !strncmp(key, k->name, len - 1) && key[len - 1];
+	return !strcmp(key, k->name);
+}
+
+const struct context_key *context_key_find(const char *key)
+{
+	for (size_t i = 0; i < context_key_count; i++)
+		if (key_matches(&context_keys[i], key))
+			return &context_keys[i];
+	return NULL;
+}
+
+int context_key_is(const char *key, unsigned roles)
+{
+	const struct context_key *k = context_key_find(key);
+
+	return k && (k->roles & roles) == roles;
+}
+
+const char *context_key_role_name(unsigned role)
+{
+	switch (role) {
+	case KEY_MACHINE:
+		return "machine";
+	case KEY_COMPARISON:
+		return "comparison";
+	case KEY_DIFFERS:
+		return "differs";
+	case KEY_SHOWN:
+		return "shown";
+	case KEY_REQUIRED:
+		return "required";
+	}
+	return "?";
+}
+
+const char *context_key_writer_name(enum key_writer w)
+{
+	switch (w) {
+	case KEY_BY_MACHINE:
+		return "machine";
+	case KEY_BY_RUN:
+		return "run";
+	case KEY_BY_KMOD:
+		return "kmod";
+	case KEY_BY_BPF:
+		return "bpf";
+	case KEY_BY_INTERRUPTION:
+		return "interrupted";
+	case KEY_BY_OLDER:
+		return "older";
+	case KEY_BY_NONE:
+	case KEY_BY_COUNT:
+		break;
+	}
+	return "?";
+}
+
+int context_same_machine(const struct run_dir *a, const struct run_dir *b,
+			 char *why, size_t len)
+{
+	for (size_t i = 0; i < context_key_count; i++) {
+		const char *key = context_keys[i].name, *va, *vb;
+
+		if (!(context_keys[i].roles & KEY_MACHINE))
+			continue;
+		va = rundir_context(a, key);
+		vb = rundir_context(b, key);
+		/* a key neither run has still leaves the machine untold */
+		if (!va || !*va || !vb || !*vb) {
+			snprintf(why, len, "%s does not record %s, so it cannot "
+				 "tell", !va || !*va ? "the first run" :
+				 "the second run", key);
+			return 0;
+		}
+		if (strcmp(va, vb)) {
+			snprintf(why, len, "%s %.100s against %.100s", key, va, vb);
+			return 0;
+		}
+	}
+	snprintf(why, len, "the same machine");
+	return 1;
+}
