@@ -6,16 +6,20 @@
  *
  * --format=kv prints only the context, one key=value line each, for
  * scripts: run-bench.sh reads the SMAP state from it instead of working
- * it out again from /proc.
+ * it out again from /proc. --smap says that state in one sentence, and
+ * --same-machine A B whether two runs ran on one machine (the catalogue's
+ * machine keys): run-bench.sh asks both rather than deciding itself.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/smap_case.h"
 #include "cli/commands.h"
 #include "measure/context.h"
 #include "measure/counter.h"
 #include "measure/pin.h"
+#include "rundata/catalogue.h"
 #include "rundata/rundir.h"
 #include "suites/kmod/suite.h"
 #include "system/run_context.h"
@@ -24,10 +28,16 @@ static void info_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: smapbench info [--format=text|kv] [RUN_DIR]\n"
+		"       smapbench info --smap [RUN_DIR]\n"
+		"       smapbench info --same-machine RUN_A RUN_B\n"
 		"Prints this machine's run context, the counters and the module's\n"
 		"INFO; with RUN_DIR, the context that run recorded instead.\n"
-		"  --format=kv   only the context, one key=value line per key\n"
-		"                (newlines in values become spaces), for scripts\n");
+		"  --format=kv     only the context, one key=value line per key\n"
+		"                  (newlines in values become spaces), for scripts\n"
+		"  --smap          this boot's SMAP state (or RUN_DIR's) and why, one line\n"
+		"  --same-machine  whether two runs ran on the same machine (the\n"
+		"                  machine keys of docs/schema.md): status 0 and\n"
+		"                  \"same machine\", or 1 and why not\n");
 }
 
 /* One key=value line; a value never spans lines. */
@@ -81,15 +91,66 @@ static void info_counters(void)
 	}
 }
 
+/* The SMAP sentence of this boot (path NULL) or of a run. */
+static int info_smap(const char *path)
+{
+	struct context ctx = { 0 };
+	struct run_dir run = { 0 };
+	char err[512], sentence[512];
+	enum smap_case sc;
+	const char *method;
+
+	if (path) {
+		if (rundir_load(path, &run, err, sizeof(err))) {
+			fprintf(stderr, "smapbench info: %s\n", err);
+			return 1;
+		}
+		sc = smap_case_of_run(&run);
+		method = rundir_context(&run, "smap_off_method");
+	} else {
+		run_context_collect(&ctx);
+		sc = smap_case_read(context_get(&ctx, "smap_state"),
+				    context_get(&ctx, "smap_requested_off"),
+				    context_get(&ctx, "smap_off_method"),
+				    context_get(&ctx, "smap_cpuid"));
+		method = context_get(&ctx, "smap_off_method");
+	}
+	puts(smap_case_sentence(sc, method, sentence, sizeof(sentence)));
+	context_free(&ctx);
+	rundir_free(&run);
+	return 0;
+}
+
+/* Whether runs a and b are of one machine: 0 yes, 1 no (or unreadable). */
+static int info_same_machine(const char *a, const char *b)
+{
+	struct run_dir ra = { 0 }, rb = { 0 };
+	char err[512], why[512];
+	int same = 0;
+
+	if (rundir_load(a, &ra, err, sizeof(err)) ||
+	    rundir_load(b, &rb, err, sizeof(err))) {
+		fprintf(stderr, "smapbench info: %s\n", err);
+	} else {
+		same = context_same_machine(&ra, &rb, why, sizeof(why));
+		printf("%s%s\n", same ? "" : "not the same machine: ", why);
+	}
+	rundir_free(&ra);
+	rundir_free(&rb);
+	return !same;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "smap", no_argument, NULL, 's' },
+		{ "same-machine", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct context ctx = { 0 };
-	int kv = 0, c;
+	int kv = 0, smap = 0, same = 0, c;
 
 	optind = 0;
 	opterr = 0;
@@ -106,6 +167,12 @@ int cmd_info(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 's':
+			smap = 1;
+			break;
+		case 'm':
+			same = 1;
+			break;
 		case 'h':
 			info_usage(stdout);
 			return 0;
@@ -119,11 +186,20 @@ int cmd_info(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (same) {
+		if (argc - optind != 2 || smap) {
+			fprintf(stderr, "smapbench info: --same-machine takes two run directories, and no other option\n");
+			return EXIT_USAGE;
+		}
+		return info_same_machine(argv[optind], argv[optind + 1]);
+	}
 	if (argc - optind > 1) {
 		fprintf(stderr, "smapbench info: unexpected argument '%s'\n",
 			argv[optind + 1]);
 		return EXIT_USAGE;
 	}
+	if (smap)
+		return info_smap(optind < argc ? argv[optind] : NULL);
 	if (optind < argc)
 		return info_run_dir(argv[optind], kv);
 

@@ -239,23 +239,27 @@ const char *context_key_writer_name(enum key_writer w)
 int context_same_machine(const struct run_dir *a, const struct run_dir *b,
 			 char *why, size_t len)
 {
-	for (size_t i = 0; i < context_key_count; i++) {
-		const char *key = context_keys[i].name, *va, *vb;
+	/* a value that differs says most: looked for first */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < context_key_count; i++) {
+			const char *key = context_keys[i].name, *va, *vb;
 
-		if (!(context_keys[i].roles & KEY_MACHINE))
-			continue;
-		va = rundir_context(a, key);
-		vb = rundir_context(b, key);
-		/* a key neither run has still leaves the machine untold */
-		if (!va || !*va || !vb || !*vb) {
-			snprintf(why, len, "%s does not record %s, so it cannot "
-				 "tell", !va || !*va ? "the first run" :
-				 "the second run", key);
-			return 0;
-		}
-		if (strcmp(va, vb)) {
-			snprintf(why, len, "%s %.100s against %.100s", key, va, vb);
-			return 0;
+			if (!(context_keys[i].roles & KEY_MACHINE))
+				continue;
+			va = rundir_context(a, key);
+			vb = rundir_context(b, key);
+			if (pass == 0 && va && *va && vb && *vb && strcmp(va, vb)) {
+				snprintf(why, len, "%s %.100s against %.100s", key,
+					 va, vb);
+				return 0;
+			}
+			/* one run cannot tell: no machine is proven the same */
+			if (pass == 1 && (!va || !*va || !vb || !*vb)) {
+				snprintf(why, len, "%s does not record %s, so it "
+					 "cannot tell", !va || !*va ? "the first run" :
+					 "the second run", key);
+				return 0;
+			}
 		}
 	}
 	snprintf(why, len, "the same machine");
