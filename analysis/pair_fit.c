@@ -3,7 +3,6 @@
 #include "analysis/pair_fit.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,30 +11,17 @@
 #include "analysis/table.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
-#include "rundata/csv.h"
-
-/* Whether a census.csv has SMAP-boot rows of kernel. */
-/* A cell, or "" where the table has no such column. */
-static const char *cell(const struct csv_table *t, size_t row, const char *col)
-{
-	const char *v = csv_table_get(t, row, col);
-
-	return v ? v : "";
-}
+#include "rundata/census_csv.h"
 
 /*
- * A census of the benchmarks (census.csv with a row per benchmark and its
- * STAC per operation) with a SMAP boot of kernel. A census of a command
- * (census -- COMMAND) has a census.csv too, of other columns: not this.
+ * A census of the benchmarks (census_csv_load() refuses a census of a
+ * command, whose census.csv has other columns) with a SMAP boot of kernel.
  */
-static int census_has_kernel(const struct csv_table *t, const char *kernel)
+static int census_has_kernel(const struct census_csv *t, const char *kernel)
 {
-	if (csv_table_column(t, "name") < 0 ||
-	    csv_table_column(t, "stac_per_op") < 0)
-		return 0;
 	for (size_t i = 0; i < t->count; i++)
-		if (!strcmp(cell(t, i, "kernel"), kernel) &&
-		    !strcmp(cell(t, i, "smap_state"), "smap"))
+		if (!strcmp(t->rows[i].kernel, kernel) &&
+		    !strcmp(t->rows[i].state, "smap"))
 			return 1;
 	return 0;
 }
@@ -79,7 +65,7 @@ static int by_name(const void *a, const void *b)
  * 0, or -1 with why in fit.
  */
 static int load_census(const char *census_path, const struct run_dir *smap,
-		       const char *kernel, struct csv_table *t,
+		       const char *kernel, struct census_csv *t,
 		       struct pair_fit *fit)
 {
 	char dir[512], err[640];
@@ -91,13 +77,13 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 
 	if (census_path) {
 		census_file(census_path, fit->census, sizeof(fit->census));
-		if (csv_table_load(fit->census, t, err, sizeof(err))) {
+		if (census_csv_load(fit->census, t, err, sizeof(err))) {
 			snprintf(fit->why, sizeof(fit->why), "%.600s", err);
 			return -1;
 		}
 		if (census_has_kernel(t, kernel))
 			return 0;
-		csv_table_free(t);
+		census_csv_free(t);
 		snprintf(fit->why, sizeof(fit->why), "%.500s has no SMAP boot of "
 			 "kernel %.200s", fit->census, kernel);
 		return -1;
@@ -127,12 +113,12 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 	for (size_t i = 0; i < count && rc; i++) {
 		snprintf(fit->census, sizeof(fit->census), "%.250s/%.200s/census.csv",
 			 dir, names[i]);
-		if (csv_table_load(fit->census, t, err, sizeof(err)))
+		if (census_csv_load(fit->census, t, err, sizeof(err)))
 			continue;
 		if (census_has_kernel(t, kernel))
 			rc = 0;
 		else
-			csv_table_free(t);
+			census_csv_free(t);
 	}
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);
@@ -149,23 +135,14 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 }
 
 /* The SMAP boot's STAC per operation of name, or NAN. */
-static double windows_of(const struct csv_table *t, const char *kernel,
+static double windows_of(const struct census_csv *t, const char *kernel,
 			 const char *name)
 {
-	for (size_t i = 0; i < t->count; i++) {
-		const char *status = cell(t, i, "status");
-		char *end;
-		double v;
-
-		if (strcmp(cell(t, i, "kernel"), kernel) ||
-		    strcmp(cell(t, i, "smap_state"), "smap") ||
-		    strcmp(cell(t, i, "name"), name) ||
-		    (*status && strcmp(status, "ok")))
-			continue;
-		errno = 0;
-		v = strtod(cell(t, i, "stac_per_op"), &end);
-		return errno || *end || !(v >= 0) ? NAN : v;
-	}
+	for (size_t i = 0; i < t->count; i++)
+		if (!strcmp(t->rows[i].kernel, kernel) &&
+		    !strcmp(t->rows[i].name, name) &&
+		    census_csv_smap_row(&t->rows[i]))
+			return t->rows[i].stac_per_op;
 	return NAN;
 }
 
@@ -250,7 +227,7 @@ int pair_fit_compute(const struct compare_result *res,
 		     const struct compare_settings *set, struct pair_fit *out)
 {
 	const char *kernel = rundir_context_or(smap, "kernel_release", "");
-	struct csv_table t;
+	struct census_csv t;
 	int cycles = 1;
 
 	(void)set;
@@ -261,7 +238,7 @@ int pair_fit_compute(const struct compare_result *res,
 		return 0;
 	out->point = calloc(res->count ? res->count : 1, sizeof(*out->point));
 	if (!out->point) {
-		csv_table_free(&t);
+		census_csv_free(&t);
 		return -1;
 	}
 	/* cycles only if every fitted row converts; else ns */
@@ -286,7 +263,7 @@ int pair_fit_compute(const struct compare_result *res,
 		out->point[out->count++] = (struct pair_fit_point){
 			r->b->name, r->center_a * scale, w, r->delta * scale, se, NAN };
 	}
-	csv_table_free(&t);
+	census_csv_free(&t);
 	if (pair_fit_points(out)) {
 		snprintf(out->why, sizeof(out->why), "%zu rows of the comparison "
 			 "are in the census, with too few distinct window counts "

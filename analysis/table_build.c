@@ -20,7 +20,8 @@
 #include "analysis/headline.h"
 #include "analysis/run_select.h"
 #include "rundata/atomic_dir.h"
-#include "rundata/csv.h"
+#include "rundata/catalogue.h"
+#include "rundata/census_csv.h"
 #include "suites/kmod/catalogue.h"
 
 /*
@@ -111,32 +112,6 @@ static int left_out(struct table *t, const char *path, const char *fmt, ...)
 
 /* ------------------------------------------------------------- census */
 
-/*
- * Row i of a census.csv: 1 with its STAC per op in value when it is a
- * SMAP boot's measured row, 0 for a row that is not (another state, or
- * skipped: no count), -1 with a reason in why when the count is no
- * number.
- */
-static int census_row(const struct csv_table *csv, size_t i,
-		      const char *path, double *value, char *why, size_t len)
-{
-	const char *text = csv_table_get(csv, i, "stac_per_op");
-	const char *status = csv_table_get(csv, i, "status");
-	char *end;
-
-	if (strcmp(csv_table_get(csv, i, "smap_state"), "smap") ||
-	    (status && strcmp(status, "ok")))
-		return 0;
-	errno = 0;
-	*value = strtod(text, &end);
-	if (errno || end == text || *end || !(*value >= 0)) {
-		snprintf(why, len, "%.900s:%lu: stac_per_op '%.40s' is no count",
-			 path, csv_table_line(csv, i), text);
-		return -1;
-	}
-	return 1;
-}
-
 /* The table_census of kernel, added when new; NULL on no memory. */
 static struct table_census *census_for(struct table *t, const char *dir,
 				       const char *kernel)
@@ -166,53 +141,42 @@ static struct table_census *census_for(struct table *t, const char *dir,
 /*
  * The SMAP boots' measured rows of a census directory's census.csv, one
  * table_census per kernel. 0, or -1 with a reason in why ("out of
- * memory" when that was it); a file with a bad row adds nothing.
+ * memory" when that was it); a file the reader refuses adds nothing.
  */
 static int load_census(struct table *t, const char *dir, char *why,
 		       size_t len)
 {
 	char path[PATH_MAX + 16];
-	struct csv_table csv;
-	double value;
+	struct census_csv csv;
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/census.csv", dir);
-	if (csv_table_load(path, &csv, why, len))
+	if (census_csv_load(path, &csv, why, len))
 		return -1;
-	if (csv_table_column(&csv, "kernel") < 0 ||
-	    csv_table_column(&csv, "smap_state") < 0 ||
-	    csv_table_column(&csv, "name") < 0 ||
-	    csv_table_column(&csv, "stac_per_op") < 0) {
-		snprintf(why, len, "%.900s lacks a column of kernel, smap_state, name, stac_per_op",
-			 path);
-		csv_table_free(&csv);
-		return -1;
-	}
-	for (size_t i = 0; i < csv.count && rc >= 0; i++)
-		rc = census_row(&csv, i, path, &value, why, len);
-	for (size_t i = 0; i < csv.count && rc >= 0; i++) {
+	for (size_t i = 0; i < csv.count; i++) {
+		const struct census_csv_row *row = &csv.rows[i];
 		struct table_census *c;
 		char **names;
 		double *stac;
 
-		if (census_row(&csv, i, path, &value, why, len) <= 0)
+		if (!census_csv_smap_row(row))
 			continue;
-		c = census_for(t, dir, csv_table_get(&csv, i, "kernel"));
+		c = census_for(t, dir, row->kernel);
 		names = c ? realloc(c->names, (c->count + 1) * sizeof(*names)) : NULL;
 		if (names)
 			c->names = names;
 		stac = names ? realloc(c->stac_per_op, (c->count + 1) * sizeof(*stac)) : NULL;
 		if (stac)
 			c->stac_per_op = stac;
-		if (!stac || !(names[c->count] = strdup(csv_table_get(&csv, i, "name")))) {
+		if (!stac || !(names[c->count] = strdup(row->name))) {
 			snprintf(why, len, "out of memory");
 			rc = -1;
 			break;
 		}
-		stac[c->count++] = value;
+		stac[c->count++] = row->stac_per_op;
 	}
-	csv_table_free(&csv);
-	return rc < 0 ? -1 : 0;
+	census_csv_free(&csv);
+	return rc;
 }
 
 static const struct table_census *census_of(const struct table *t,

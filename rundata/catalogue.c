@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * catalogue.c - the context keys of run data, with their roles; see
- * catalogue.h. The order of context_keys is the order report.md shows
- * the KEY_SHOWN ones in.
+ * catalogue.c - the context keys and the columns of run data, with
+ * their roles; see catalogue.h. The order of context_keys is the order
+ * report.md shows the KEY_SHOWN ones in; the order of a file's columns
+ * is the order they are written in.
  */
 #include "rundata/catalogue.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "rundata/csv.h"
 #include "rundata/rundir.h"
 
 #define MACHINE		(KEY_MACHINE | KEY_COMPARISON)
@@ -264,4 +266,126 @@ int context_same_machine(const struct run_dir *a, const struct run_dir *b,
 	}
 	snprintf(why, len, "the same machine");
 	return 1;
+}
+
+/* ---------------------------------------------------------- columns */
+
+/* results.csv: one row per benchmark (rundata/report_csv.c). */
+static const struct file_column results_columns[] = {
+	{ .name = "name", .roles = COLUMN_REQUIRED | COLUMN_ROW_KEY },
+	{ .name = "suite" },
+	{ .name = "op" },
+	{ .name = "variant" },
+	{ .name = "size", .unit = "bytes" },
+	{ .name = "batch", .unit = "count" },
+	{ .name = "unit" },
+	{ .name = "iterations", .unit = "count" },
+	{ .name = "samples", .unit = "count" },
+	{ .name = "median", .roles = COLUMN_REQUIRED, .unit = "unit" },
+	{ .name = "min", .unit = "unit" },
+	{ .name = "mean", .unit = "unit" },
+	{ .name = "stddev", .unit = "unit" },
+	{ .name = "mad", .unit = "unit" },
+	{ .name = "p5", .unit = "unit" },
+	{ .name = "p95", .unit = "unit" },
+	{ .name = "cv", .unit = "fraction" },
+	{ .name = "center", .unit = "unit" },
+	{ .name = "ci_low", .unit = "unit" },
+	{ .name = "ci_high", .unit = "unit" },
+	{ .name = "repetitions", .unit = "count" },
+	{ .name = "outliers", .unit = "count" },
+	{ .name = "median_ns", .unit = "ns" },
+	{ .name = "counter" },
+	{ .name = "flags" },
+};
+
+/* census.csv of the benchmarks (census/census.c). */
+static const struct file_column census_columns[] = {
+	{ .name = "kernel", .roles = COLUMN_REQUIRED | COLUMN_ROW_KEY },
+	{ .name = "smap_state", .roles = COLUMN_REQUIRED | COLUMN_ROW_KEY },
+	{ .name = "name", .roles = COLUMN_REQUIRED | COLUMN_ROW_KEY },
+	{ .name = "suite", .roles = COLUMN_REQUIRED },
+	{ .name = "op", .roles = COLUMN_REQUIRED },
+	{ .name = "variant", .roles = COLUMN_REQUIRED },
+	{ .name = "size", .roles = COLUMN_REQUIRED, .unit = "bytes" },
+	{ .name = "batch", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "ops", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "stac", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "clac", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "entry_clac", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "popf", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "kinsn", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "stac_per_op", .roles = COLUMN_REQUIRED, .unit = "per op" },
+	{ .name = "clac_per_op", .roles = COLUMN_REQUIRED, .unit = "per op" },
+	{ .name = "entry_clac_per_op", .roles = COLUMN_REQUIRED,
+	  .unit = "per op" },
+	{ .name = "popf_per_op", .roles = COLUMN_REQUIRED, .unit = "per op" },
+	{ .name = "kinsn_per_op", .roles = COLUMN_REQUIRED, .unit = "per op" },
+	{ .name = "loop_calls", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "loop_stac", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "loop_clac", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "loop_entry_clac", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "loop_popf", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "status", .roles = COLUMN_REQUIRED },
+};
+
+/* table.csv of smapbench table (analysis/table_write.c). */
+#define ROW_TEXT	(COLUMN_REQUIRED | COLUMN_ROW_KEY | COLUMN_TEXT)
+static const struct file_column table_columns[] = {
+	{ .name = "host", .roles = ROW_TEXT, .context_key = "host" },
+	{ .name = "cpu_model", .roles = ROW_TEXT, .context_key = "cpu_model" },
+	{ .name = "cpu_family", .roles = ROW_TEXT, .context_key = "cpu_family" },
+	{ .name = "cpu_model_number", .roles = ROW_TEXT,
+	  .context_key = "cpu_model_number" },
+	{ .name = "cpu_stepping", .roles = ROW_TEXT,
+	  .context_key = "cpu_stepping" },
+	{ .name = "microcode", .roles = ROW_TEXT, .context_key = "microcode" },
+	{ .name = "kernel_release", .roles = ROW_TEXT,
+	  .context_key = "kernel_release" },
+	{ .name = "virt", .roles = ROW_TEXT, .context_key = "virt" },
+	{ .name = "counter", .roles = ROW_TEXT, .context_key = "counter" },
+	{ .name = "figure", .roles = COLUMN_REQUIRED | COLUMN_ROW_KEY },
+	{ .name = "benchmark", .roles = COLUMN_REQUIRED | COLUMN_TEXT },
+	{ .name = "value", .roles = COLUMN_REQUIRED, .unit = "unit" },
+	{ .name = "ci_low", .roles = COLUMN_REQUIRED, .unit = "unit" },
+	{ .name = "ci_high", .roles = COLUMN_REQUIRED, .unit = "unit" },
+	{ .name = "unit", .roles = COLUMN_REQUIRED },
+	{ .name = "repetitions", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "relative", .unit = "fraction" },
+	{ .name = "pairs_per_op", .unit = "per op" },
+	{ .name = "run_smap", .roles = COLUMN_TEXT },
+	{ .name = "run_off", .roles = COLUMN_TEXT },
+	{ .name = "calibration", .roles = COLUMN_REQUIRED | COLUMN_TEXT },
+};
+
+#define KIND(f, cols) { f, cols, sizeof(cols) / sizeof(cols[0]) }
+const struct file_kind file_results = KIND("results.csv", results_columns);
+const struct file_kind file_census = KIND("census.csv", census_columns);
+const struct file_kind file_table = KIND("table.csv", table_columns);
+
+const struct file_kind *file_kind_find(const char *file)
+{
+	const struct file_kind *const kinds[] = {
+		&file_results, &file_census, &file_table,
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kinds[i]->file, file))
+			return kinds[i];
+	return NULL;
+}
+
+int file_column_index(const struct file_kind *kind, const char *name)
+{
+	for (size_t i = 0; i < kind->count; i++)
+		if (!strcmp(kind->columns[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+void file_header_write(struct csv_writer *w, const struct file_kind *kind)
+{
+	for (size_t i = 0; i < kind->count; i++)
+		csv_field(w, kind->columns[i].name);
+	csv_end_row(w);
 }

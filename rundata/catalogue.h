@@ -4,9 +4,12 @@
  * records with its roles (which machine it was, whether a comparison
  * needs it equal, whether it differs between two boots by design,
  * whether report.md shows it, whether a run must have it), its unit and
- * who writes it. Whoever asks what a key is for reads this table, never
- * a list of key names of its own; docs/schema.md describes the same
- * entries, and a unit test (test_run_catalogue) holds the two together.
+ * who writes it; and every column of results.csv, census.csv and
+ * table.csv, in the order they are written, with what their readers
+ * require. Whoever asks what a key or a column is for reads these
+ * tables, never a list of names of its own; docs/schema.md describes the
+ * same entries, and a unit test (test_run_catalogue) holds the two
+ * together.
  *
  * Adding a context key is one entry here and one row of docs/schema.md.
  */
@@ -67,5 +70,35 @@ const char *context_key_writer_name(enum key_writer w);
  */
 int context_same_machine(const struct run_dir *a, const struct run_dir *b,
 			 char *why, size_t len);
+
+/* ---------------------------------------------------------- columns */
+
+/* The roles of a column (struct file_column's roles). */
+#define COLUMN_REQUIRED	(1U << 0) /* its loader refuses a file without it */
+#define COLUMN_ROW_KEY	(1U << 1) /* with the others so marked, names the row */
+#define COLUMN_TEXT	(1U << 2) /* text from the runs: csv_field_text() */
+
+struct file_column {
+	const char *name;
+	unsigned roles;		/* COLUMN_* */
+	const char *unit;	/* "", or e.g. "ns", "count", "unit" (the row's unit column) */
+	const char *context_key;	/* table.csv: the context key it shows */
+};
+
+/* A CSV file of run data: its columns in the order they are written. */
+struct file_kind {
+	const char *file;	/* "results.csv", "census.csv", "table.csv" */
+	const struct file_column *columns;
+	size_t count;
+};
+
+extern const struct file_kind file_results, file_census, file_table;
+/* The kind of a file name, or NULL. */
+const struct file_kind *file_kind_find(const char *file);
+/* The column's index in kind, or -1. */
+int file_column_index(const struct file_kind *kind, const char *name);
+struct csv_writer;
+/* Its header row: the names in order, as written by each writer of kind. */
+void file_header_write(struct csv_writer *w, const struct file_kind *kind);
 
 #endif /* SMAPBENCH_RUNDATA_CATALOGUE_H */

@@ -317,6 +317,96 @@ static void published_runs_hold_catalogued_keys(void **unused)
 	assert_true(check_runs_under("data") >= 1);
 }
 
+/*
+ * The backticked names of the first cells of the table under heading
+ * (up to the next heading of any level), in order; *n of them.
+ */
+static char **documented_columns(const char *heading, size_t *n)
+{
+	char *text = slurp(SCHEMA), *save = NULL;
+	char **out = NULL;
+	int in = 0;
+
+	*n = 0;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char first[512];
+
+		if (l[0] == '#') {
+			in = !strcmp(l, heading);
+			continue;
+		}
+		if (!in || strncmp(l, "| `", 3) || cell(l, 0, first, sizeof(first)))
+			continue;
+		for (char *p = strchr(first, '`'); p; p = strchr(p, '`')) {
+			char *end = strchr(p + 1, '`');
+
+			if (!end)
+				break;
+			out = realloc(out, (*n + 1) * sizeof(*out));
+			assert_non_null(out);
+			out[*n] = strndup(p + 1, (size_t)(end - p - 1));
+			assert_non_null(out[(*n)++]);
+			p = end + 1;
+		}
+	}
+	free(text);
+	return out;
+}
+
+/* Each file's columns are the ones its section of docs/schema.md lists. */
+static void schema_md_lists_each_files_columns(void **unused)
+{
+	static const struct {
+		const struct file_kind *kind;
+		const char *heading;
+	} files[] = {
+		{ &file_results, "## results.csv" },
+		{ &file_census, "### census.csv" },
+		{ &file_table, "### table.csv" },
+	};
+
+	(void)unused;
+	for (size_t f = 0; f < sizeof(files) / sizeof(*files); f++) {
+		const struct file_kind *kind = files[f].kind;
+		size_t n;
+		char **doc = documented_columns(files[f].heading, &n);
+
+		assert_true(n > 0);
+		for (size_t i = 0; i < n; i++)
+			if (file_column_index(kind, doc[i]) < 0)
+				fail_msg("%s: docs/schema.md lists the column %s, the catalogue does not",
+					 kind->file, doc[i]);
+		for (size_t i = 0; i < kind->count; i++) {
+			size_t j;
+
+			for (j = 0; j < n && strcmp(doc[j], kind->columns[i].name); j++)
+				;
+			if (j == n)
+				fail_msg("%s: the catalogue has the column %s, docs/schema.md does not list it",
+					 kind->file, kind->columns[i].name);
+		}
+		assert_int(n, kind->count, kind->file);
+		for (size_t i = 0; i < n; i++)
+			free(doc[i]);
+		free(doc);
+		assert_true(file_kind_find(kind->file) == kind);
+	}
+	/*
+	 * table.csv's machine columns show keys that compare and table match
+	 * on, and come first: its writer puts them before the figure
+	 */
+	for (size_t i = 0; i < file_table.count; i++) {
+		if (file_table.columns[i].context_key &&
+		    !context_key_is(file_table.columns[i].context_key, KEY_COMPARISON))
+			fail_msg("table.csv's %s shows %s, which is no comparison key",
+				 file_table.columns[i].name, file_table.columns[i].context_key);
+		if (i && file_table.columns[i].context_key &&
+		    !file_table.columns[i - 1].context_key)
+			fail_msg("table.csv's %s shows a context key after other columns",
+				 file_table.columns[i].name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +414,7 @@ int main(void)
 		cmocka_unit_test(roles_are_consistent),
 		cmocka_unit_test(the_machine_keys_are_what_run_context_collect_writes),
 		cmocka_unit_test(published_runs_hold_catalogued_keys),
+		cmocka_unit_test(schema_md_lists_each_files_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
