@@ -62,7 +62,7 @@ struct calibration {
 	struct boot_variance bv;
 	size_t boots, runs, rows;
 	char **row_names;	/* rows used, with bv.row_estimate */
-	/* the context it holds for: compare_blocking_fields, smap_state */
+	/* the context it holds for: the comparison keys, smap_state */
 	char **keys, **values;
 	size_t context_count;
 };

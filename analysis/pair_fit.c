@@ -190,9 +190,13 @@ int pair_fit_points(struct pair_fit *fit)
 	return 0;
 }
 
-/* inline - nopad of get_user 8 (else the first pair) in the fit's unit. */
+/*
+ * inline - nopad of the table's first pair figure (the catalogue's, get_user
+ * at 8 B today), else the first pair, in the fit's unit.
+ */
 static void within_boot(const struct run_dir *smap, struct pair_fit *fit)
 {
+	const struct table_cell_def *cell = NULL;
 	struct derived d;
 	const struct derived_pair *p = NULL;
 	const struct run_bench *b;
@@ -202,8 +206,12 @@ static void within_boot(const struct run_dir *smap, struct pair_fit *fit)
 	fit->within = fit->within_low = fit->within_high = NAN;
 	if (derived_compute(smap, &d))
 		return;
+	for (size_t c = table_cell_count(); c-- > 0;)
+		if (table_cells()[c].kind == TABLE_PAIR)
+			cell = &table_cells()[c];
 	for (size_t i = 0; i < d.pair_count; i++)
-		if (!p || (!strcmp(d.pairs[i].op, "get_user") && d.pairs[i].size == 8))
+		if (!p || (cell && !strcmp(d.pairs[i].op, cell->op) &&
+			   d.pairs[i].size == cell->size))
 			p = &d.pairs[i];
 	if (p) {
 		snprintf(name, sizeof(name), "kmod/%s/inline/%lu", p->op, p->size);
@@ -215,8 +223,8 @@ static void within_boot(const struct run_dir *smap, struct pair_fit *fit)
 			fit->within = p->cost * scale;
 			fit->within_low = p->low * scale;
 			fit->within_high = p->high * scale;
-			fit->within_name = !strcmp(p->op, "get_user") && p->size == 8
-					   ? "get_user 8" : p->op;
+			fit->within_name = cell && !strcmp(p->op, cell->op) &&
+					   p->size == cell->size ? cell->title : p->op;
 		}
 	}
 	derived_free(&d);

@@ -75,13 +75,6 @@ size_t table_cell_count(void)
 	return cell_count;
 }
 
-/* The context fields that make one row: compare's blocking fields. */
-static const char *const identity_keys[] = {
-	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
-	"microcode", "kernel_release", "virt", "counter", "counter_unit",
-};
-
-#define IDENTITY_COUNT (sizeof(identity_keys) / sizeof(identity_keys[0]))
 
 static int left_out(struct table *t, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -271,14 +264,21 @@ static const char *unusable(const struct table_input *in,
 {
 	if (in->run.from_json || !in->run.has_context_file)
 		return "no context.csv: the machine is unknown";
-	for (size_t k = 0; k < IDENTITY_COUNT; k++)
-		if (!*ctx(in, identity_keys[k])) {
+	/* what a run must have, and what a row of table.csv shows */
+	for (size_t k = 0; k < context_key_count; k++)
+		if ((context_keys[k].roles & KEY_REQUIRED) &&
+		    !*ctx(in, context_keys[k].name)) {
 			snprintf(buf, len, "context.csv does not record %s",
-				 identity_keys[k]);
+				 context_keys[k].name);
 			return buf;
 		}
-	if (!*ctx(in, "smap_state"))
-		return "context.csv does not record smap_state";
+	for (size_t k = 0; k < file_table.count; k++)
+		if (file_table.columns[k].context_key &&
+		    !*ctx(in, file_table.columns[k].context_key)) {
+			snprintf(buf, len, "context.csv does not record %s",
+				 file_table.columns[k].context_key);
+			return buf;
+		}
 	if (rundir_incomplete(&in->run)) {
 		snprintf(buf, len, "not a complete run (context.csv: status %s): not every benchmark ran all its repetitions",
 			 rundir_incomplete(&in->run));
@@ -289,11 +289,13 @@ static const char *unusable(const struct table_input *in,
 	return NULL;
 }
 
+/* One row: every key a comparison needs equal is (absent is ""). */
 static int same_machine(const struct table_input *a,
 			const struct table_input *b)
 {
-	for (size_t k = 0; k < IDENTITY_COUNT; k++)
-		if (strcmp(ctx(a, identity_keys[k]), ctx(b, identity_keys[k])))
+	for (size_t k = 0; k < context_key_count; k++)
+		if ((context_keys[k].roles & KEY_COMPARISON) &&
+		    strcmp(ctx(a, context_keys[k].name), ctx(b, context_keys[k].name)))
 			return 0;
 	return 1;
 }

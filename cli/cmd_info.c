@@ -30,6 +30,7 @@ static void info_usage(FILE *f)
 		"usage: smapbench info [--format=text|kv] [RUN_DIR]\n"
 		"       smapbench info --smap [RUN_DIR]\n"
 		"       smapbench info --same-machine RUN_A RUN_B\n"
+		"       smapbench info --catalogue FILE\n"
 		"Prints this machine's run context, the counters and the module's\n"
 		"INFO; with RUN_DIR, the context that run recorded instead.\n"
 		"  --format=kv     only the context, one key=value line per key\n"
@@ -37,7 +38,11 @@ static void info_usage(FILE *f)
 		"  --smap          this boot's SMAP state (or RUN_DIR's) and why, one line\n"
 		"  --same-machine  whether two runs ran on the same machine (the\n"
 		"                  machine keys of docs/schema.md): status 0 and\n"
-		"                  \"same machine\", or 1 and why not\n");
+		"                  \"same machine\", or 1 and why not\n"
+		"  --catalogue     what run data holds: FILE context.csv prints each\n"
+		"                  key, its roles, who writes it and its unit; FILE\n"
+		"                  results.csv, census.csv or table.csv each column,\n"
+		"                  its roles and unit (tab-separated, docs/schema.md)\n");
 }
 
 /* One key=value line; a value never spans lines. */
@@ -140,12 +145,53 @@ static int info_same_machine(const char *a, const char *b)
 	return !same;
 }
 
+/* The catalogue's entries of a file, one tab-separated line each. */
+static int info_catalogue(const char *file)
+{
+	static const char *const column_roles[] = { "required", "row_key", "text" };
+	const struct file_kind *kind = file_kind_find(file);
+
+	if (!strcmp(file, "context.csv")) {
+		for (size_t i = 0; i < context_key_count; i++) {
+			const struct context_key *k = &context_keys[i];
+			int any = 0;
+
+			printf("%s\t", k->name);
+			for (unsigned bit = 1; bit < 1U << KEY_ROLE_COUNT; bit <<= 1)
+				if (k->roles & bit)
+					printf("%s%s", any++ ? "," : "",
+					       context_key_role_name(bit));
+			printf("%s\t%s\t%s\n", any ? "" : "-",
+			       context_key_writer_name(k->written),
+			       k->unit && *k->unit ? k->unit : "-");
+		}
+		return 0;
+	}
+	if (!kind) {
+		fprintf(stderr, "smapbench info: --catalogue: no file '%s' in the catalogue (context.csv, results.csv, census.csv, table.csv)\n",
+			file);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < kind->count; i++) {
+		const struct file_column *c = &kind->columns[i];
+		int any = 0;
+
+		printf("%s\t", c->name);
+		for (unsigned b = 0; b < sizeof(column_roles) / sizeof(*column_roles); b++)
+			if (c->roles & (1U << b))
+				printf("%s%s", any++ ? "," : "", column_roles[b]);
+		printf("%s\t%s\n", any ? "" : "-", c->unit && *c->unit ? c->unit : "-");
+	}
+	return 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "smap", no_argument, NULL, 's' },
 		{ "same-machine", no_argument, NULL, 'm' },
+		{ "catalogue", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -173,6 +219,8 @@ int cmd_info(int argc, char **argv)
 		case 'm':
 			same = 1;
 			break;
+		case 'c':
+			return info_catalogue(optarg);
 		case 'h':
 			info_usage(stdout);
 			return 0;
