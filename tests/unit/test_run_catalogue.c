@@ -5,6 +5,8 @@
  * what run_context_collect() writes on this machine, and against the
  * context of every run under tests/fixtures/ and data/: a key added to
  * one and not the other, or documented with other roles, fails here.
+ * And the roles the syscall suite gives its rows, against a published
+ * census.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -15,11 +17,16 @@
 #include "unit.h"
 
 #include "measure/context.h"
+#include "measure/registry.h"
 #include "rundata/catalogue.h"
+#include "rundata/census_csv.h"
 #include "rundata/rundir.h"
+#include "suites/suite.h"
 #include "system/run_context.h"
 
 #define SCHEMA "docs/schema.md"
+/* A published census of the benchmarks, two kernels in three states. */
+#define CENSUS "data/vm-20261206-144854-census/census.csv"
 
 /* docs/schema.md's subsections of "## context.csv", and who writes their keys. */
 static const struct {
@@ -407,6 +414,50 @@ static void schema_md_lists_each_files_columns(void **unused)
 	}
 }
 
+/*
+ * Every syscall row has a role in its suite's table, and the census
+ * agrees with it: a base or a control executes no STAC per operation in
+ * a SMAP boot, a row with STAC/CLAC inside at least one.
+ */
+static void syscall_roles_agree_with_the_census(void **unused)
+{
+	struct registry all = { 0 };
+	struct census_csv census;
+	char err[512];
+	size_t checked = 0;
+
+	(void)unused;
+	assert_int(suite_register_all(&all), 0, "suite_register_all");
+	for (size_t i = 0; i < all.count; i++) {
+		const struct benchmark *b = all.items[i];
+
+		if (!strcmp(b->suite, "syscall") && b->role == BENCH_ROLE_UNSET)
+			fail_msg("%s: its table gives it no role", b->name);
+		if (suite_row_role(b->suite, b->op, b->variant) != b->role &&
+		    !strcmp(b->suite, "syscall"))
+			fail_msg("%s: suite_row_role() does not find its role", b->name);
+	}
+	registry_free(&all);
+	if (census_csv_load(CENSUS, &census, err, sizeof(err)))
+		fail_msg("%s", err);
+	for (size_t i = 0; i < census.count; i++) {
+		const struct census_csv_row *r = &census.rows[i];
+		enum bench_role role = suite_row_role(r->suite, r->op, r->variant);
+
+		if (strcmp(r->suite, "syscall") || !census_csv_smap_row(r))
+			continue;
+		checked++;
+		if (role == BENCH_ROLE_UNSET)
+			fail_msg("%s: in the census, not in the syscall suite's tables", r->name);
+		if ((role == BENCH_ROLE_EFFECT) != (r->stac_per_op >= 0.5))
+			fail_msg("%s (kernel %s): its role is %s, the census counts %g STAC per operation",
+				 r->name, r->kernel, role == BENCH_ROLE_EFFECT ?
+				 "with STAC/CLAC inside" : "base or control", r->stac_per_op);
+	}
+	assert_true(checked >= 20);
+	census_csv_free(&census);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +466,7 @@ int main(void)
 		cmocka_unit_test(the_machine_keys_are_what_run_context_collect_writes),
 		cmocka_unit_test(published_runs_hold_catalogued_keys),
 		cmocka_unit_test(schema_md_lists_each_files_columns),
+		cmocka_unit_test(syscall_roles_agree_with_the_census),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
