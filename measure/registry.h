@@ -104,7 +104,6 @@ struct registry {
 	size_t count, capacity;
 };
 
-int registry_add(struct registry *r, const struct benchmark *b);
 int registry_add_table(struct registry *r, const struct benchmark *table,
 		       size_t n);
 /* The same, naming the family the benchmarks belong to. */

@@ -171,11 +171,6 @@ struct run_dir_writer {
 /* Create parent (and missing ancestors) and the temporary directory. */
 int run_dir_create(struct run_dir_writer *d, const char *parent, char *err,
 		   size_t errlen);
-/* Open a file inside the temporary directory for writing. */
-FILE *run_dir_open(struct run_dir_writer *d, const char *name, char *err,
-		   size_t errlen);
-/* Close a file opened with run_dir_open, reporting write errors. */
-int run_dir_close(FILE *f, const char *name, char *err, size_t errlen);
 /* Rename to parent/name (adding -2, -3, ... if taken). */
 int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
 		   size_t errlen);
