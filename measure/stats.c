@@ -532,3 +532,143 @@ uint64_t stats_random_seed(void)
 	return (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
 	       (uint64_t)getpid() << 32;
 }
+
+/* ------------------------------------------- moderated variances */
+
+/*
+ * Digamma and its derivatives for x > 0: the recurrence moves x above
+ * 10, where the asymptotic series is good to about 1e-14.
+ */
+double stats_digamma(double x)
+{
+	double r = 0, f;
+
+	if (!(x > 0))
+		return NAN;
+	for (; x < 10; x++)
+		r -= 1 / x;
+	f = 1 / (x * x);
+	return r + log(x) - 0.5 / x -
+	       f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 -
+		    f * (1.0 / 132)))));
+}
+
+double stats_trigamma(double x)
+{
+	double r = 0, f;
+
+	if (!(x > 0))
+		return NAN;
+	for (; x < 10; x++)
+		r += 1 / (x * x);
+	f = 1 / (x * x);
+	return r + 1 / x + f / 2 +
+	       f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 -
+		    f * 5.0 / 66))));
+}
+
+/* The second derivative of digamma (tetragamma), x > 0. */
+static double tetragamma(double x)
+{
+	double r = 0, f;
+
+	for (; x < 10; x++)
+		r -= 2 / (x * x * x);
+	f = 1 / (x * x);
+	return r - f * (1 + 1 / x) -
+	       f * f * (0.5 - f * (1.0 / 6 - f * (1.0 / 6 - f * (3.0 / 10 - f * 5.0 / 6))));
+}
+
+double stats_trigamma_inverse(double y)
+{
+	double x;
+
+	if (!(y > 0))
+		return NAN;
+	if (y > 1e7)
+		return 1 / sqrt(y);
+	if (y < 1e-6)
+		return 1 / y;
+	/* Newton's method from below: trigamma is convex and decreasing */
+	x = 0.5 + 1 / y;
+	for (int i = 0; i < 50; i++) {
+		double tri = stats_trigamma(x);
+		double step = tri * (1 - tri / y) / tetragamma(x);
+
+		x += step;
+		if (-step / x < 1e-8)
+			break;
+	}
+	return x;
+}
+
+int stats_variance_prior(const double *var, const double *df, size_t n,
+			 struct stats_prior *out)
+{
+	double *e = malloc((n ? n : 1) * sizeof(*e)), *v = NULL;
+	double floor_at, mean = 0, spread = 0, expected = 0, total_df = 0;
+	size_t m = 0;
+
+	out->var = NAN;
+	out->df = 0;
+	if (!e)
+		return -1;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v) {
+		free(e);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(var[i]) && var[i] >= 0 && df[i] > 0)
+			v[m++] = var[i];
+	/* a variance of 0 has no logarithm: floored far below the median */
+	floor_at = m ? 1e-5 * stats_median(v, m) : 0;
+	if (!(floor_at > 0))
+		floor_at = 1e-30;
+	m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(var[i]) && var[i] >= 0 && df[i] > 0))
+			continue;
+		/* log s^2 less its expectation for a chi-square on df[i] */
+		e[m] = log(fmax(var[i], floor_at)) - stats_digamma(df[i] / 2) +
+		       log(df[i] / 2);
+		mean += e[m];
+		expected += stats_trigamma(df[i] / 2);
+		total_df += df[i];
+		m++;
+	}
+	if (m < 2) {
+		free(e);
+		free(v);
+		return 1;
+	}
+	mean /= (double)m;
+	expected /= (double)m;
+	for (size_t i = 0; i < m; i++)
+		spread += (e[i] - mean) * (e[i] - mean) / (double)(m - 1);
+	spread -= expected;
+	if (spread > 0) {
+		out->df = 2 * stats_trigamma_inverse(spread);
+		out->var = exp(mean + stats_digamma(out->df / 2) - log(out->df / 2));
+	} else {
+		/* the rows differ by no more than chance: one variance */
+		out->df = INFINITY;
+		out->var = exp(mean);
+	}
+	/* the prior holds no more information than every row together */
+	if (out->df > total_df)
+		out->df = total_df;
+	free(e);
+	free(v);
+	return 0;
+}
+
+double stats_moderated_variance(double var, double df,
+				const struct stats_prior *prior)
+{
+	if (!(df > 0) || !isfinite(var))
+		return prior->var;
+	if (!(prior->df > 0) || !isfinite(prior->var))
+		return var;
+	return (prior->df * prior->var + df * var) / (prior->df + df);
+}
