@@ -456,8 +456,11 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		compare_fdr_sentence(f, res, set);
 		fputc('\n', f);
 		compare_boot_sentence(f, set);
-		fputs(compare_calibrated(set) ? ".\n" : ": every interval holds it, "
-		      "and no row is called same.\n", f);
+		fputs(".\n", f);
+		if (set->withheld) {
+			fputc('\n', f);
+			compare_withheld_sentence(f, set);
+		}
 	}
 
 	if (!d && !derived_compute(smap, &computed))

@@ -78,14 +78,19 @@ static void fill_repetitions(double *v, uint32_t *rep, size_t r, size_t m,
 }
 
 /*
- * Settings as with a calibration that found sigma_u = sd on df degrees of
- * freedom: `same` can be called.
+ * Settings as with a calibration that found every row's own boot sd =
+ * sd on df degrees of freedom and no shift the rows share: `same` can be
+ * called. One model at a time.
  */
+static struct compare_boot_model model;
+
 static struct compare_settings calibrated(double sd, double df)
 {
 	struct compare_settings set = compare_default_settings();
 
-	set.boot_sd = sd;
+	model = (struct compare_boot_model){
+		.common = { 0, INFINITY }, .prior = { sd * sd, df } };
+	set.model = &model;
 	set.boot_df = df;
 	set.boot_source = COMPARE_BOOT_CALIBRATION;
 	return set;
@@ -315,13 +320,14 @@ static void test_verdicts(void **state)
 	 */
 	fill_repetitions(b, rb, 5, 10, 10.15, 0.05);
 	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &set, &row), 0);
-	assert_true(row.ci_low > 0 && row.p < 0.05);
+	/* p tests what slower would claim, a difference beyond 2%: no */
+	assert_true(row.ci_low > 0 && row.p > 0.05);
 	assert_int_equal(row.verdict, COMPARE_INCONCLUSIVE);
 	/* +0.1 (1%) measured tightly: real, and within noise: same */
 	fill_repetitions(a, ra, 5, 10, 10, 0.001);
 	fill_repetitions(b, rb, 5, 10, 10.1, 0.001);
 	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &set, &row), 0);
-	assert_true(row.ci_low > 0 && row.p < 0.001);
+	assert_true(row.ci_low > 0 && row.p > 0.5);
 	assert_int_equal(row.verdict, COMPARE_SAME);
 	/* +0.3 (3%) measured tightly: beyond the floor: slower */
 	fill_repetitions(b, rb, 5, 10, 10.3, 0.001);
@@ -351,34 +357,59 @@ static void test_verdicts(void **state)
 
 /*
  * The boot variance by hand. Three boots of one run each, no spread
- * within a run: two rows whose boots' means are 0, 0.02, 0.04 give B =
- * 0.0004, sigma_u 0.02, all of it a shift both rows share, on boots - 1
- * = 2 df. A spread within the runs (w = 0.0001 each) is taken off:
- * sigma_u^2 = 0.0003. Two runs a boot: the runs of one boot that differ
- * by 0.01 (V = 0.00005) add (1 - 1/2) V to B's estimate.
+ * within a run: two rows whose boots' means are 0, 0.02, 0.04 move
+ * together: all of it the shift both rows share, 0.02, on boots - 1 = 2
+ * df, and nothing of their own. Rows 0, 0.02, 0.04 and 0.01, 0.01, 0.04
+ * (both of mean 0.02): the shifts are the mean deviations -0.015, -0.005,
+ * 0.02 (variance 0.000325, less 1/2 of the rows' own 0.00005: 0.0003);
+ * each row's residuals +-0.005 give it 0.00005 on (3 - 1)(2 - 1)/2 = 1
+ * df, moderated toward the prior (limma: two equal variances give one,
+ * exp(log 0.00005 - digamma(1/2) + log(1/2)), on the rows' 2 df). Two
+ * runs a boot: the runs of one boot that differ by 0.01 (V = 0.00005)
+ * add (1 - 1/2) V to a run's own.
  */
 static void test_boot_variance(void **state)
 {
 	const double mean[] = { 0, 0.02, 0.04, 0, 0.02, 0.04 };
-	const double none[6] = { 0 }, w[] = { 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4 };
+	const double apart[] = { 0, 0.02, 0.04, 0.01, 0.01, 0.04 };
+	const double none[6] = { 0 };
 	const unsigned boot[] = { 0, 1, 2 }, pairs[] = { 0, 0, 1, 1 };
 	/* per row: boot 0's runs at 0, 0.01; boot 1's at 0.04, 0.05 */
 	const double two[] = { 0, 0.01, 0.04, 0.05 };
-	double each[2];
+	double each[2], prior, moderated;
 	struct boot_variance bv = { .row_estimate = each };
 
 	(void)state;
 	assert_int_equal(calibrate_boot_variance(mean, none, 2, 3, boot, 3, &bv), 0);
-	assert_float_equal(bv.sd, 0.02, 1e-12);
-	assert_float_equal(bv.df, 2, 1e-9);
+	assert_float_equal(bv.sd, 0.02, 1e-9);
 	assert_float_equal(bv.common_sd, 0.02, 1e-12);
-	assert_float_equal(bv.row_sd, 0, 1e-12);
-	assert_float_equal(each[1], 0.02, 1e-12);
-	assert_int_equal(calibrate_boot_variance(mean, w, 2, 3, boot, 3, &bv), 0);
-	assert_float_equal(bv.sd, sqrt(3e-4), 1e-12);
-	/* boot means 0.005, 0.045: B = 0.0008; V = 4 x 0.005^2 / 2 */
+	assert_float_equal(bv.common_df, 2, 1e-12);
+	assert_float_equal(each[1], 0, 1e-9);
+	assert_true(isnan(bv.invocation_sd));
+
+	assert_int_equal(calibrate_boot_variance(apart, none, 2, 3, boot, 3, &bv), 0);
+	assert_float_equal(bv.common_sd, sqrt(0.0003), 1e-12);
+	prior = 0.00005 * exp(-stats_digamma(0.5) + log(0.5));
+	moderated = (2 * prior + 0.00005) / 3;
+	assert_float_equal(bv.row_sd, sqrt(prior), 1e-12);
+	assert_float_equal(bv.row_df, 2, 1e-12);
+	assert_float_equal(each[0], sqrt(moderated), 1e-12);
+	assert_float_equal(each[1], sqrt(moderated), 1e-12);
+	assert_float_equal(bv.row_estimate_df, 3, 1e-9);
+	assert_float_equal(bv.sd, sqrt(0.0003 + moderated), 1e-12);
+	/* a run's own sampling variance is taken off a row's own */
+	{
+		const double w[] = { 1e-5, 1e-5, 1e-5, 1e-5, 1e-5, 1e-5 };
+
+		assert_int_equal(calibrate_boot_variance(apart, w, 2, 3, boot, 3,
+							 &bv), 0);
+		assert_float_equal(each[0], sqrt(moderated - 1e-5), 1e-12);
+	}
+
+	/* boot means 0.005, 0.045: 0.0008; V = 4 x 0.005^2 / 2 */
 	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, pairs, 2, &bv), 0);
-	assert_float_equal(bv.sd, sqrt(0.0008 + 0.5 * 0.00005), 1e-12);
+	assert_float_equal(each[0], sqrt(0.0008 + 0.5 * 0.00005), 1e-12);
+	assert_float_equal(bv.invocation_sd, sqrt(0.00005), 1e-12);
 	/* one boot: nothing to estimate */
 	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, (const unsigned[]){ 0, 0, 0, 0 },
 						 1, &bv), -1);
@@ -386,42 +417,87 @@ static void test_boot_variance(void **state)
 
 /*
  * Negative controls by hand: two controls at log ratios 0.01 and 0.03
- * (mean 0.02), each se^2 = 0.0001 + 2 sigma_u^2 with sigma_u 1% taken
- * as each row's own (assumed); a row at 0.12 with the same se is 0.10
- * net, se^2 = 0.0001 + 0.0001 / 2 + 2 (0.0001)(1 + 1/2) = 0.00045.
+ * (mean 0.02), each with repetitions of 0.0001 (0.00005 a side) and the
+ * assumed sigma_u 1%, one boot a side. Their mean against 0: their
+ * repetitions 0.0001 / 2, and the boot term 2 (0.0001) counted once,
+ * shared by every row, not divided among the controls: 0.00025. A row at
+ * 0.12 with the same parts is 0.10 net, its own boot part taken as its
+ * own, and the controls' mean's own parts added: se^2 = 0.0003 +
+ * 0.0003 / 2 = 0.00045. Two controls are too few to net the rows.
  */
 static void test_controls(void **state)
 {
-	struct run_bench benches[3] = {
+	struct run_bench benches[4] = {
 		{ .name = "syscall/getppid", .suite = "syscall", .op = "getppid", .variant = "none" },
 		{ .name = "syscall/futex/wake", .suite = "syscall", .op = "futex", .variant = "wake" },
 		{ .name = "syscall/read/tmpfs/1", .suite = "syscall", .op = "read", .variant = "tmpfs" },
+		{ .name = "syscall/adds/1000", .suite = "syscall", .op = "adds", .variant = "1000" },
 	};
-	struct compare_row rows[3];
+	struct compare_row rows[4];
 	struct compare_result res = { .rows = rows, .count = 3 };
 	struct compare_settings set = compare_default_settings();
 	struct compare_controls c;
-	const double d[] = { 0.01, 0.03, 0.12 };
+	const double d[] = { 0.01, 0.03, 0.12, 0.02 };
 	double t;
 
 	(void)state;
 	set.boot_sd = 0.01;
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 4; i++) {
 		rows[i] = (struct compare_row){ .a = &benches[i], .b = &benches[i],
-			.log_ratio = d[i], .se = sqrt(0.0001 + 2 * 0.0001), .df = 1e4,
+			.raw_log_ratio = d[i], .within_a = 0.00005, .within_b = 0.00005,
+			.within_a_df = 1e4, .within_b_df = 1e4, .boot_scale = 2,
+			.boot_share_a = 0.5, .boot_own = NAN, .boot_common = NAN,
+			.boot_own_df = INFINITY, .boot_common_df = INFINITY,
 			.relative = expm1(d[i]) };
+		compare_row_raw(&rows[i], &set);
+	}
+	assert_float_equal(rows[0].se, sqrt(0.0003), 1e-12);
+	assert_true(rows[0].boot_assumed);
 	assert_true(compare_is_control(&benches[0]) && compare_is_control(&benches[1]));
 	assert_false(compare_is_control(&benches[2]));
 	assert_int_equal(compare_controls_compute(&res, &set, &c), 0);
 	assert_int_equal(c.count, 2);
 	assert_float_equal(c.shift, expm1(0.02), 1e-12);
-	/* the controls' mean against 0: 0.0001 / 2 + 2 (0.0001) / 2 */
-	assert_float_equal(c.se, sqrt(0.00015), 1e-12);
+	assert_float_equal(c.se, sqrt(0.00025), 1e-12);
 	assert_false(c.moved);
+	assert_false(c.sound);
 	assert_true(isnan(c.net[0].relative));
 	assert_float_equal(c.net[2].relative, expm1(0.10), 1e-12);
-	t = stats_student_quantile(0.975, c.df);
-	assert_float_equal(c.net[2].low, expm1(0.10 - t * sqrt(0.00045)), 1e-9);
+	t = stats_student_quantile(0.975, 1e4);
+	assert_float_equal(c.net[2].low, expm1(0.10 - t * sqrt(0.00045)), 1e-6);
+	compare_controls_free(&c);
+	/* too few controls: the rows keep their raw figures */
+	assert_int_equal(compare_controls_net(&res, &set), 0);
+	assert_false(rows[2].net);
+	assert_float_equal(rows[2].log_ratio, 0.12, 1e-12);
+	/* a third control that agrees: sound, and the row is netted */
+	rows[2] = rows[3];
+	rows[3] = (struct compare_row){ 0 };
+	{
+		struct compare_row row = rows[0];
+
+		row.a = row.b = &benches[2];
+		row.raw_log_ratio = 0.12;
+		compare_row_raw(&row, &set);
+		rows[3] = row;
+	}
+	res.count = 4;
+	assert_int_equal(compare_controls_compute(&res, &set, &c), 0);
+	assert_int_equal(c.count, 3);
+	assert_true(c.sound);
+	compare_controls_free(&c);
+	assert_int_equal(compare_controls_net(&res, &set), 0);
+	assert_true(rows[3].net);
+	assert_string_equal(compare_row_basis(&rows[3]), "net");
+	assert_float_equal(rows[3].log_ratio, 0.10, 1e-12);
+	assert_float_equal(rows[3].raw_log_ratio, 0.12, 1e-12);
+	assert_float_equal(rows[3].se, sqrt(0.0003 + 0.0003 / 3), 1e-12);
+	/* a control that moved on its own (0.3): not sound, raw again */
+	rows[2].raw_log_ratio = 0.3;
+	compare_row_raw(&rows[2], &set);
+	compare_row_raw(&rows[3], &set);
+	assert_int_equal(compare_controls_compute(&res, &set, &c), 0);
+	assert_false(c.sound);
 	compare_controls_free(&c);
 }
 

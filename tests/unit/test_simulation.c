@@ -187,9 +187,16 @@ static void simulated_calibration(struct stats_rng *rng, size_t r,
 		}
 	assert_int(calibrate_boot_variance(mean, var, CAL_ROWS, CAL_BOOTS, boot,
 					   CAL_BOOTS, &bv), 0, "calibration");
-	/* as compare does: too few df, and sigma_u stays assumed */
-	cal_used += !compare_use_boot_estimate(set, bv.sd, bv.df, bv.common_sd,
-					       COMPARE_BOOT_CALIBRATION);
+	{
+		static struct compare_boot_model m;
+
+		m.common = (struct compare_variance){ bv.common_sd * bv.common_sd, bv.common_df };
+		m.prior = (struct compare_variance){ bv.row_sd * bv.row_sd, bv.row_df };
+		set->model = &m;
+		set->boot_source = COMPARE_BOOT_CALIBRATION;
+		set->boot_estimate_sd = bv.sd;
+		cal_used++;
+	}
 	cal_drawn++;
 }
 
