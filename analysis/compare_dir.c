@@ -153,7 +153,8 @@ static int write_views(const struct compare_request *req,
 
 	compare_print(stdout, res, &req->settings, 0);
 	stage(tty, "the pair's cost from the two boots");
-	have_fit = !pair_fit_compute(res, smap, req->census, &req->settings, &fit);
+	have_fit = !pair_fit_compute(res, runs[0], runs[1], req->census,
+				     &req->settings, &fit);
 	stage(tty, "%s", "");
 	if (have_fit)
 		pair_fit_print(stdout, &fit, 0);
