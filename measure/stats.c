@@ -270,7 +270,7 @@ double stats_student_cdf(double t, double df)
 
 double stats_student_quantile(double p, double df)
 {
-	double lo = 0, hi = 1;
+	double lo = 0, hi = 1, x, log_norm;
 
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
@@ -278,18 +278,35 @@ double stats_student_quantile(double p, double df)
 		return -stats_student_quantile(1 - p, df);
 	if (p == 0.5)
 		return 0;
-	while (stats_student_cdf(hi, df) < p && hi < 1e300)
+	while (stats_student_cdf(hi, df) < p && hi < 1e300) {
+		lo = hi;
 		hi *= 2;
-	/* bisection to the last bit: the CDF is monotone, nothing to tune */
-	for (int i = 0; i < 2000 && hi - lo > 1e-15 * hi; i++) {
-		double mid = lo + (hi - lo) / 2;
-
-		if (stats_student_cdf(mid, df) < p)
-			lo = mid;
-		else
-			hi = mid;
 	}
-	return lo + (hi - lo) / 2;
+	/*
+	 * Newton's method on the CDF with the density, kept inside the
+	 * bracket by bisection where a step would leave it: the CDF is
+	 * monotone, so it converges to the last bits in a few steps.
+	 */
+	log_norm = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI);
+	x = lo + (hi - lo) / 2;
+	for (int i = 0; i < 2000 && hi - lo > 1e-15 * hi; i++) {
+		double f = stats_student_cdf(x, df) - p, next;
+		double density = exp(log_norm - (df + 1) / 2 * log1p(x * x / df));
+
+		if (f == 0)
+			return x;
+		if (f < 0)
+			lo = x;
+		else
+			hi = x;
+		next = x - f / density;
+		if (!(next > lo && next < hi))
+			next = lo + (hi - lo) / 2;
+		if (fabs(next - x) <= 1e-15 * x)
+			return next;
+		x = next;
+	}
+	return x;
 }
 
 /* ------------------------------------------------ repetitions */
