@@ -279,6 +279,7 @@ static int build_model(struct calibration *c)
 	struct compare_boot_model *m = &c->model;
 	size_t *order = calloc(c->rows ? c->rows : 1, sizeof(*order));
 
+	m->invocation = c->invocation;
 	m->common = (struct compare_variance){ c->bv.common_sd * c->bv.common_sd,
 					       c->bv.common_df };
 	m->prior = (struct compare_variance){ c->bv.row_sd * c->bv.row_sd,
@@ -335,11 +336,18 @@ int calibrate_runs(const struct run_dir *const *runs, size_t count,
 			ids[boots++] = id;
 		boot[j] = (unsigned)i;
 	}
-	if (boots < 2) {
-		say(err, errlen, "the %zu runs are all of one boot (%s): a boot "
-		    "variance needs runs of two or more boots of one state",
-		    count, ids[0]);
+	if (boots < 2 && count < 2) {
+		say(err, errlen, "one run: a calibration needs runs of two or "
+		    "more boots of one state (what boots differ by), or two or "
+		    "more runs of one boot (what invocations differ by)");
 		goto out;
+	}
+	/* all of one boot: each run a unit, what separate invocations differ by */
+	out->invocation = boots < 2;
+	if (out->invocation) {
+		for (size_t j = 0; j < count; j++)
+			boot[j] = (unsigned)j;
+		boots = count;
 	}
 	mean = calloc(runs[0]->count * count + 1, sizeof(*mean));
 	var = calloc(runs[0]->count * count + 1, sizeof(*var));
@@ -437,6 +445,7 @@ int calibration_write(const char *path, const struct calibration *c)
 	csv_writer_init(&w, f);
 	csv_row(&w, (const char *const[]){ "key", "value" }, 2);
 	KV("format", "%d", CALIBRATION_FORMAT);
+	KV("level", "%s", c->invocation ? "invocation" : "boot");
 	for (size_t i = 0; i < c->context_count; i++)
 		csv_row(&w, (const char *const[]){ c->keys[i], c->values[i] }, 2);
 	KV("boots", "%zu", c->boots);
@@ -578,6 +587,13 @@ int calibration_read(const char *path, struct calibration *c, char *err,
 			} else if (add_row(c, &cap, key + strlen(ROW_PREFIX), v)) {
 				goto nomem;
 			}
+		} else if (!strcmp(key, "level")) {
+			if (strcmp(value, "boot") && strcmp(value, "invocation")) {
+				say(err, errlen, "%s:%lu: level '%s' is neither boot "
+				    "nor invocation", path, csv_table_line(&t, i), value);
+				goto out;
+			}
+			c->invocation = !strcmp(value, "invocation");
 		} else if (!strcmp(key, "boots") && !nonnegative(value, &v)) {
 			c->boots = (size_t)v;
 		} else if (!strcmp(key, "runs") && !nonnegative(value, &v)) {
@@ -628,8 +644,13 @@ int calibration_mismatch(const struct calibration *c,
 
 void calibration_print(FILE *f, const struct calibration *c)
 {
-	fprintf(f, "boot variance from %zu runs of %zu boots, %zu rows:\n", c->runs,
-		c->boots, c->rows);
+	if (c->invocation)
+		fprintf(f, "what separate invocations of one boot differ by, from "
+			"%zu runs, %zu rows (runs of two or more boots give what "
+			"boots differ by):\n", c->runs, c->rows);
+	else
+		fprintf(f, "boot variance from %zu runs of %zu boots, %zu rows:\n",
+			c->runs, c->boots, c->rows);
 	fprintf(f, "  sigma_u %.2f%% (pooled, df %.1f): a shift every row shares "
 		"%.2f%% (df %.0f), each row's own %.2f%% pooled (prior df %.1f); a "
 		"run's mean from its repetitions alone %.2f%%\n", 100 * c->bv.sd,

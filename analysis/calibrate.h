@@ -89,6 +89,12 @@ int calibrate_boot_variance(const double *mean, const double *var,
 struct calibration {
 	struct boot_variance bv;
 	size_t boots, runs, rows;
+	/*
+	 * Runs all of one boot: each run a unit, and the variance is what
+	 * separate invocations differ by (level "invocation"), for
+	 * comparisons of runs of one boot; else of boots.
+	 */
+	int invocation;
 	char **row_names;	/* rows used, with bv.row_estimate */
 	/* the same for compare: names sorted, each row's own as a variance */
 	struct compare_boot_model model;
@@ -99,7 +105,8 @@ struct calibration {
 
 /*
  * Estimate from runs (loaded): one state, one machine, at least two
- * boot_ids. 0, or -1 with why in err. The model is filled too.
+ * boot_ids, or two or more runs of one boot (invocation). 0, or -1 with
+ * why in err. The model is filled too.
  */
 int calibrate_runs(const struct run_dir *const *runs, size_t count,
 		   struct calibration *out, char *err, size_t errlen);

@@ -31,9 +31,11 @@
 /*
  * The design into set: boots_a, boots_b (by boot_id) and same_boot
  * (every run of both sides has one boot_id); then whether it can keep
- * the verdicts' promise: with one boot a side, runs of two boots and no
- * calibration (set->model NULL) it cannot, and set->withheld says why
- * and set->boots_needed what would do. set->boot_source follows.
+ * the verdicts' promise: with one boot a side and no calibration of
+ * boots (set->model NULL), or one run a side in one boot and no
+ * calibration of invocations, it cannot, and set->withheld says why and
+ * set->boots_needed what would do. A calibration of the other level is
+ * dropped, and said. set->boot_source follows.
  */
 void compare_design(const struct run_dir *const *a, size_t na,
 		    const struct run_dir *const *b, size_t nb,
@@ -41,9 +43,16 @@ void compare_design(const struct run_dir *const *a, size_t na,
 
 /*
  * The boots a side from which a comparison without a calibration keeps
- * its promises in every world of tests/unit/test_simulation.c.
+ * its promises in every world of tests/unit/test_simulation.c; and the
+ * runs a side in one boot that estimate what invocations differ by.
  */
 #define COMPARE_BOOTS_NEEDED 3
+#define COMPARE_RUNS_NEEDED 3
+/*
+ * Without a calibration, the verdicts need this many degrees of freedom
+ * between the units of the sides, sum(m - 1): 3 a side.
+ */
+#define COMPARE_MIN_DESIGN_DF 4
 
 /*
  * Recompute every row of res (paired on a[0], b[0]) over all the runs:

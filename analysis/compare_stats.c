@@ -20,6 +20,8 @@ struct compare_settings compare_default_settings(void)
 		.boot_df = INFINITY,
 		.boot_estimate_sd = NAN,
 		.boot_source = COMPARE_BOOT_ASSUMED,
+		.runs_a = 1,
+		.runs_b = 1,
 		.boots_a = 1,
 		.boots_b = 1,
 	};
@@ -384,12 +386,13 @@ static int all_positive(const double *v, size_t n)
 static void boot_parts(struct compare_row *row, const struct compare_settings *set,
 		       const struct compare_variance *own)
 {
-	row->boot_scale = set->same_boot ? 0 : 2;
+	/* in one boot, a calibration of invocations gives what runs differ by */
+	row->boot_scale = set->same_boot && !set->model ? 0 : 2;
 	row->boot_share_a = 0.5;
 	row->boot_sampling = 0;
 	row->boot_own = row->boot_common = NAN;
 	row->boot_own_df = row->boot_common_df = INFINITY;
-	if (set->same_boot || !set->model)
+	if (!set->model)
 		return;
 	row->boot_own = 2 * own->var;
 	row->boot_own_df = own->df;

@@ -129,6 +129,7 @@ struct compare_variance {
  * see gets.
  */
 struct compare_boot_model {
+	int invocation;		/* of runs of one boot: what invocations differ by */
 	struct compare_variance common;
 	struct compare_variance prior;
 	size_t count;
@@ -151,8 +152,8 @@ struct compare_settings {
 	enum compare_boot_source boot_source;
 	const char *calibration;	/* the file the model came from, or NULL */
 	const struct compare_boot_model *model;	/* per row; NULL: none */
-	/* the design: boots a side, counted by boot_id; A and B one boot */
-	unsigned boots_a, boots_b;
+	/* the design: runs and boots a side, by boot_id; A and B one boot */
+	unsigned runs_a, runs_b, boots_a, boots_b;
 	int same_boot;
 	/*
 	 * Why faster, slower and same are withheld (NULL: they are not),

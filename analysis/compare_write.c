@@ -47,8 +47,17 @@ void compare_boot_sentence(FILE *f, const struct compare_settings *set)
 {
 	switch (set->boot_source) {
 	case COMPARE_BOOT_NONE:
-		fprintf(f, "A and B ran in one boot (their boot_id): no boot "
-			"variance in the intervals");
+		if (set->runs_a + set->runs_b > 2)
+			fprintf(f, "A and B ran in one boot (their boot_id): what "
+				"separate runs of it differ by, per row from the "
+				"runs, %u of A and %u of B: %.2f%% pooled, of it "
+				"%.2f%% a shift every row shares (df %.0f), each "
+				"row's own moderated toward the pooled", set->runs_a,
+				set->runs_b, 100 * set->boot_estimate_sd,
+				100 * set->boot_common_sd, set->boot_df);
+		else
+			fprintf(f, "A and B ran in one boot (their boot_id): the "
+				"intervals hold each run's repetitions only");
 		break;
 	case COMPARE_BOOT_RUNS:
 		fprintf(f, "boot variance per row from the runs, %u boots of A "
@@ -59,9 +68,11 @@ void compare_boot_sentence(FILE *f, const struct compare_settings *set)
 			set->boot_df);
 		break;
 	case COMPARE_BOOT_CALIBRATION:
-		fprintf(f, "boot variance per row from calibration %s: %.2f%% "
+		fprintf(f, "%s per row from calibration %s: %.2f%% "
 			"pooled, of it %.2f%% a shift every row shares (df %.0f), "
 			"each row's own moderated toward the pooled",
+			set->model && set->model->invocation ?
+			"what separate runs of one boot differ by" : "boot variance",
 			set->calibration ? set->calibration : "(given)",
 			100 * set->boot_estimate_sd, 100 * set->boot_common_sd,
 			set->boot_df);
@@ -77,13 +88,22 @@ void compare_withheld_sentence(FILE *f, const struct compare_settings *set)
 {
 	if (!set->withheld)
 		return;
-	fprintf(f, "Verdicts withheld (no row is called faster, slower or "
-		"same): %s. %u boots a side would do (`run-bench.sh --boots "
-		"%u`, then `compare A1,...,A%u B1,...,B%u`), or a calibration "
-		"from runs of %u or more boots of one state (`smapbench "
-		"calibrate`).\n", set->withheld, set->boots_needed,
-		2 * set->boots_needed, set->boots_needed, set->boots_needed,
-		2 * set->boots_needed);
+	if (set->same_boot)
+		fprintf(f, "Verdicts withheld (no row is called faster, slower "
+			"or same): %s. %u runs a side would do (`compare "
+			"A1,...,A%u B1,...,B%u`, all of this boot), or a "
+			"calibration of %u or more runs of this boot (`smapbench "
+			"calibrate RUN1 RUN2 ...`).\n", set->withheld,
+			set->boots_needed, set->boots_needed, set->boots_needed,
+			set->boots_needed);
+	else
+		fprintf(f, "Verdicts withheld (no row is called faster, slower "
+			"or same): %s. %u boots a side would do (`run-bench.sh "
+			"--boots %u`, then `compare A1,...,A%u B1,...,B%u`), or a "
+			"calibration from runs of %u or more boots of one state "
+			"(`smapbench calibrate`).\n", set->withheld,
+			set->boots_needed, 2 * set->boots_needed, set->boots_needed,
+			set->boots_needed, 2 * set->boots_needed);
 }
 
 /* "Verdicts for B: kmod 30 slower, 4 faster, 37 same; syscall ..." */
