@@ -17,6 +17,7 @@ void boot_split_free(struct boot_split *s)
 {
 	free(s->own);
 	free(s->moderated);
+	free(s->moderated_df);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -33,9 +34,10 @@ int boot_split(const double *y, size_t rows, size_t boots,
 	out->prior = (struct stats_prior){ NAN, 0 };
 	out->own = calloc(rows ? rows : 1, sizeof(*out->own));
 	out->moderated = calloc(rows ? rows : 1, sizeof(*out->moderated));
+	out->moderated_df = calloc(rows ? rows : 1, sizeof(*out->moderated_df));
 	df = calloc(rows ? rows : 1, sizeof(*df));
-	if (!mean || !shift || !members || !out->own || !out->moderated || !df ||
-	    !rows)
+	if (!mean || !shift || !members || !out->own || !out->moderated ||
+	    !out->moderated_df || !df || !rows)
 		goto out;
 	for (size_t b = 0; b < boots; b++)
 		members[group[b]]++;
@@ -77,9 +79,17 @@ int boot_split(const double *y, size_t rows, size_t boots,
 		out->common = fmax(0, out->common - own_mean / k);
 	if (stats_variance_prior(out->own, df, rows, &out->prior) < 0)
 		goto out;
-	for (size_t r = 0; r < rows; r++)
+	for (size_t r = 0; r < rows; r++) {
+		if (stats_variance_outlier(out->own[r], out->own_df, &out->prior)) {
+			out->moderated[r] = out->own[r];
+			out->moderated_df[r] = out->own_df;
+			continue;
+		}
 		out->moderated[r] = stats_moderated_variance(out->own[r], out->own_df,
 							     &out->prior);
+		out->moderated_df[r] = out->own_df +
+				       (isfinite(out->prior.var) ? out->prior.df : 0);
+	}
 	rc = 0;
 out:
 	if (rc)
@@ -105,7 +115,7 @@ int calibrate_boot_variance(const double *mean, const double *var,
 	struct stats_prior within_prior = { NAN, 0 };
 	struct boot_split split = { 0 };
 	double inv_members = 0, k = (double)rows, sum_w = 0, sum_own = 0;
-	double least_df = INFINITY, inv_sum = 0;
+	double most_df = 0, inv_sum = 0;
 	size_t dof_within = 0;
 	int rc = -1;
 
@@ -153,14 +163,17 @@ int calibrate_boot_variance(const double *mean, const double *var,
 		double v = dof_within ? stats_moderated_variance(within[r], within_df[r],
 								 &within_prior) : 0;
 		double parts[2] = { split.moderated[r], (1 - inv_members) * v };
-		double dfs[2] = { split.own_df + split.prior.df,
+		double dfs[2] = { split.moderated_df[r],
 				  (double)dof_within + within_prior.df };
 		double own = fmax(0, parts[0] + parts[1] - wbar[r]);
 
 		if (out->row_estimate)
 			out->row_estimate[r] = sqrt(own);
 		sum_own += own / k;
-		least_df = fmin(least_df, compare_satterthwaite(parts, dfs, 2));
+		dfs[0] = compare_satterthwaite(parts, dfs, 2);
+		if (out->row_estimate_dfs)
+			out->row_estimate_dfs[r] = dfs[0];
+		most_df = fmax(most_df, dfs[0]);
 		if (dof_within)
 			inv_sum += fmax(0, v - wbar[r]) / k;
 	}
@@ -174,11 +187,11 @@ int calibrate_boot_variance(const double *mean, const double *var,
 		out->row_sd = sqrt(fmax(0, prior + (1 - inv_members) * v0 - sum_w));
 		out->row_df = isfinite(split.prior.var) ? split.prior.df : split.own_df;
 	}
-	out->row_estimate_df = least_df;
+	out->row_estimate_df = most_df;
 	out->sd = sqrt(split.common + sum_own);
 	{
 		double parts[2] = { split.common, sum_own };
-		double dfs[2] = { split.common_df, least_df * k };
+		double dfs[2] = { split.common_df, most_df * k };
 
 		out->df = compare_satterthwaite(parts, dfs, 2);
 	}
@@ -299,7 +312,9 @@ static int build_model(struct calibration *c)
 		double sd = c->bv.row_estimate[order[r]];
 
 		m->names[r] = c->row_names[order[r]];
-		m->own[r] = (struct compare_variance){ sd * sd, c->bv.row_estimate_df };
+		m->own[r] = (struct compare_variance){ sd * sd,
+			c->bv.row_estimate_dfs ? c->bv.row_estimate_dfs[order[r]]
+					       : c->bv.row_estimate_df };
 	}
 	m->count = c->rows;
 	free(order);
@@ -353,9 +368,11 @@ int calibrate_runs(const struct run_dir *const *runs, size_t count,
 	var = calloc(runs[0]->count * count + 1, sizeof(*var));
 	out->row_names = calloc(runs[0]->count + 1, sizeof(*out->row_names));
 	out->bv.row_estimate = calloc(runs[0]->count + 1, sizeof(double));
+	out->bv.row_estimate_dfs = calloc(runs[0]->count + 1, sizeof(double));
 	out->keys = calloc(field_count(), sizeof(*out->keys));
 	out->values = calloc(field_count(), sizeof(*out->values));
 	if (!mean || !var || !out->row_names || !out->bv.row_estimate ||
+	    !out->bv.row_estimate_dfs ||
 	    !out->keys || !out->values)
 		goto nomem;
 	/* the rows every run has with enough repetitions, all above 0 */
@@ -417,6 +434,7 @@ void calibration_free(struct calibration *c)
 	}
 	free(c->row_names);
 	free(c->bv.row_estimate);
+	free(c->bv.row_estimate_dfs);
 	free(c->model.names);
 	free(c->model.own);
 	free(c->keys);
@@ -428,6 +446,7 @@ void calibration_free(struct calibration *c)
 
 #define CALIBRATION_FORMAT	2
 #define ROW_PREFIX		"row:"
+#define ROW_DF_PREFIX		"row_df:"
 
 int calibration_write(const char *path, const struct calibration *c)
 {
@@ -466,6 +485,12 @@ int calibration_write(const char *path, const struct calibration *c)
 
 		snprintf(key, sizeof(key), ROW_PREFIX "%s", c->row_names[r]);
 		KV(key, "%.6g", c->bv.row_estimate[r]);
+		/* a row kept off the prior has df of its own */
+		if (c->bv.row_estimate_dfs &&
+		    c->bv.row_estimate_dfs[r] < c->bv.row_estimate_df * (1 - 1e-9)) {
+			snprintf(key, sizeof(key), ROW_DF_PREFIX "%s", c->row_names[r]);
+			KV(key, "%.4g", c->bv.row_estimate_dfs[r]);
+		}
 	}
 #undef KV
 	err = csv_writer_error(&w);
@@ -519,11 +544,16 @@ static int add_row(struct calibration *c, size_t *cap, const char *name,
 		if (!est)
 			return -1;
 		c->bv.row_estimate = est;
+		est = realloc(c->bv.row_estimate_dfs, n * sizeof(*est));
+		if (!est)
+			return -1;
+		c->bv.row_estimate_dfs = est;
 		*cap = n;
 	}
 	c->row_names[c->rows] = strdup(name);
 	if (!c->row_names[c->rows])
 		return -1;
+	c->bv.row_estimate_dfs[c->rows] = NAN;	/* row_df, once read */
 	c->bv.row_estimate[c->rows++] = sd;
 	return 0;
 }
@@ -570,7 +600,8 @@ int calibration_read(const char *path, struct calibration *c, char *err,
 				goto out;
 			}
 		} else if (n < NUMBERS || !strcmp(key, "invocation_sd") ||
-			   !strncmp(key, ROW_PREFIX, strlen(ROW_PREFIX))) {
+			   !strncmp(key, ROW_PREFIX, strlen(ROW_PREFIX)) ||
+			   !strncmp(key, ROW_DF_PREFIX, strlen(ROW_DF_PREFIX))) {
 			int df = n < NUMBERS && numbers[n].df;
 
 			if (nonnegative(value, &v) || (df && !(v > 0))) {
@@ -584,6 +615,15 @@ int calibration_read(const char *path, struct calibration *c, char *err,
 				have |= 1u << n;
 			} else if (!strcmp(key, "invocation_sd")) {
 				c->bv.invocation_sd = v;
+			} else if (!strncmp(key, ROW_DF_PREFIX, strlen(ROW_DF_PREFIX))) {
+				/* of the row just read */
+				if (!c->rows || strcmp(c->row_names[c->rows - 1],
+						       key + strlen(ROW_DF_PREFIX))) {
+					say(err, errlen, "%s:%lu: %s follows no row of "
+					    "that name", path, csv_table_line(&t, i), key);
+					goto out;
+				}
+				c->bv.row_estimate_dfs[c->rows - 1] = v;
 			} else if (add_row(c, &cap, key + strlen(ROW_PREFIX), v)) {
 				goto nomem;
 			}
@@ -611,6 +651,9 @@ int calibration_read(const char *path, struct calibration *c, char *err,
 			    "calibrate wrote", path, format ? numbers[n].key : "format");
 			goto out;
 		}
+	for (size_t r = 0; r < c->rows; r++)
+		if (isnan(c->bv.row_estimate_dfs[r]))
+			c->bv.row_estimate_dfs[r] = c->bv.row_estimate_df;
 	if (build_model(c))
 		goto nomem;
 	rc = 0;

@@ -56,7 +56,12 @@ struct boot_split {
 	double *own;		/* per row: its own variance of a boot's figure */
 	double own_df;		/* each row's degrees of freedom */
 	struct stats_prior prior;	/* the rows' own, pooled (NAN with one row) */
-	double *moderated;	/* per row, on own_df + prior.df */
+	/*
+	 * per row, moderated, on moderated_df: own_df + prior.df, or for a
+	 * row far above the prior (stats_variance_outlier()) its own on
+	 * own_df
+	 */
+	double *moderated, *moderated_df;
 };
 
 /* 0; -1 on no memory or no degrees of freedom (every group one boot). */
@@ -72,7 +77,12 @@ struct boot_variance {
 	/* typical sd of a run's ybar beyond w between runs of one boot; NAN */
 	double invocation_sd;
 	double *row_estimate;	/* per row, s_k (moderated, floored at 0); may be NULL */
-	double row_estimate_df;	/* their degrees of freedom (the least of the rows') */
+	double row_estimate_df;	/* their degrees of freedom, of a row moderated */
+	/*
+	 * per row, its own df (those of a row far above the others, kept
+	 * unmoderated, are fewer); may be NULL
+	 */
+	double *row_estimate_dfs;
 };
 
 /*

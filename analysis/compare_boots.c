@@ -320,7 +320,7 @@ int compare_boots_rows(struct compare_result *res,
 			r->boot_share_a = 1 / (double)w.units_a / c;
 			r->boot_sampling = c * w.sampling[k];
 			r->boot_own = c * split.moderated[k];
-			r->boot_own_df = split.own_df + split.prior.df;
+			r->boot_own_df = split.moderated_df[k];
 			r->boot_common = c * split.common;
 			r->boot_common_df = split.common_df;
 			compare_row_raw(r, set);

@@ -268,6 +268,17 @@ double stats_student_cdf(double t, double df)
 	return t < 0 ? tail : 1 - tail;
 }
 
+double stats_f_upper(double f, double df1, double df2)
+{
+	if (!(df1 > 0) || !(df2 > 0) || isnan(f))
+		return NAN;
+	if (f <= 0)
+		return 1;
+	/* the normal's place: df beyond the cap are the cap's */
+	df2 = fmin(df2, 1e4);
+	return incomplete_beta(df2 / (df2 + df1 * f), df2 / 2, df1 / 2);
+}
+
 double stats_student_quantile(double p, double df)
 {
 	double lo = 0, hi = 1, x, log_norm;
@@ -688,4 +699,12 @@ double stats_moderated_variance(double var, double df,
 	if (!(prior->df > 0) || !isfinite(prior->var))
 		return var;
 	return (prior->df * prior->var + df * var) / (prior->df + df);
+}
+
+int stats_variance_outlier(double var, double df, const struct stats_prior *prior)
+{
+	if (!(df > 0) || !isfinite(var) || !(prior->df > 0) ||
+	    !isfinite(prior->var) || !(var > prior->var))
+		return 0;
+	return stats_f_upper(var / prior->var, df, prior->df) < STATS_OUTLIER_P;
 }

@@ -81,6 +81,11 @@ struct stats_summary {
  */
 double stats_student_cdf(double t, double df);
 double stats_student_quantile(double p, double df);
+/*
+ * P(F > f) for Snedecor's F on df1 and df2 degrees of freedom (df2
+ * beyond 1e4 taken as 1e4); NAN for df <= 0.
+ */
+double stats_f_upper(double f, double df1, double df2);
 
 /* All of the above at once (z = STATS_OUTLIER_Z). 0 or -1. */
 int stats_summarize(const double *v, size_t n, struct stats_summary *out);
@@ -190,5 +195,14 @@ int stats_variance_prior(const double *var, const double *df, size_t n,
 /* A variance on df degrees of freedom moderated toward the prior. */
 double stats_moderated_variance(double var, double df,
 				const struct stats_prior *prior);
+/*
+ * Whether a variance on df degrees of freedom is not one of the prior's:
+ * above it by more than an F on df and the prior's df lets it be, at
+ * STATS_OUTLIER_P. Such a row keeps its own variance and df (as limma's
+ * robust moderation gives an outlying row no prior df): a row with a
+ * mode of its own is not shrunk toward the quiet rows.
+ */
+#define STATS_OUTLIER_P	0.01
+int stats_variance_outlier(double var, double df, const struct stats_prior *prior);
 
 #endif /* SMAPBENCH_STATS_H */

@@ -310,6 +310,14 @@ static void moderated_variances(void **unused)
 	assert_near(stats_moderated_variance(NAN, 0, &p), 2, 0, "no own df");
 	p = (struct stats_prior){ NAN, 0 };
 	assert_near(stats_moderated_variance(3, 4, &p), 3, 0, "no prior");
+	/* F's upper tail (mpmath), and a row too far above the prior */
+	assert_near(stats_f_upper(4.1028, 2, 10), 0.0500005771638241662, 1e-12, "F(2, 10)");
+	assert_near(stats_f_upper(5.0503, 5, 5), 0.0500005524423315758, 1e-12, "F(5, 5)");
+	assert_near(stats_f_upper(3, 4, 56), 0.0258754345958761294, 1e-12, "F(4, 56)");
+	p = (struct stats_prior){ 1, 56 };
+	assert_false(stats_variance_outlier(3, 4, &p));
+	assert_true(stats_variance_outlier(5, 4, &p));
+	assert_false(stats_variance_outlier(0.1, 4, &p));
 }
 
 int main(void)
