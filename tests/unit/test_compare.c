@@ -22,6 +22,7 @@
 #include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 #include "analysis/derived.h"
+#include "analysis/pair_fit.h"
 #include "measure/stats.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/rundir.h"
@@ -501,6 +502,130 @@ static void test_controls(void **state)
 	compare_controls_free(&c);
 }
 
+/*
+ * A row of one boot (no boot parts) with log ratio d and se, on
+ * effectively infinite df, 5 repetitions a side: what the verdict rules
+ * see.
+ */
+static struct compare_row designed_row(double d, double se,
+				       const struct compare_settings *set)
+{
+	struct compare_row r = {
+		.reps_a = 5, .reps_b = 5, .center_a = 100, .raw_log_ratio = d,
+		.within_a = se * se, .within_a_df = 1e4, .within_b = 0,
+		.within_b_df = 1e4, .boot_own = NAN, .boot_common = NAN,
+	};
+
+	compare_row_raw(&r, set);
+	return r;
+}
+
+/*
+ * What faster, slower and same claim, and the tests that back them. M =
+ * log 1.02. A row at d = M + 2.054 se has p = 0.04 for |d| > M: alone,
+ * slower; beside a row at 0 (p = 1), Benjamini-Hochberg makes its q
+ * 0.08, and it is not called. A row at d = M - 1.8 se is within the
+ * margin by a one-sided test at 5% (1.645 se) but not at 2.5% (1.96 se):
+ * same needs the latter, each of its two tests at alpha / 2.
+ */
+static void test_claims_and_their_tests(void **state)
+{
+	struct compare_settings set = compare_default_settings();
+	double m = log1p(COMPARE_DEFAULT_MARGIN), se = 0.005;
+	struct compare_row rows[2];
+
+	(void)state;
+	set.same_boot = 1;
+	rows[0] = designed_row(m + 2.054 * se, se, &set);
+	assert_float_equal(rows[0].p, 0.04, 2e-4);
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_SLOWER);
+	rows[1] = designed_row(0, se, &set);
+	assert_float_equal(rows[1].p, 1, 1e-12);
+	assert_int_equal(compare_assign_verdicts(rows, 2, &set), 0);
+	assert_float_equal(rows[0].q, 0.08, 4e-4);
+	assert_int_equal(rows[0].verdict, COMPARE_INCONCLUSIVE);
+	/* the same row faster the other way */
+	rows[0] = designed_row(-m - 2.5 * se, se, &set);
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_FASTER);
+
+	rows[0] = designed_row(m - 1.8 * se, se, &set);
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_INCONCLUSIVE);
+	rows[0] = designed_row(m - 2.1 * se, se, &set);
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_SAME);
+	/* withheld: the same rows, no verdict */
+	set.withheld = "designed";
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_INCONCLUSIVE);
+}
+
+/*
+ * Never below the assumption on little data, never below the data: a
+ * boot part estimated at 1% on 4 df is replaced by the assumed 2%, taken
+ * as known; at 3% on 4 df it is used, with its df; at 1% on 40 df, used.
+ */
+static void test_boot_part_floor(void **state)
+{
+	struct compare_settings set = compare_default_settings();
+	struct compare_row r = {
+		.reps_a = 5, .reps_b = 5, .center_a = 100, .raw_log_ratio = 0,
+		.within_a = 1e-6, .within_a_df = 4, .within_b = 1e-6,
+		.within_b_df = 4, .boot_scale = 2, .boot_share_a = 0.5,
+	};
+
+	(void)state;
+	r.boot_own = 2 * 0.01 * 0.01;
+	r.boot_own_df = 4;
+	r.boot_common = 0;
+	r.boot_common_df = 4;
+	compare_row_raw(&r, &set);
+	assert_true(r.boot_assumed);
+	assert_float_equal(r.se, sqrt(2e-6 + 2 * 0.02 * 0.02), 1e-12);
+	assert_float_equal(r.boot_sd, 0.02, 1e-12);
+	r.boot_own = 2 * 0.03 * 0.03;
+	compare_row_raw(&r, &set);
+	assert_false(r.boot_assumed);
+	assert_float_equal(r.se, sqrt(2e-6 + 2 * 0.03 * 0.03), 1e-12);
+	assert_true(r.df > 3.9 && r.df < 4.1);
+	r.boot_own = 2 * 0.01 * 0.01;
+	r.boot_own_df = 40;
+	r.boot_common_df = 40;
+	compare_row_raw(&r, &set);
+	assert_false(r.boot_assumed);
+	assert_float_equal(r.se, sqrt(2e-6 + 2 * 0.01 * 0.01), 1e-12);
+}
+
+/*
+ * Residuals that spread more than their se say widen beta's interval:
+ * four points of se 1, base 10 each, windows 0..3, off the line by
+ * sqrt(2) (1, -1, -1, 1), a pattern neither column explains: rss 8 on 2
+ * df, a factor 4 on beta's variance 400 / 2000.
+ */
+static void test_fit_widened_by_residuals(void **state)
+{
+	struct pair_fit_point p[4];
+	struct pair_fit fit = { .point = p, .count = 4, .smap_shift_var = NAN };
+	const double off[] = { 1, -1, -1, 1 };
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		p[i] = (struct pair_fit_point){ "row", 10, i,
+			0.1 * 10 + 50 * i + sqrt(2) * off[i], 1, NAN };
+	assert_int_equal(pair_fit_points(&fit), 0);
+	assert_float_equal(fit.beta, 50, 1e-9);
+	assert_float_equal(fit.alpha, 0.1, 1e-9);
+	assert_float_equal(fit.scale, 4, 1e-9);
+	assert_float_equal(fit.beta_se, 2 * sqrt(400.0 / 2000), 1e-9);
+	/* the SMAP boot's shift: beta^2 var(c) more */
+	fit.smap_shift_var = 0.01 * 0.01;
+	fit.smap_shift_df = INFINITY;
+	assert_int_equal(pair_fit_points(&fit), 0);
+	assert_float_equal(fit.beta_se, sqrt(4 * 400.0 / 2000 + 2500 * 1e-4), 1e-9);
+}
+
 /* ------------------------------------------------------------ files */
 
 static char tmpdir[] = "/tmp/test_compare.XXXXXX";
@@ -645,6 +770,205 @@ static void test_pairing_by_name(void **state)
 	compare_result_free(&res);
 	rundir_free(&a);
 	rundir_free(&b);
+}
+
+/*
+ * A run of the three rows of make_run() in boot boot_id (smap_state
+ * state), each row at base x exp(level[k]), its repetitions 0.1% apart.
+ */
+static void make_boot_run(const char *name, const char *boot_id,
+			  const char *state, const double *level)
+{
+	char dir[512], context[1024], samples[16384];
+	const char *names[] = { "kmod/get_user/kapi/8", "kmod/pair/none/0",
+				"syscall/getppid/none/0" };
+	const double base[] = { 10, 12, 50 };
+	size_t used;
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(context, sizeof(context),
+		 "key,value\nhost,box\ncpu_model,cpu\nkernel_release,6.1\n"
+		 "counter,kmod-tsc\nvirt,bare\nsmap_state,%s\nboot_id,%s\n",
+		 state, boot_id);
+	write_file(dir, "context.csv", context);
+	write_file(dir, "results.csv",
+		   "name,suite,op,variant,size,batch,unit,median\n"
+		   "kmod/get_user/kapi/8,kmod,get_user,kapi,8,0,cycles,10\n"
+		   "kmod/pair/none/0,kmod,pair,none,0,0,cycles,12\n"
+		   "syscall/getppid/none/0,syscall,getppid,none,0,0,cycles,50\n");
+	used = (size_t)snprintf(samples, sizeof(samples),
+				"name,repetition,sample,iterations,value,unit\n");
+	for (size_t k = 0; k < 3; k++)
+		for (int i = 0; i < 20; i++)
+			used += (size_t)snprintf(samples + used, sizeof(samples) - used,
+						 "%s,%d,%d,100,%.9g,cycles\n", names[k],
+						 i / 4, i % 4, base[k] * exp(level[k]) *
+						 (1 + 0.001 * (i / 4 - 2)));
+	write_file(dir, "samples.csv", samples);
+}
+
+/*
+ * Several boots a side. Three boots of A, three of B, the boots' shifts
+ * and the rows' own effects a few percent: each row's se^2 is its boot
+ * figures' variance split into the shift the rows share and its own,
+ * moderated (boot_split() on the figures the test reads itself), times
+ * 1/3 + 1/3: a side's mean of 3 boots. Boots are counted by boot_id: two
+ * runs of one boot are one. Fewer than 3 boots a side: withheld.
+ */
+static void test_boots_a_side(void **state)
+{
+	static const double level[6][3] = {
+		{ 0.00, 0.03, -0.01 }, { 0.05, 0.02, 0.08 }, { -0.04, -0.02, -0.07 },
+		{ 0.03, 0.07, 0.01 }, { -0.02, 0.01, -0.05 }, { 0.06, 0.02, 0.09 },
+	};
+	const char *names[6] = { "ba1", "ba2", "ba3", "bb1", "bb2", "bb3" };
+	const char *rows[3] = { "kmod/get_user/kapi/8", "kmod/pair/none/0",
+				"syscall/getppid/none/0" };
+	struct run_dir runs[7];
+	const struct run_dir *a[3], *b[3];
+	const unsigned group[6] = { 0, 0, 0, 1, 1, 1 };
+	struct compare_settings set = compare_default_settings();
+	struct compare_result res;
+	struct boot_split split;
+	double y[18];
+	size_t kept;
+
+	(void)state;
+	for (int j = 0; j < 6; j++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "boot-%d", j);
+		make_boot_run(names[j], id, j < 3 ? "nosmap" : "smap", level[j]);
+		load(names[j], &runs[j]);
+		(j < 3 ? a : b)[j % 3] = &runs[j];
+	}
+	for (size_t k = 0; k < 3; k++)
+		for (size_t j = 0; j < 6; j++) {
+			struct compare_log_figure f;
+
+			assert_true(compare_log_figure_of(rundir_find(&runs[j], rows[k]),
+							  3, &f));
+			y[k * 6 + j] = f.mean;
+		}
+	assert_int_equal(boot_split(y, 3, 6, group, 2, &split), 0);
+	assert_int_equal(compare_sides(a, 3, b, 3, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_int_equal(set.boots_a, 3);
+	assert_int_equal(set.boots_b, 3);
+	assert_null(set.withheld);
+	assert_int_equal(set.boot_source, COMPARE_BOOT_RUNS);
+	for (size_t k = 0; k < 3; k++) {
+		const struct compare_row *r = &res.rows[k];
+
+		assert_string_equal(r->a->name, rows[k]);
+		assert_false(r->boot_assumed);
+		assert_float_equal(r->se * r->se,
+				   (split.common + split.moderated[k]) * (1.0 / 3 + 1.0 / 3),
+				   1e-12);
+		assert_float_equal(r->boot_common_df, 4, 1e-12);
+	}
+	compare_result_free(&res);
+	boot_split_free(&split);
+
+	/* a fourth run of A's first boot: still 3 boots a side */
+	make_boot_run("ba1-again", "boot-0", "nosmap", level[0]);
+	load("ba1-again", &runs[6]);
+	{
+		const struct run_dir *a4[4] = { a[0], a[1], a[2], &runs[6] };
+
+		set = compare_default_settings();
+		compare_design(a4, 4, b, 3, &set);
+		assert_int_equal(set.boots_a, 3);
+		assert_int_equal(set.runs_a, 4);
+	}
+	/* two boots a side, no calibration: intervals, no verdicts */
+	set = compare_default_settings();
+	assert_int_equal(compare_sides(a, 2, b, 2, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_non_null(set.withheld);
+	assert_int_equal(set.boots_needed, COMPARE_BOOTS_NEEDED);
+	for (size_t k = 0; k < res.count; k++)
+		assert_int_not_equal(res.rows[k].verdict, COMPARE_SLOWER);
+	compare_result_free(&res);
+	for (int j = 0; j < 7; j++)
+		rundir_free(&runs[j]);
+}
+
+/*
+ * Runs all of one boot: the runs are the units, and what they differ by
+ * is what moves a whole invocation. One run a side: withheld, unless a
+ * calibration of runs of one boot says it; a calibration of boots is
+ * not used for them. calibrate over runs of one boot writes level
+ * invocation, read back the same; a file of format 1 is refused.
+ */
+static void test_one_boot(void **state)
+{
+	static const double level[6][3] = {
+		{ 0.00, 0.03, -0.01 }, { 0.05, 0.02, 0.08 }, { -0.04, -0.02, -0.07 },
+		{ 0.03, 0.07, 0.01 }, { -0.02, 0.01, -0.05 }, { 0.06, 0.02, 0.09 },
+	};
+	const char *names[6] = { "oa1", "oa2", "oa3", "ob1", "ob2", "ob3" };
+	struct run_dir runs[6];
+	const struct run_dir *a[3], *b[3];
+	struct compare_settings set = compare_default_settings();
+	struct compare_result res;
+	struct calibration cal, back;
+	char path[600], err[512];
+	size_t kept;
+
+	(void)state;
+	for (int j = 0; j < 6; j++) {
+		make_boot_run(names[j], "the-boot", "smap", level[j]);
+		load(names[j], &runs[j]);
+		(j < 3 ? a : b)[j % 3] = &runs[j];
+	}
+	assert_int_equal(compare_sides(a, 3, b, 3, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_true(set.same_boot);
+	assert_null(set.withheld);
+	assert_int_equal(set.boot_source, COMPARE_BOOT_NONE);
+	assert_true(res.rows[0].boot_scale > 0);
+	compare_result_free(&res);
+	set = compare_default_settings();
+	assert_int_equal(compare_sides(a, 1, b, 1, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_non_null(set.withheld);
+	assert_int_equal(set.boots_needed, COMPARE_RUNS_NEEDED);
+	compare_result_free(&res);
+
+	assert_int_equal(calibrate_runs(a, 3, &cal, err, sizeof(err)), 0);
+	assert_true(cal.invocation);
+	assert_true(cal.model.invocation);
+	snprintf(path, sizeof(path), "%s/invocations.csv", tmpdir);
+	assert_int_equal(calibration_write(path, &cal), 0);
+	assert_int_equal(calibration_read(path, &back, err, sizeof(err)), 0);
+	assert_true(back.invocation);
+	assert_int_equal(back.rows, cal.rows);
+	/* the file keeps 6 digits */
+	assert_float_equal(back.model.common.var, cal.model.common.var,
+			   1e-5 * cal.model.common.var);
+	for (size_t r = 0; r < cal.rows; r++)
+		assert_float_equal(back.model.own[r].var, cal.model.own[r].var,
+				   1e-5 * cal.model.own[r].var + 1e-15);
+	set = compare_default_settings();
+	set.model = &back.model;
+	assert_int_equal(compare_sides(a, 1, b, 1, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_null(set.withheld);
+	assert_int_equal(set.boot_source, COMPARE_BOOT_CALIBRATION);
+	compare_result_free(&res);
+	/* a calibration of boots says nothing of runs of one boot */
+	back.model.invocation = 0;
+	set = compare_default_settings();
+	set.model = &back.model;
+	assert_int_equal(compare_sides(a, 1, b, 1, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_null(set.model);
+	assert_non_null(set.withheld);
+	compare_result_free(&res);
+	calibration_free(&cal);
+	calibration_free(&back);
+	write_file(tmpdir, "format1.csv", "key,value\nformat,1\nboot_sd,0.01\nboot_df,12\n");
+	snprintf(path, sizeof(path), "%s/format1.csv", tmpdir);
+	assert_int_equal(calibration_read(path, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pooled every row"));
+	for (int j = 0; j < 6; j++)
+		rundir_free(&runs[j]);
 }
 
 static void test_context_refusal(void **state)
@@ -1051,7 +1375,12 @@ int main(void)
 		cmocka_unit_test(test_welch_degenerate),
 		cmocka_unit_test(test_center_and_paired_intervals),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_claims_and_their_tests),
+		cmocka_unit_test(test_boot_part_floor),
+		cmocka_unit_test(test_fit_widened_by_residuals),
 		cmocka_unit_test(test_pairing_by_name),
+		cmocka_unit_test(test_boots_a_side),
+		cmocka_unit_test(test_one_boot),
 		cmocka_unit_test(test_context_refusal),
 		cmocka_unit_test(test_gbench_json),
 		cmocka_unit_test(test_derived_tables),
