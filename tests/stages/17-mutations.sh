@@ -20,17 +20,19 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/lib/tap.sh
 
 build=${BUILD:-build}
+# the program that guards the statistics (stage plots runs it for itself)
+guard=test_compare
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 
-if ! make -s "$build/tests/unit/test_compare" >"$tmp/make.out" 2>&1; then
+if ! make -s "$build/tests/unit/$guard" >"$tmp/make.out" 2>&1; then
 	show <"$tmp/make.out"
-	not_ok "build the compare tests (make $build/tests/unit/test_compare)"
+	not_ok "build the compare tests (make $build/tests/unit/$guard)"
 	exit 1
 fi
 # the unmutated tests pass: a failure below is the mutant's
-if ! "$build/tests/unit/test_compare" >"$tmp/clean.out" 2>&1; then
+if ! "$build/tests/unit/$guard" >"$tmp/clean.out" 2>&1; then
 	show <"$tmp/clean.out"
 	not_ok "the compare tests fail without a mutant"
 	exit 1
