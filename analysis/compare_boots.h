@@ -6,18 +6,21 @@
  *
  * Per row and side, each run j gives ybar_j, the mean of its log
  * repetition medians, and w_j = s_j^2 / r_j; a boot's figure is the mean
- * of its runs' ybar, a side's the mean of its boots'. With two or more
- * boots on a side, the boots' figures are their own calibration: they
- * are split (analysis/calibrate.h, boot_split()) into the shift every row
- * of a boot shares, C on sum(m - 1) df, and each row's own part, O_k,
- * moderated toward the rows' pooled one, and
+ * of its runs' ybar, a side's the mean of its boots'. With three or more
+ * boots a side (sum(m - 1) >= COMPARE_MIN_DESIGN_DF), the boots' figures
+ * are their own calibration: they are split (analysis/calibrate.h,
+ * boot_split()) into the shift every row of a boot shares, C on
+ * sum(m - 1) df, and each row's own part, O_k, moderated toward the
+ * rows' pooled one, and
  *
  *   se^2 = (C + O~_k) (1 / m_A + 1 / m_B)
  *
- * the within-run noise being part of both. When every run of both sides
- * is of one boot, the runs are the units and the same split is of what
- * differs between invocations. With one boot a side, compare_stats.h's
- * interval: a calibration's, or withheld verdicts.
+ * the within-run noise being part of both. With fewer, a calibration of
+ * the design's level gives C and O_k instead, each side's runs adding
+ * their own sampling; without one the same split gives the intervals and
+ * the verdicts are withheld. When every run of both sides is of one boot,
+ * the runs are the units and the same split is of what differs between
+ * invocations. With one run a side, compare_stats.h's interval.
  */
 #ifndef SMAPBENCH_COMPARE_BOOTS_H
 #define SMAPBENCH_COMPARE_BOOTS_H
