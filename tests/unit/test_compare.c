@@ -626,6 +626,64 @@ static void test_fit_widened_by_residuals(void **state)
 	assert_float_equal(fit.beta_se, sqrt(4 * 400.0 / 2000 + 2500 * 1e-4), 1e-9);
 }
 
+/*
+ * The pair's fit takes the SMAP side from the orientation it is given:
+ * rows costing 100 (k + 1) without SMAP and 1.01 times that plus 50 k
+ * with it, k windows, give beta 50 and alpha 1% whether the SMAP run is
+ * B or A. Windows in proportion to the cost (within 3%) cannot be told
+ * from a shift of the cost: the variance inflation factor says so.
+ */
+static void test_fit_orientation_and_collinearity(void **state)
+{
+	struct run_bench bench = { .name = "syscall/row", .suite = "syscall" };
+	struct compare_row rows[5];
+	struct compare_result res = { .rows = rows, .count = 5 };
+	struct compare_settings set = compare_default_settings();
+	double windows[5], scale[5] = { 1, 1, 1, 1, 1 };
+	struct pair_fit fit;
+
+	(void)state;
+	set.same_boot = 1;
+	for (int reversed = 0; reversed < 2; reversed++) {
+		for (int k = 0; k < 5; k++) {
+			double off = 100.0 * (k + 1), on = 1.01 * off + 50 * k;
+
+			windows[k] = k;
+			rows[k] = (struct compare_row){ .a = &bench, .b = &bench,
+				.center_a = reversed ? on : off,
+				.center_b = reversed ? off : on,
+				.raw_log_ratio = reversed ? log(off / on) : log(on / off),
+				.raw_se = 0.001, .raw_df = 1e4,
+				.within_a = 1e-6, .within_b = 1e-6, .within_a_df = 4,
+				.within_b_df = 4, .boot_share_a = 0.5,
+				.boot_own = NAN, .boot_common = NAN };
+		}
+		memset(&fit, 0, sizeof(fit));
+		assert_int_equal(pair_fit_rows(&res, windows, scale, reversed, &set,
+					       &fit), 0);
+		assert_true(fit.fitted);
+		assert_int_equal(fit.reversed, reversed);
+		assert_float_equal(fit.beta, 50, 1e-6);
+		assert_float_equal(fit.alpha, 0.01, 1e-9);
+		assert_true(fit.vif < 10);
+		pair_fit_free(&fit);
+	}
+	/* windows a cost's hundredth, within 3% */
+	for (int k = 0; k < 5; k++) {
+		double off = 100.0 * (k + 1);
+
+		windows[k] = off / 100 * (k % 2 ? 1.03 : 0.97);
+		rows[k].center_a = off;
+		rows[k].center_b = 1.01 * off + 50 * windows[k];
+		rows[k].raw_log_ratio = log(rows[k].center_b / off);
+	}
+	memset(&fit, 0, sizeof(fit));
+	assert_int_equal(pair_fit_rows(&res, windows, scale, 0, &set, &fit), 0);
+	assert_true(fit.fitted);
+	assert_true(fit.vif > PAIR_FIT_MAX_VIF);
+	pair_fit_free(&fit);
+}
+
 /* ------------------------------------------------------------ files */
 
 static char tmpdir[] = "/tmp/test_compare.XXXXXX";
@@ -1378,6 +1436,7 @@ int main(void)
 		cmocka_unit_test(test_claims_and_their_tests),
 		cmocka_unit_test(test_boot_part_floor),
 		cmocka_unit_test(test_fit_widened_by_residuals),
+		cmocka_unit_test(test_fit_orientation_and_collinearity),
 		cmocka_unit_test(test_pairing_by_name),
 		cmocka_unit_test(test_boots_a_side),
 		cmocka_unit_test(test_one_boot),
