@@ -43,7 +43,7 @@
  *
  * Seeds vary per run (SMAPBENCH_SIM_SEED fixes one, and the seed is
  * printed); SMAPBENCH_SIM_SCALE multiplies the comparisons a cell draws
- * (docs/interpreting.md's table: 10).
+ * (docs/interpreting.md's table: 3).
  */
 #include <math.h>
 #include <stdio.h>
