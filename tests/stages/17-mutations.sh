@@ -1,8 +1,9 @@
 #!/bin/bash
-# The suite's power, tested: each of five broken versions of the
+# The suite's power, tested: each of six broken versions of the
 # statistics, applied to a scratch copy of the tree, must make the tests
 # that guard it fail. A mutant the tests let pass is a promise nothing
-# checks. The five are the ones a review found passing every test:
+# checks. The first five once passed every test; the sixth is an error
+# the statistics once made:
 #  - same tested at alpha: each one-sided test of equivalence at alpha,
 #    not alpha / 2, so that a difference at the margin is called same up
 #    to alpha of the time;
@@ -10,7 +11,9 @@
 #  - no widening of the pair's fit by its residuals;
 #  - minimum df 2: a boot variance estimated on a few df taken below the
 #    assumption;
-#  - the boot term divided by m^2, not m, with several boots a side.
+#  - the boot term divided by m^2, not m, with several boots a side;
+#  - runs of one boot counted as boots: each run a unit of its own,
+#    whatever its boot_id.
 # Each scratch copy takes the tree's sources and its built objects (the
 # tree is built first), so that only the mutated file is compiled and
 # the one test program that should catch it linked; two at a time.
@@ -45,6 +48,7 @@ mutants=(
 	"no widening of the fit by its residuals@analysis/pair_fit.c@	fit->scale = fmax(1, rss / fit->df);@	fit->scale = 1;@test_compare@test_fit_widened_by_residuals"
 	"minimum df 2@analysis/compare_stats.c@		if (!estimated || (!(boot_df >= COMPARE_MIN_BOOT_DF) && boot < assumed)) {@		if (!estimated || (!(boot_df >= 2) && boot < assumed)) {@test_compare@test_boot_part_floor"
 	"the boot term divided by m^2@analysis/compare_boots.c@	c = 1 / (double)w.units_a + 1 / (double)w.units_b;@	c = 1 / (double)(w.units_a * w.units_a) + 1 / (double)(w.units_b * w.units_b);@test_compare@test_boots_a_side"
+	"runs of one boot counted as boots@analysis/compare_boots.c@		for (k = 0; !runs_are_units && k < j; k++)@		for (k = 0; 0 && k < j; k++)@test_compare@test_boots_a_side"
 )
 
 # What the build writes from .git (absent in a copy): the same revision,
@@ -105,5 +109,5 @@ for n in "${!mutants[@]}"; do
 		not_ok "mutant '$name' ($file): $result under $program ($cases)"
 	fi
 done
-echo "# 5 mutants in $((SECONDS - start)) s"
+echo "# ${#mutants[@]} mutants in $((SECONDS - start)) s"
 stage_exit

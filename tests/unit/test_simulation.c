@@ -18,7 +18,8 @@
  * boot lands in the upper mode with probability 1/2); heavy-tailed shifts
  * (15% of boots shifted +-6%). e has a sd drawn per row around 1% and
  * one-sided bursts. The designs: one boot a side without a calibration,
- * with one from CAL_BOOTS boots, and 2, 3 and 6 boots a side.
+ * with one from CAL_BOOTS boots, 2, 3 and 6 boots a side, and two runs
+ * of one boot a side (one boot a side, not two).
  *
  * Each cell draws A/A comparisons (both sides one state) and SMAP
  * comparisons (the rows at 0, below, at, 3 times and far beyond the 2%
@@ -42,7 +43,7 @@
  *
  * Seeds vary per run (SMAPBENCH_SIM_SEED fixes one, and the seed is
  * printed); SMAPBENCH_SIM_SCALE multiplies the comparisons a cell draws
- * (docs/interpreting.md's table: 10).
+ * (docs/interpreting.md's table: 3).
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,7 +62,7 @@
 #define REPS		5
 #define SAMPLES		5
 #define VALUES		(REPS * SAMPLES)
-#define MAX_BOOTS	6
+#define MAX_BOOTS	6	/* runs a side */
 #define CAL_BOOTS	6
 #define PAIR_CYCLES	60.0
 #define COMPARISONS	200	/* of each kind a cell, times the scale */
@@ -144,17 +145,23 @@ static const struct world worlds[] = {
 };
 #define WORLDS (sizeof(worlds) / sizeof(*worlds))
 
-/* The designs: boots a side, and a calibration from CAL_BOOTS boots. */
+/*
+ * The designs: boots a side, runs of each boot (1: a boot a run), and a
+ * calibration from CAL_BOOTS boots. Two runs of one boot a side are one
+ * boot a side, whatever their count says.
+ */
 static const struct design {
 	const char *name;
 	size_t boots;
+	size_t runs;
 	int calibrated;
 } designs[] = {
-	{ "1x1", 1, 0 },
-	{ "1x1 + calibration", 1, 1 },
-	{ "2x2", 2, 0 },
-	{ "3x3", 3, 0 },
-	{ "6x6", 6, 0 },
+	{ "1x1", 1, 1, 0 },
+	{ "1x1 + calibration", 1, 1, 1 },
+	{ "2x2", 2, 1, 0 },
+	{ "3x3", 3, 1, 0 },
+	{ "6x6", 6, 1, 0 },
+	{ "2 runs of 1 boot a side", 1, 2, 0 },
 };
 #define DESIGNS (sizeof(designs) / sizeof(*designs))
 
@@ -304,28 +311,40 @@ static int by_value(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* What a boot does to each row: its shift, the row's own effect, mode. */
+struct boot_effect {
+	double effect[ROWS];
+};
+
 /*
- * One run in a boot of its own: the boot's shift, each row's own effect
- * and mode, repetitions with bursts, samples. smap: the SMAP side's
- * windows cost pair cycles each.
+ * One run: in a boot of its own (again 0: the boot's shift, each row's
+ * own effect and mode drawn into b), or in b's boot again (again 1);
+ * repetitions with bursts, samples. smap: the SMAP side's windows cost
+ * pair cycles each.
  */
 static void run_draw(struct stats_rng *rng, const struct world *w,
 		     const struct machine *m, int smap, double pair,
-		     unsigned boot, struct sim_run *s)
+		     unsigned boot, struct boot_effect *b, int again,
+		     struct sim_run *s)
 {
-	double shift = w->common_sd * normal(rng);
+	double shift = 0;
 
+	if (!again)
+		shift = w->common_sd * normal(rng);
 	snprintf(s->boot_id, sizeof(s->boot_id), "boot-%u", boot);
 	snprintf(s->state, sizeof(s->state), "%s", smap ? "smap" : "nosmap");
-	if (stats_rng_double(rng) < w->tail_share)
+	if (!again && stats_rng_double(rng) < w->tail_share)
 		shift += stats_rng_double(rng) < 0.5 ? -w->tail_shift : w->tail_shift;
 	for (size_t k = 0; k < ROWS; k++) {
 		double cost = shapes[k].cycles + (smap ? pair * shapes[k].windows : 0);
-		double level = log(cost / m->lift[k]) + shift +
-			       m->own_sd[k] * normal(rng);
+		double level;
 
-		if (m->mode[k] > 0 && stats_rng_double(rng) < 0.5)
-			level += m->mode[k];
+		if (!again) {
+			b->effect[k] = shift + m->own_sd[k] * normal(rng);
+			if (m->mode[k] > 0 && stats_rng_double(rng) < 0.5)
+				b->effect[k] += m->mode[k];
+		}
+		level = log(cost / m->lift[k]) + b->effect[k];
 		for (size_t r = 0; r < REPS; r++) {
 			double e = m->rep_sd[k] * normal(rng);
 			double *v = &s->value[k][r * SAMPLES];
@@ -486,8 +505,10 @@ static void comparison(struct sim *s, const struct world *w,
 	struct compare_settings set = compare_default_settings();
 	struct calibration cal = { 0 };
 	struct compare_result res;
+	struct boot_effect effect_a, effect_b;
 	struct machine m;
-	size_t kept;
+	size_t kept, runs = d->boots * d->runs;
+	unsigned boot_a = 0, boot_b = 0;
 	char err[256];
 
 	machine_draw(&s->rng, w, &m);
@@ -495,7 +516,8 @@ static void comparison(struct sim *s, const struct world *w,
 		for (size_t i = 0; i < CAL_BOOTS; i++) {
 			struct sim_run *r = &s->runs[2 * MAX_BOOTS + i];
 
-			run_draw(&s->rng, w, &m, 1, PAIR_CYCLES, s->boot++, r);
+			run_draw(&s->rng, w, &m, 1, PAIR_CYCLES, s->boot++,
+				 &effect_a, 0, r);
 			cal_runs[i] = &r->run;
 		}
 		if (calibrate_runs(cal_runs, CAL_BOOTS, &cal, err, sizeof(err)))
@@ -506,14 +528,22 @@ static void comparison(struct sim *s, const struct world *w,
 		set.boot_common_sd = cal.bv.common_sd;
 		set.boot_df = cal.bv.common_df;
 	}
-	for (size_t i = 0; i < d->boots; i++) {
-		run_draw(&s->rng, w, &m, 0, 0, s->boot++, &s->runs[i]);
-		run_draw(&s->rng, w, &m, smap, PAIR_CYCLES, s->boot++,
-			 &s->runs[MAX_BOOTS + i]);
+	/* a side's runs: runs of each boot in turn, A's and B's alternating */
+	for (size_t i = 0; i < runs; i++) {
+		int again = i % d->runs != 0;
+
+		if (!again) {
+			boot_a = s->boot++;
+			boot_b = s->boot++;
+		}
+		run_draw(&s->rng, w, &m, 0, 0, boot_a, &effect_a, again,
+			 &s->runs[i]);
+		run_draw(&s->rng, w, &m, smap, PAIR_CYCLES, boot_b, &effect_b,
+			 again, &s->runs[MAX_BOOTS + i]);
 		side_a[i] = &s->runs[i].run;
 		side_b[i] = &s->runs[MAX_BOOTS + i].run;
 	}
-	assert_int(compare_sides(side_a, d->boots, side_b, d->boots, &set, 1,
+	assert_int(compare_sides(side_a, runs, side_b, runs, &set, 1,
 				 NULL, NULL, &res, &kept), 0, "compare_sides");
 	assert_int(res.count, ROWS, "rows compared");
 	assert_int(kept, 0, "rows kept from the first run");
