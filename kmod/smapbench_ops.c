@@ -463,6 +463,19 @@ static __always_inline int smapbench_access_one(const int op, const int v,
  * never touches it, the asm goto has no output, and the caller's r15
  * (callee-saved) is kept on the stack and put back. clang has no
  * -ffixed-r15 on x86, and sound asm goto outputs.
+ *
+ * The body has no exit of its own: every iteration runs the whole
+ * block and sets ret (batch >= 1, RUN checks it), and the test of ret
+ * follows the body. With clang that test is part of the asm goto, so
+ * that the asm goto is the loop's only way out. A loop whose head block
+ * can exit is one clang rotates into a do-while by copying the head in
+ * front of it, and the copy takes the asm that names the head along:
+ * clang 21 did so for the put_user kapi loops, whose whole body is one
+ * small block, and the object then defined each of their names twice.
+ * Exiting only at the bottom, the loop is a do-while already. GCC does
+ * not copy these heads, and keeps the test of ret as C: there the
+ * compiler tests the API's own result register (test, jnz), where an
+ * asm operand would first make ret an int (neg, sbb, and).
  */
 static __always_inline int smapbench_c_loop(struct smapbench_ctx *ctx,
 					    u32 count, const int op,
@@ -501,29 +514,30 @@ head:
 		const u32 batch = blocks ? ctx->batch : 1;
 		void __user *p = ctx->ubuf;
 
-		if (!smapbench_block_open(v, &p, ctx->span)) {
-			ret = -EFAULT;
-			goto out;
+		ret = -EFAULT;
+		if (smapbench_block_open(v, &p, ctx->span)) {
+			j = 0;
+			do {
+				ret = smapbench_access_one(op, v, size,
+							   p + j * size,
+							   ctx->kbuf, i, &sum);
+			} while (likely(!ret) && ++j < batch);
+			smapbench_block_close(v);
 		}
-		for (j = 0; j < batch; j++) {
-			ret = smapbench_access_one(op, v, size, p + j * size,
-						   ctx->kbuf, i, &sum);
-			if (unlikely(ret))
-				break;
-		}
-		smapbench_block_close(v);
-		if (unlikely(ret))
-			goto out;
 	}
 	i++;
 #ifdef SMAPBENCH_FIXED_R15
+	if (unlikely(ret))
+		goto out;
 	asm goto("dec %%r15d\n\t"
 		 "jnz %l[head]"
 		 : : : "memory", "cc" : head);
 #else
-	asm goto("dec %k[n]\n\t"
+	asm goto("test %k[ret], %k[ret]\n\t"
+		 "jnz %l[out]\n\t"
+		 "dec %k[n]\n\t"
 		 "jnz %l[head]"
-		 : [n] "+r" (n) : : "memory", "cc" : head);
+		 : [n] "+r" (n) : [ret] "r" (ret) : "memory", "cc" : head, out);
 #endif
 out:
 #ifdef SMAPBENCH_FIXED_R15
