@@ -401,6 +401,9 @@ int plot_select_delta(struct plot_job *job)
 			lo = 100 * found->relative_low;
 			hi = 100 * found->relative_high;
 			verdict = found->verdict;
+			/* the bar is what the interval is of: net of the controls */
+			if (found->net)
+				rel = 100 * expm1(found->log_ratio);
 		}
 		seen[verdict] = 1;
 		fprintf(f, "\"%s\"", x->name + strlen(x->suite) + 1);

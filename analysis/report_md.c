@@ -456,8 +456,11 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		compare_fdr_sentence(f, res, set);
 		fputc('\n', f);
 		compare_boot_sentence(f, set);
-		fputs(compare_calibrated(set) ? ".\n" : ": every interval holds it, "
-		      "and no row is called same.\n", f);
+		fputs(".\n", f);
+		if (set->withheld) {
+			fputc('\n', f);
+			compare_withheld_sentence(f, set);
+		}
 	}
 
 	if (!d && !derived_compute(smap, &computed))
@@ -496,7 +499,11 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		fprintf(f, "## All results\n\n"
 			"center: the mean of the repetitions' medians (each "
 			"repetition a process of its own); 95%% CI: Student's t "
-			"over those repetitions; cv: of all samples; outliers: "
+			"over those repetitions, which holds what differs between "
+			"processes, not what moves a whole invocation or boot "
+			"(the machine's load, the host's clock: `smapbench "
+			"calibrate` over runs of one boot measures it); cv: of "
+			"all samples; outliers: "
 			"samples with a modified Z-score above %.1f "
 			"(0.6745 |x - median| / MAD), kept in every statistic, "
 			"raising no flag.\n\n", STATS_OUTLIER_Z);
