@@ -11,6 +11,7 @@
 
 #include "analysis/compare_stats.h"
 #include "measure/stats.h"
+#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 
 void boot_split_free(struct boot_split *s)
@@ -245,25 +246,36 @@ static int add_context(struct calibration *c, const char *key, const char *value
 	return 0;
 }
 
-/* The context fields a calibration holds for. */
+/* The context fields a calibration holds for, beside the comparison keys. */
 static const char *const held_fields[] = { "smap_state", NULL };
+
+/*
+ * Field f of what a calibration holds for: the catalogue's comparison
+ * keys, then held_fields; NULL past the last.
+ */
+static const char *held_field(size_t f)
+{
+	for (size_t i = 0; i < context_key_count; i++)
+		if ((context_keys[i].roles & KEY_COMPARISON) && !f--)
+			return context_keys[i].name;
+	return f ? NULL : held_fields[0];
+}
 
 static size_t field_count(void)
 {
 	size_t n = 0;
 
-	while (compare_blocking_fields[n])
+	while (held_field(n))
 		n++;
-	return n + 1;
+	return n;
 }
 
 /* Every run agrees with the first on the fields; else why in err. */
 static int one_machine(const struct run_dir *const *runs, size_t count,
 		       char *err, size_t errlen)
 {
-	for (size_t f = 0; f < field_count(); f++) {
-		const char *key = compare_blocking_fields[f] ? compare_blocking_fields[f]
-							     : held_fields[0];
+	for (size_t f = 0; held_field(f); f++) {
+		const char *key = held_field(f);
 		const char *first = rundir_context_or(runs[0], key, "");
 
 		for (size_t j = 1; j < count; j++)
@@ -402,9 +414,8 @@ int calibrate_runs(const struct run_dir *const *runs, size_t count,
 	out->rows = rows;
 	if (build_model(out))
 		goto nomem;
-	for (size_t f = 0; f < field_count(); f++) {
-		const char *key = compare_blocking_fields[f] ? compare_blocking_fields[f]
-							     : held_fields[0];
+	for (size_t f = 0; held_field(f); f++) {
+		const char *key = held_field(f);
 		const char *v = rundir_context(runs[0], key);
 
 		if (v && add_context(out, key, v))

@@ -108,7 +108,7 @@ struct calibration {
 	char **row_names;	/* rows used, with bv.row_estimate */
 	/* the same for compare: names sorted, each row's own as a variance */
 	struct compare_boot_model model;
-	/* the context it holds for: compare_blocking_fields, smap_state */
+	/* the context it holds for: the comparison keys, smap_state */
 	char **keys, **values;
 	size_t context_count;
 };

@@ -9,14 +9,14 @@
 #include "analysis/derived.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
+#include "suites/suite.h"
 
+/* A base or a control, as the row's suite marks it (suites/syscall/). */
 int compare_is_control(const struct run_bench *b)
 {
-	if (strcmp(b->suite, "syscall"))
-		return 0;
-	return !strcmp(b->op, "getppid") || !strcmp(b->op, "adds") ||
-	       (!strcmp(b->op, "futex") && !strcmp(b->variant, "wake")) ||
-	       (!strcmp(b->op, "clock_gettime") && !strcmp(b->variant, "vdso"));
+	enum bench_role role = suite_row_role(b->suite, b->op, b->variant);
+
+	return role == BENCH_ROLE_BASE || role == BENCH_ROLE_CONTROL;
 }
 
 /* A row with a log-scale raw interval. */
@@ -259,7 +259,7 @@ void compare_controls_print(FILE *f, const struct compare_result *res,
 	format_percent(lo, sizeof(lo), c->low);
 	format_percent(hi, sizeof(hi), c->high);
 	fprintf(f, "%sNegative controls (rows that open no user-access "
-		"window: getppid, futex wake, the vDSO clock, the add chain; "
+		"window, the syscall suite's bases and controls; "
 		"%zu found): B/A - 1 = %s [%s, %s].\n", markdown ? "\n" : "\n",
 		c->count, rel, lo, hi);
 	if (c->moved)

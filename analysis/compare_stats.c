@@ -8,6 +8,7 @@
 
 #include "analysis/parallel.h"
 #include "measure/stats.h"
+#include "rundata/catalogue.h"
 
 /* ------------------------------------------------ repetition level */
 
@@ -680,21 +681,6 @@ void compare_result_free(struct compare_result *res)
 
 /* ------------------------------------------------------ context */
 
-const char *const compare_blocking_fields[] = {
-	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
-	"microcode", "kernel_release", "counter", "counter_unit", "virt",
-	NULL,
-};
-
-/* Differ between two boots of one machine by design; prefixes end in _. */
-static const char *const expected_fields[] = {
-	"date", "cmdline", "smap_", "kmod_smap_", "warnings", "tsc_hz",
-	"tsc_hz_hint", "counter_hz", "kmod_tsc_khz", "git_revision", "load_avg",
-	"boot_id", "seed",
-	/* clearcpuid=smap drops the smap flag; the clock is re-measured */
-	"cpu_flags", "cpu_mhz",
-};
-
 /*
  * A context value, with what a run written before the key existed meant:
  * before `status`, every run directory written was a complete one.
@@ -707,18 +693,13 @@ static const char *context_or_default(const struct run_dir *run,
 	return v || strcmp(key, "status") ? v : "complete";
 }
 
+/* The key's role in the catalogue of run data (rundata/catalogue.c). */
 enum compare_field_kind compare_field_kind(const char *key)
 {
-	for (size_t i = 0; compare_blocking_fields[i]; i++)
-		if (!strcmp(key, compare_blocking_fields[i]))
-			return COMPARE_FIELD_BLOCKING;
-	for (size_t i = 0; i < sizeof(expected_fields) / sizeof(*expected_fields); i++) {
-		const char *f = expected_fields[i];
-		size_t len = strlen(f);
-
-		if (f[len - 1] == '_' ? !strncmp(key, f, len) : !strcmp(key, f))
-			return COMPARE_FIELD_EXPECTED;
-	}
+	if (context_key_is(key, KEY_COMPARISON))
+		return COMPARE_FIELD_BLOCKING;
+	if (context_key_is(key, KEY_DIFFERS))
+		return COMPARE_FIELD_EXPECTED;
 	return COMPARE_FIELD_INFO;
 }
 

@@ -362,9 +362,8 @@ struct compare_field_diff {
 	enum compare_field_kind kind;
 };
 
+/* The catalogue's roles: KEY_COMPARISON blocks, KEY_DIFFERS is expected. */
 enum compare_field_kind compare_field_kind(const char *key);
-/* The blocking fields, NULL-terminated. */
-extern const char *const compare_blocking_fields[];
 
 /*
  * Lists every context field whose value differs (or that only one run

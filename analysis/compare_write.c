@@ -16,6 +16,7 @@
 #include "analysis/derived.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
+#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 
 static const char *format_p_value(char *buf, size_t len, double p)
@@ -434,12 +435,12 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 				"context.csv: whether both runs come from one "
 				"machine, kernel and counter was not checked\n",
 				who, r ? "B" : "A", runs[r]->path);
-	for (size_t i = 0; compare_blocking_fields[i]; i++) {
-		const char *key = compare_blocking_fields[i];
+	for (size_t i = 0; i < context_key_count; i++) {
+		const char *key = context_keys[i].name;
 		int in_a = rundir_context(a, key) != NULL;
 		int in_b = rundir_context(b, key) != NULL;
 
-		if ((in_a && in_b) || (!a->context_count && !a->from_json) ||
+		if (!(context_keys[i].roles & KEY_COMPARISON) || (in_a && in_b) || (!a->context_count && !a->from_json) ||
 		    (!b->context_count && !b->from_json))
 			continue;
 		snprintf(unchecked + strlen(unchecked),

@@ -3,7 +3,6 @@
 #include "analysis/pair_fit.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,30 +11,17 @@
 #include "analysis/table.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
-#include "rundata/csv.h"
-
-/* Whether a census.csv has SMAP-boot rows of kernel. */
-/* A cell, or "" where the table has no such column. */
-static const char *cell(const struct csv_table *t, size_t row, const char *col)
-{
-	const char *v = csv_table_get(t, row, col);
-
-	return v ? v : "";
-}
+#include "rundata/census_csv.h"
 
 /*
- * A census of the benchmarks (census.csv with a row per benchmark and its
- * STAC per operation) with a SMAP boot of kernel. A census of a command
- * (census -- COMMAND) has a census.csv too, of other columns: not this.
+ * A census of the benchmarks (census_csv_load() refuses a census of a
+ * command, whose census.csv has other columns) with a SMAP boot of kernel.
  */
-static int census_has_kernel(const struct csv_table *t, const char *kernel)
+static int census_has_kernel(const struct census_csv *t, const char *kernel)
 {
-	if (csv_table_column(t, "name") < 0 ||
-	    csv_table_column(t, "stac_per_op") < 0)
-		return 0;
 	for (size_t i = 0; i < t->count; i++)
-		if (!strcmp(cell(t, i, "kernel"), kernel) &&
-		    !strcmp(cell(t, i, "smap_state"), "smap"))
+		if (!strcmp(t->rows[i].kernel, kernel) &&
+		    !strcmp(t->rows[i].state, "smap"))
 			return 1;
 	return 0;
 }
@@ -79,7 +65,7 @@ static int by_name(const void *a, const void *b)
  * 0, or -1 with why in fit.
  */
 static int load_census(const char *census_path, const struct run_dir *smap,
-		       const char *kernel, struct csv_table *t,
+		       const char *kernel, struct census_csv *t,
 		       struct pair_fit *fit)
 {
 	char dir[512], err[640];
@@ -91,13 +77,13 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 
 	if (census_path) {
 		census_file(census_path, fit->census, sizeof(fit->census));
-		if (csv_table_load(fit->census, t, err, sizeof(err))) {
+		if (census_csv_load(fit->census, t, err, sizeof(err))) {
 			snprintf(fit->why, sizeof(fit->why), "%.600s", err);
 			return -1;
 		}
 		if (census_has_kernel(t, kernel))
 			return 0;
-		csv_table_free(t);
+		census_csv_free(t);
 		snprintf(fit->why, sizeof(fit->why), "%.500s has no SMAP boot of "
 			 "kernel %.200s", fit->census, kernel);
 		return -1;
@@ -127,12 +113,12 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 	for (size_t i = 0; i < count && rc; i++) {
 		snprintf(fit->census, sizeof(fit->census), "%.250s/%.200s/census.csv",
 			 dir, names[i]);
-		if (csv_table_load(fit->census, t, err, sizeof(err)))
+		if (census_csv_load(fit->census, t, err, sizeof(err)))
 			continue;
 		if (census_has_kernel(t, kernel))
 			rc = 0;
 		else
-			csv_table_free(t);
+			census_csv_free(t);
 	}
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);
@@ -149,23 +135,14 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 }
 
 /* The SMAP boot's STAC per operation of name, or NAN. */
-static double windows_of(const struct csv_table *t, const char *kernel,
+static double windows_of(const struct census_csv *t, const char *kernel,
 			 const char *name)
 {
-	for (size_t i = 0; i < t->count; i++) {
-		const char *status = cell(t, i, "status");
-		char *end;
-		double v;
-
-		if (strcmp(cell(t, i, "kernel"), kernel) ||
-		    strcmp(cell(t, i, "smap_state"), "smap") ||
-		    strcmp(cell(t, i, "name"), name) ||
-		    (*status && strcmp(status, "ok")))
-			continue;
-		errno = 0;
-		v = strtod(cell(t, i, "stac_per_op"), &end);
-		return errno || *end || !(v >= 0) ? NAN : v;
-	}
+	for (size_t i = 0; i < t->count; i++)
+		if (!strcmp(t->rows[i].kernel, kernel) &&
+		    !strcmp(t->rows[i].name, name) &&
+		    census_csv_smap_row(&t->rows[i]))
+			return t->rows[i].stac_per_op;
 	return NAN;
 }
 
@@ -228,13 +205,15 @@ int pair_fit_points(struct pair_fit *fit)
 }
 
 /*
- * inline - nopad of get_user 8 (else the first pair) in the fit's unit,
+ * inline - nopad of the table's first pair figure (the catalogue's, get_user
+ * at 8 B today), else the first pair, in the fit's unit,
  * with its se backed out of its interval with the t it was made with:
  * repetitions in common - 1 df.
  */
 static void within_boot(const struct run_dir *smap, struct pair_fit *fit,
 			double *se, double *df)
 {
+	const struct table_cell_def *cell = NULL;
 	struct derived d;
 	const struct derived_pair *p = NULL;
 	const struct run_bench *b, *nop;
@@ -246,8 +225,12 @@ static void within_boot(const struct run_dir *smap, struct pair_fit *fit,
 	*se = *df = NAN;
 	if (derived_compute(smap, &d))
 		return;
+	for (size_t c = table_cell_count(); c-- > 0;)
+		if (table_cells()[c].kind == TABLE_PAIR)
+			cell = &table_cells()[c];
 	for (size_t i = 0; i < d.pair_count; i++)
-		if (!p || (!strcmp(d.pairs[i].op, "get_user") && d.pairs[i].size == 8))
+		if (!p || (cell && !strcmp(d.pairs[i].op, cell->op) &&
+			   d.pairs[i].size == cell->size))
 			p = &d.pairs[i];
 	if (p) {
 		snprintf(name, sizeof(name), "kmod/%s/inline/%lu", p->op, p->size);
@@ -262,8 +245,8 @@ static void within_boot(const struct run_dir *smap, struct pair_fit *fit,
 			fit->within = p->cost * scale;
 			fit->within_low = p->low * scale;
 			fit->within_high = p->high * scale;
-			fit->within_name = !strcmp(p->op, "get_user") && p->size == 8
-					   ? "get_user 8" : p->op;
+			fit->within_name = cell && !strcmp(p->op, cell->op) &&
+					   p->size == cell->size ? cell->title : p->op;
 			*df = (double)iv.n - 1;
 			*se = (fit->within_high - fit->within_low) / 2 /
 			      stats_student_quantile(0.975, *df);
@@ -334,7 +317,7 @@ int pair_fit_compute(const struct compare_result *res,
 	const struct run_dir *smap = reversed ? a : b;
 	const char *kernel = rundir_context_or(smap, "kernel_release", "");
 	double *windows = NULL, *scale = NULL, se_w, df_w;
-	struct csv_table t;
+	struct census_csv t;
 	int cycles = 1, rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -383,7 +366,7 @@ int pair_fit_compute(const struct compare_result *res,
 		out->disagree = d - half > 0 || d + half < 0;
 	}
 out:
-	csv_table_free(&t);
+	census_csv_free(&t);
 	free(windows);
 	free(scale);
 	return rc;

@@ -195,11 +195,8 @@ int cmd_run(int argc, char **argv)
 	int rc, status;
 
 	rc = run_parse_options(argc, argv, &opt, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "smapbench run: %s\n(see smapbench run --help)\n",
-			err);
-		return rc;
-	}
+	if (rc)
+		return run_refuse(err);
 	if (opt.help) {
 		run_usage(stdout);
 		return 0;
