@@ -686,7 +686,6 @@ virt=$(kv_get virt "$scratch/context.kv")
 # machine. Any other guest, such as the README's path tested in QEMU, is
 # a machine like any other.
 in_guest=$vm_guest
-host=$(kv_get host "$scratch/context.kv")
 kver=$(kv_get kernel_release "$scratch/context.kv")
 kmajor=${kver%%.*} kminor=${kver#*.}
 kminor=${kminor%%[!0-9]*}
@@ -709,7 +708,8 @@ if [ "$state" = smap ] && [ "$in_guest" -eq 1 ]; then
 elif [ "$state" = smap ]; then
 	say "kernel $kver: SMAP is ON; for the SMAP-off run add '$off_param' to the kernel command line (docs/smap-off.md), reboot and run again"
 else
-	say "kernel $kver: SMAP is OFF ($method)"
+	# what the boot is and why, as the run's answer will say it
+	say "kernel $kver: $("$smapbench" info --smap 2>/dev/null || echo "SMAP is OFF ($method)")"
 fi
 case $virt in
 bare) ;;
@@ -846,31 +846,38 @@ say "run directory: $run_dir"
 # host of a --vm guest.
 [ "$series_step" -eq 1 ] && exit 0
 [ "$in_guest" -eq 1 ] && exit 0
-# The next step: the SMAP-off boot, or the comparison with the newest
-# SMAP-on run of this machine and kernel under the same --out.
-if [ "$state" = smap ]; then
-	say "next: the SMAP-off boots: sudo ./$prog --boots 4 (kexec, docs/boot-series.md); or by hand, reboot with '$off_param' and run $prog again with the same --out: it then prints the command that compares the two runs"
-else
-	smap_run="" smap_date=""
-	for candidate in "$out"/*-smap; do
-		[ -d "$candidate" ] || continue
-		"$smapbench" info --format=kv "$candidate" >"$scratch/other.kv" 2>/dev/null || continue
-		# compare refuses an interrupted run: it is no partner
-		[ "$(kv_get status "$scratch/other.kv")" != interrupted ] &&
-			[ "$(kv_get smap_state "$scratch/other.kv")" = smap ] &&
-			[ "$(kv_get host "$scratch/other.kv")" = "$host" ] &&
-			[ "$(kv_get kernel_release "$scratch/other.kv")" = "$kver" ] || continue
-		date=$(kv_get date "$scratch/other.kv")
-		if [ -z "$smap_run" ] || [[ $date > $smap_date ]]; then
-			smap_run=$candidate smap_date=$date
-		fi
-	done
-	if [ -n "$smap_run" ]; then
-		say "next: compare with the SMAP-on run of this machine (deltas are SMAP's cost):"
-		printf '  %s\n' "$(shell_words "$smapbench" report "$run_dir" "$smap_run")"
-	else
-		say "next: run $prog on a boot with SMAP on (same --out), then compare:"
-		printf '  %s\n' "$(shell_words "$smapbench" report "$run_dir") SMAP_ON_RUN_DIR"
+# The next step: the comparison with the newest run of this machine in
+# the other SMAP state under the same --out, else the boot that gives one.
+# smapbench decides what "this machine" is (info --same-machine: the CPU,
+# its microcode, the kernel, the machine ID), never the host name: two
+# cloud VMs of one image share a name and a kernel.
+if [ "$state" = smap ]; then other=nosmap; else other=smap; fi
+partner="" partner_date=""
+for candidate in "$out"/*-"$other"; do
+	[ -d "$candidate" ] || continue
+	"$smapbench" info --format=kv "$candidate" >"$scratch/other.kv" 2>/dev/null || continue
+	# compare refuses an interrupted run: it is no partner
+	[ "$(kv_get status "$scratch/other.kv")" != interrupted ] &&
+		[ "$(kv_get smap_state "$scratch/other.kv")" = "$other" ] &&
+		"$smapbench" info --same-machine "$run_dir" "$candidate" >/dev/null 2>&1 || continue
+	date=$(kv_get date "$scratch/other.kv")
+	if [ -z "$partner" ] || [[ $date > $partner_date ]]; then
+		partner=$candidate partner_date=$date
 	fi
+done
+if [ -n "$partner" ] && [ "$state" = smap ]; then
+	say "next: compare with the SMAP-off run of this machine (deltas are SMAP's cost):"
+	printf '  %s\n' "$(shell_words "$smapbench" report "$partner" "$run_dir")"
+elif [ -n "$partner" ]; then
+	say "next: compare with the SMAP-on run of this machine (deltas are SMAP's cost):"
+	printf '  %s\n' "$(shell_words "$smapbench" report "$run_dir" "$partner")"
+elif [ "$state" = smap ]; then
+	say "next: the SMAP-off boots: sudo ./$prog --boots 4 (kexec, docs/boot-series.md); or by hand, reboot with '$off_param' and run $prog again with the same --out: it then prints the command that compares the two runs"
+elif [ "$requested_off" = 1 ]; then
+	say "next: run $prog on a boot with SMAP on (same --out), then compare:"
+	printf '  %s\n' "$(shell_words "$smapbench" report "$run_dir") SMAP_ON_RUN_DIR"
+else
+	# this kernel keeps SMAP off by itself: no boot of it is the partner
+	say "next: no SMAP-on run of this machine under $out to compare with (smapbench info --same-machine); the answer above says where SMAP is used"
 fi
 exit 0

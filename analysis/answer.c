@@ -20,6 +20,7 @@
 #include "analysis/headline.h"
 #include "analysis/run_input.h"
 #include "analysis/run_select.h"
+#include "analysis/smap_case.h"
 #include "analysis/table.h"
 #include "analysis/text_table.h"
 #include "measure/runner.h"
@@ -30,12 +31,18 @@
 #define BPF_BOUND_HOLDS "access_ok, pagefault_disable, hardened usercopy " \
 	"checks and return thunks besides STAC/CLAC"
 
+/* The same path in a boot whose kernel runs no STAC/CLAC. */
+#define BPF_PATH_HOLDS "access_ok, pagefault_disable, hardened usercopy " \
+	"checks and return thunks"
+
 /* Suites a run's skipped.csv may name: at most this many are listed. */
 #define ANSWER_MAX_SUITES 8
 
 struct builder {
 	struct answer *a;
 	int tcg;
+	/* the kernel of the run's boot runs STAC/CLAC (or the run does not say) */
+	int smap_used;
 	int failed;
 };
 
@@ -141,7 +148,9 @@ static int add_pairs(struct builder *bld, const struct run_dir *run)
 		if (!any++)
 			add_line(bld, 0, NULL, bld->tcg ?
 				 "STAC/CLAC pair per user access (inline - nopad), emulated: not a cost:" :
-				 "one STAC/CLAC pair costs, per user access, in this boot (inline - nopad, 95%% CI):");
+				 bld->smap_used ?
+				 "one STAC/CLAC pair costs, per user access, in this boot (inline - nopad, 95%% CI):" :
+				 "the raw STAC/CLAC pair per user access, timed in a boot whose kernel does not use SMAP (inline - nopad, 95%% CI); whether the CPU charges the same with SMAP on, a SMAP boot tells:");
 		add_line(bld, 1, NULL, "%s: %s", def->title,
 			 figure(fig, sizeof(fig), run, b, p->cost, p->low,
 				p->high));
@@ -165,11 +174,18 @@ static int add_bpf_bound(struct builder *bld, const struct run_dir *run)
 
 		if (def->kind != TABLE_ROW || !(b = bench_match(run, &key)))
 			continue;
-		add_line(bld, 0, NULL, "UPPER BOUND of the STAC/CLAC pair per access, %s: %s %s; it includes %s (docs/bpf.md)",
-			 bld->tcg ? "emulated" : "not its cost", b->name,
-			 figure(fig, sizeof(fig), run, b, b->center, b->ci_low,
-				b->ci_high),
-			 BPF_BOUND_HOLDS);
+		if (bld->smap_used)
+			add_line(bld, 0, NULL, "UPPER BOUND of the STAC/CLAC pair per access, %s: %s %s; it includes %s (docs/bpf.md)",
+				 bld->tcg ? "emulated" : "not its cost", b->name,
+				 figure(fig, sizeof(fig), run, b, b->center,
+					b->ci_low, b->ci_high),
+				 BPF_BOUND_HOLDS);
+		else
+			add_line(bld, 0, NULL, "the user-access path WITHOUT the pair%s: %s %s; this kernel runs no STAC/CLAC, so the figure is the rest of the path alone (%s, docs/bpf.md), no bound of the pair",
+				 bld->tcg ? ", emulated" : "", b->name,
+				 figure(fig, sizeof(fig), run, b, b->center,
+					b->ci_low, b->ci_high),
+				 BPF_PATH_HOLDS);
 		return 1;
 	}
 	return 0;
@@ -266,7 +282,13 @@ static void add_next(struct builder *bld, const struct run_dir *run,
 {
 	if (bld->tcg)
 		add_line(bld, 0, NULL, "next: timings need hardware or KVM: `sudo ./run-bench.sh` on a machine that loads modules");
-	else if (module_ran && !strcmp(rundir_context_or(run, "smap_state", ""), "smap"))
+	else if (!bld->smap_used) {
+		/* where SMAP is on is said above; what else it takes, here */
+		if (!module_ran) {
+			add_line(bld, 0, NULL, "next: the pair's own cost (inline - nopad) needs the module as well: a machine that loads modules");
+			add_line(bld, 0, NULL, "next: `./run-bench.sh --vm` boots guests with SMAP on, a functional check under emulation, not a measurement, unless KVM runs Linux guests on this machine (docs/vm.md)");
+		}
+	} else if (module_ran && !strcmp(rundir_context_or(run, "smap_state", ""), "smap"))
 		add_line(bld, 0, NULL, "next: the SMAP-off boot, for what the kernel as shipped pays: `sudo ./run-bench.sh --boots 4` (docs/boot-series.md)");
 	else if (module_ran)
 		add_line(bld, 0, NULL, "next: a SMAP boot to compare this one with, for what the kernel as shipped pays: `sudo ./run-bench.sh --boots 4` (docs/boot-series.md)");
@@ -283,15 +305,25 @@ static void add_next(struct builder *bld, const struct run_dir *run,
 
 int answer_build(const struct run_dir *run, struct answer *a)
 {
-	struct builder bld = { a, 0, 0 };
+	enum smap_case sc = smap_case_of_run(run);
+	const char *method = rundir_context(run, "smap_off_method");
+	struct builder bld = { a, 0, 1, 0 };
+	char sentence[512];
 	int module_ran;
 
 	memset(a, 0, sizeof(*a));
 	bld.tcg = !strcmp(rundir_context_or(run, "virt", ""), "tcg");
+	bld.smap_used = smap_case_kernel_uses_smap(sc) || sc == SMAP_CASE_UNRECORDED;
+	/* what every figure below means hangs on it: first */
+	add_line(&bld, 0, NULL, "%s", smap_case_sentence(sc, method, sentence,
+							  sizeof(sentence)));
 	module_ran = add_pairs(&bld, run);
 	if (!module_ran && !add_bpf_bound(&bld, run))
 		add_line(&bld, 0, rundir_context_or(run, "suite", "not recorded"),
 			 "no figure for the pair: the run has neither the module's inline and nopad rows nor the bpf overhead; suites asked for: ");
+	if (!bld.smap_used && !bld.tcg)
+		add_line(&bld, 0, NULL, "the pair's cost as the kernel pays it needs a boot where the kernel uses SMAP: %s",
+			 smap_case_where_smap_is_used(sc, method));
 	add_calibration(&bld, run);
 	add_skipped(&bld, run);
 	add_next(&bld, run, module_ran ||

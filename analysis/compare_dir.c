@@ -154,7 +154,8 @@ static int write_views(const struct compare_request *req,
 
 	compare_print(stdout, res, &req->settings, 0);
 	stage(tty, "the pair's cost from the two boots");
-	have_fit = !pair_fit_compute(res, smap, req->census, &req->settings, &fit);
+	have_fit = !pair_fit_compute(res, runs[0], runs[1], req->census,
+				     &req->settings, &fit);
 	stage(tty, "%s", "");
 	if (have_fit)
 		pair_fit_print(stdout, &fit, 0);
@@ -208,22 +209,24 @@ static int write_views(const struct compare_request *req,
 }
 
 /*
- * sigma_u for this comparison into set: from the calibration asked for,
- * else from calibration.csv beside run A when it is of both runs'
- * machine, kernel and counter; else assumed (compare_stats.h). *path
- * gets the file used (malloc'ed). 0, or 1 after saying why a file asked
- * for cannot be used.
+ * The boot variance of this comparison's rows into set, from the
+ * calibration asked for, else from calibration.csv beside run A when it
+ * is of both runs' machine, kernel and counter; else none. cal gets the
+ * calibration (set->model points into it; calibration_free() it after
+ * the comparison), *path the file used (malloc'ed). 0, or 1 after saying
+ * why a file asked for cannot be used.
  */
 static int use_calibration(const struct compare_request *req,
 			   const struct run_dir *a, const struct run_dir *b,
-			   struct compare_settings *set, char **path)
+			   struct compare_settings *set, struct calibration *cal,
+			   char **path)
 {
 	const char *name = req->who;
-	struct calibration c;
 	char err[PATH_MAX + 512];
 	int given = req->calibration != NULL;
 
 	*path = NULL;
+	memset(cal, 0, sizeof(*cal));
 	if (req->no_calibration)
 		return 0;
 	*path = given ? strdup(req->calibration) : calibration_default_path(a);
@@ -236,42 +239,36 @@ static int use_calibration(const struct compare_request *req,
 		*path = NULL;
 		return 0;
 	}
-	if (calibration_read(*path, &c, err, sizeof(err))) {
+	if (calibration_read(*path, cal, err, sizeof(err))) {
 		fprintf(stderr, "smapbench %s: %s%s\n", name, err,
 			given ? "" : " (the default calibration; --no-calibration "
 			"leaves it)");
 		return 1;
 	}
-	if (calibration_mismatch(&c, a, err, sizeof(err)) ||
-	    calibration_mismatch(&c, b, err, sizeof(err))) {
-		calibration_free(&c);
+	if (calibration_mismatch(cal, a, err, sizeof(err)) ||
+	    calibration_mismatch(cal, b, err, sizeof(err))) {
 		if (given && !req->force) {
+			calibration_free(cal);
 			fprintf(stderr, "smapbench %s: refusing calibration %s: "
 				"it is of another machine or kernel (%s); --force "
 				"uses it anyway\n", name, *path, err);
 			return 1;
 		}
 		if (!given) {
+			calibration_free(cal);
 			printf("not using %s: of another machine or kernel (%s)\n",
 			       *path, err);
 			free(*path);
 			*path = NULL;
 			return 0;
 		}
-		calibration_read(*path, &c, err, sizeof(err));
 	}
-	if (compare_use_boot_estimate(set, c.bv.sd, c.bv.df, c.bv.common_sd,
-				      COMPARE_BOOT_CALIBRATION)) {
-		printf("not using %s: its boot variance (%.2f%%) has %.1f degrees "
-		       "of freedom, fewer than %d: calibrate with more boots\n",
-		       *path, 100 * c.bv.sd, c.bv.df, COMPARE_MIN_BOOT_DF);
-		calibration_free(&c);
-		free(*path);
-		*path = NULL;
-		return 0;
-	}
+	set->model = &cal->model;
+	set->boot_source = COMPARE_BOOT_CALIBRATION;
+	set->boot_estimate_sd = cal->bv.sd;
+	set->boot_df = cal->bv.common_df;
+	set->boot_common_sd = cal->bv.common_sd;
 	set->calibration = *path;
-	calibration_free(&c);
 	return 0;
 }
 
@@ -370,6 +367,7 @@ int compare_dir_write(const struct compare_request *request)
 	struct compare_request r = *request;
 	const struct compare_request *req = &r;
 	char *calibration = NULL, *list_a = strdup(request->run_a);
+	struct calibration cal = { 0 };
 	char *list_b = strdup(request->run_b);
 	char *paths_a[MAX_RUNS_A_SIDE], *paths_b[MAX_RUNS_A_SIDE];
 	struct run_dir extra[2 * MAX_RUNS_A_SIDE];
@@ -437,11 +435,7 @@ int compare_dir_write(const struct compare_request *request)
 	compare_pairing_sentence(pairing, sizeof(pairing), sides.state_a,
 				 sides.state_b);
 	printf("%s\n", pairing);
-	if (use_calibration(req, &a, &b, &r.settings, &calibration))
-		goto out;
-	/* several boots a side: they are their own calibration */
-	if ((na > 1 || nb > 1) &&
-	    compare_boots_estimate(side_a, na, side_b, nb, &r.settings) < 0)
+	if (use_calibration(req, &a, &b, &r.settings, &cal, &calibration))
 		goto out;
 	dir = req->out ? strdup(req->out) : default_dir(&a, &b);
 	if (!dir) {
@@ -451,8 +445,8 @@ int compare_dir_write(const struct compare_request *request)
 	if (!req->out && (rc = check_out(name, dir, 0)))
 		goto out;
 	rc = 1;
-	if (compare_runs_with(&a, &b, &req->settings, 0,
-			      show_compared, &tty, &res)) {
+	if (compare_sides(side_a, na, side_b, nb, &r.settings, 0, show_compared,
+			  &tty, &res, &kept)) {
 		stage(tty, "%s", "");
 		fprintf(stderr, "smapbench %s: out of memory\n", name);
 		goto out;
@@ -465,14 +459,11 @@ int compare_dir_write(const struct compare_request *request)
 			b.count);
 		goto out;
 	}
-	if ((na > 1 || nb > 1) &&
-	    compare_boots_rows(&res, side_a, na, side_b, nb, &req->settings, &kept)) {
-		fprintf(stderr, "smapbench %s: out of memory\n", name);
-		goto out;
-	}
 	if (na > 1 || nb > 1)
-		printf("%zu runs of A, %zu of B, each a boot: every row over all of "
-		       "them%s\n", na, nb, kept ? "" : ".");
+		printf("%zu runs of A in %u boots, %zu of B in %u%s: every row over "
+		       "all of them%s\n", na, req->settings.boots_a, nb,
+		       req->settings.boots_b, req->settings.same_boot ?
+		       " (all of one boot)" : "", kept ? "" : ".");
 	if (kept)
 		printf("  but %zu rows that a run lacks (or with under %d repetitions "
 		       "or a value <= 0 in one) from the first run a side only\n",
@@ -509,6 +500,7 @@ out:
 	compare_result_free(&res);
 	free(dir);
 	free(calibration);
+	calibration_free(&cal);
 	for (size_t k = 0; k < extras; k++)
 		rundir_free(&extra[k]);
 	free(list_a);

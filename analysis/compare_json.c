@@ -28,6 +28,15 @@ static void write_settings(struct json_writer *w,
 		json_string(w, set->calibration);
 	else
 		json_double(w, NAN);	/* null */
+	json_kv_int(w, "boots_a", set->boots_a);
+	json_kv_int(w, "boots_b", set->boots_b);
+	json_kv_bool(w, "same_boot", set->same_boot);
+	json_key(w, "withheld");
+	if (set->withheld)
+		json_string(w, set->withheld);
+	else
+		json_double(w, NAN);	/* null */
+	json_kv_int(w, "boots_needed", set->boots_needed);
 	json_kv_int(w, "min_repetitions", COMPARE_MIN_REPETITIONS);
 	json_kv_int(w, "min_repetitions_same", COMPARE_MIN_SAME_REPETITIONS);
 	json_end_object(w);
@@ -81,10 +90,14 @@ static void write_row(struct json_writer *w, const struct compare_row *r,
 	json_kv_double(w, "relative_low", r->relative_low);
 	json_kv_double(w, "relative_high", r->relative_high);
 	json_kv_double(w, "se", r->se);
-	json_kv_double(w, "boot_sd", set->boot_sd);
+	json_kv_double(w, "boot_sd", r->boot_assumed ? set->boot_sd : r->boot_sd);
+	json_kv_string(w, "boot_sd_source", r->boot_assumed && r->boot_scale > 0 ?
+		       "assumed" : compare_boot_source_name(set));
 	json_kv_double(w, "df", r->df);
 	json_kv_double(w, "p_value", r->p);
 	json_kv_double(w, "q_value", r->q);
+	json_kv_string(w, "basis", compare_row_basis(r));
+	json_kv_double(w, "relative_net", r->net ? expm1(r->log_ratio) : NAN);
 	json_kv_string(w, "verdict", compare_verdict_name(r->verdict));
 	json_kv_string(w, "method", r->method);
 	json_end_object(w);

@@ -8,6 +8,7 @@
 
 #include "analysis/parallel.h"
 #include "measure/stats.h"
+#include "rundata/catalogue.h"
 
 /* ------------------------------------------------ repetition level */
 
@@ -18,7 +19,12 @@ struct compare_settings compare_default_settings(void)
 		.margin = COMPARE_DEFAULT_MARGIN,
 		.boot_sd = COMPARE_DEFAULT_BOOT_SD,
 		.boot_df = INFINITY,
+		.boot_estimate_sd = NAN,
 		.boot_source = COMPARE_BOOT_ASSUMED,
+		.runs_a = 1,
+		.runs_b = 1,
+		.boots_a = 1,
+		.boots_b = 1,
 	};
 }
 
@@ -27,17 +33,36 @@ int compare_calibrated(const struct compare_settings *set)
 	return set->boot_source != COMPARE_BOOT_ASSUMED;
 }
 
-int compare_use_boot_estimate(struct compare_settings *set, double sd,
-			      double df, double common,
-			      enum compare_boot_source source)
+static int by_name(const void *key, const void *name)
 {
-	if (!(df >= COMPARE_MIN_BOOT_DF))
-		return 1;
-	set->boot_sd = sd;
-	set->boot_df = df;
-	set->boot_common_sd = common;
-	set->boot_source = source;
-	return 0;
+	return strcmp(key, *(char *const *)name);
+}
+
+struct compare_variance compare_model_own(const struct compare_boot_model *m,
+					  const char *name)
+{
+	char **found;
+
+	if (!m->count || !name)
+		return m->prior;
+	found = bsearch(name, m->names, m->count, sizeof(*m->names), by_name);
+	return found ? m->own[found - m->names] : m->prior;
+}
+
+double compare_satterthwaite(const double *var, const double *df, size_t n)
+{
+	double sum = 0, den = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(var[i] > 0))
+			continue;
+		sum += var[i];
+		if (isfinite(df[i]))
+			den += var[i] * var[i] / df[i];
+	}
+	if (!(den > 0))
+		return COMPARE_DF_CAP;
+	return fmin(COMPARE_DF_CAP, sum * sum / den);
 }
 
 void compare_groups_free(struct compare_groups *g)
@@ -209,31 +234,129 @@ const char *compare_verdict_name(enum compare_verdict v)
 	}
 }
 
+/* The relevance threshold on the scale the row was compared on. */
+static double threshold(const struct compare_row *row,
+			const struct compare_settings *set)
+{
+	return row->linear ? set->margin : log1p(set->margin);
+}
+
+const char *compare_row_basis(const struct compare_row *row)
+{
+	return row->net ? "net" : "raw";
+}
+
+void compare_row_interval(struct compare_row *row,
+			  const struct compare_settings *set)
+{
+	double m = threshold(row, set), half, scale = fabs(row->center_a);
+	double lo, hi, p_slower, p_faster;
+
+	if (!isfinite(row->se) || !isfinite(row->log_ratio)) {
+		row->ci_low = row->ci_high = row->relative_low = NAN;
+		row->relative_high = row->p = row->q = NAN;
+		return;
+	}
+	half = row->se > 0 ? stats_student_quantile(1 - set->alpha / 2, row->df) *
+			     row->se : 0;
+	lo = row->log_ratio - half;
+	hi = row->log_ratio + half;
+	if (row->linear) {
+		scale = scale > 0 ? scale : 1;
+		row->ci_low = lo * scale;
+		row->ci_high = hi * scale;
+		row->relative_low = row->center_a > 0 ? lo : row->center_a < 0 ? -hi : NAN;
+		row->relative_high = row->center_a > 0 ? hi : row->center_a < 0 ? -lo : NAN;
+	} else {
+		row->relative_low = expm1(lo);
+		row->relative_high = expm1(hi);
+		row->ci_low = row->center_a * row->relative_low;
+		row->ci_high = row->center_a * row->relative_high;
+	}
+	/*
+	 * What faster and slower claim: d beyond -M or +M. One-sided t tests
+	 * of d <= M and of d >= -M; the smaller p doubled, so that p <= alpha
+	 * is the 1 - alpha interval beyond the threshold.
+	 */
+	if (row->se > 0) {
+		p_slower = stats_student_cdf((m - row->log_ratio) / row->se, row->df);
+		p_faster = stats_student_cdf((row->log_ratio + m) / row->se, row->df);
+		row->p = fmin(1, 2 * fmin(p_slower, p_faster));
+	} else {
+		row->p = fabs(row->log_ratio) > m ? 0 : 1;
+	}
+	row->q = row->p;
+}
+
+void compare_row_raw(struct compare_row *row, const struct compare_settings *set)
+{
+	double boot = 0, boot_df = INFINITY;
+
+	row->boot_assumed = 0;
+	if (row->boot_scale > 0) {
+		double var[2] = { row->boot_own, row->boot_common };
+		double df[2] = { row->boot_own_df, row->boot_common_df };
+		/* in one boot, runs differ by no boot: no assumption */
+		double sd = set->same_boot ? 0 : set->boot_sd;
+		double assumed = row->boot_scale * sd * sd + row->boot_sampling;
+		int estimated = isfinite(row->boot_own) && isfinite(row->boot_common);
+
+		if (estimated) {
+			boot = row->boot_own + row->boot_common;
+			boot_df = compare_satterthwaite(var, df, 2);
+			/* a shift every row shares is one value a boot */
+			if (isfinite(row->boot_common_df))
+				boot_df = fmin(boot_df, row->boot_common_df);
+		}
+		if (!estimated || (!(boot_df >= COMPARE_MIN_BOOT_DF) && boot < assumed)) {
+			boot = assumed;
+			boot_df = INFINITY;
+			row->boot_assumed = 1;
+		}
+	}
+	row->boot_sd = row->boot_scale > 0 ?
+		       sqrt(fmax(0, boot - row->boot_sampling) / row->boot_scale) : 0;
+	{
+		double var[3] = { row->within_a, row->within_b, boot };
+		double df[3] = { row->within_a_df, row->within_b_df, boot_df };
+
+		row->se = sqrt(row->within_a + row->within_b + boot);
+		row->df = compare_satterthwaite(var, df, 3);
+	}
+	row->log_ratio = row->raw_log_ratio;
+	row->raw_se = row->se;
+	row->raw_df = row->df;
+	row->net = 0;
+	compare_row_interval(row, set);
+}
+
 static enum compare_verdict verdict_of(const struct compare_row *row,
 				       const struct compare_settings *set)
 {
 	size_t reps = row->reps_a < row->reps_b ? row->reps_a : row->reps_b;
-	/* the threshold on the scale the interval was computed on */
-	double m = row->linear ? set->margin : log1p(set->margin);
-	double half;
+	double m = threshold(row, set), half;
 
 	if (isnan(row->ci_low) || isnan(row->ci_high) || isnan(row->q))
 		return COMPARE_UNKNOWN;
-	half = row->se > 0 ? stats_student_quantile(1 - set->alpha / 2, row->df) *
-			     row->se : 0;
-	/* beyond the threshold, and surviving the false-discovery control */
-	if ((row->log_ratio - half > m || row->log_ratio + half < -m) &&
-	    row->q <= set->alpha)
+	if (set->withheld)
+		return COMPARE_INCONCLUSIVE;
+	/*
+	 * beyond the threshold, and surviving the false-discovery control;
+	 * q >= p, and p <= alpha is the interval beyond the threshold
+	 */
+	if (row->q <= set->alpha && row->p <= set->alpha)
 		return row->log_ratio < 0 ? COMPARE_FASTER : COMPARE_SLOWER;
 	/*
 	 * Equivalence by two one-sided tests, each at alpha / 2: d + t se < M
 	 * and d - t se > -M, the interval shown within +-M. A difference at
 	 * the margin is then called same at most alpha / 2 of the time, as
-	 * it is called slower. Only with sigma_u estimated: an assumed boot
-	 * variance cannot show two boots alike.
+	 * it is called slower. Only with the boot part estimated: an assumed
+	 * boot variance cannot show two boots alike.
 	 */
-	if (!compare_calibrated(set) || reps < COMPARE_MIN_SAME_REPETITIONS)
+	if (row->boot_assumed || reps < COMPARE_MIN_SAME_REPETITIONS)
 		return COMPARE_INCONCLUSIVE;
+	half = row->se > 0 ? stats_student_quantile(1 - set->alpha / 2, row->df) *
+			     row->se : 0;
 	if (row->log_ratio - half > -m && row->log_ratio + half < m)
 		return COMPARE_SAME;
 	return COMPARE_INCONCLUSIVE;
@@ -257,49 +380,57 @@ static int all_positive(const double *v, size_t n)
 	return 1;
 }
 
+/*
+ * The boot parts of a row of one run a side: none in one boot; else
+ * the model's (own the row's own) times 2, or nothing known (assumed).
+ */
+static void boot_parts(struct compare_row *row, const struct compare_settings *set,
+		       const struct compare_variance *own)
+{
+	/* in one boot, a calibration of invocations gives what runs differ by */
+	row->boot_scale = set->same_boot && !set->model ? 0 : 2;
+	row->boot_share_a = 0.5;
+	row->boot_sampling = 0;
+	row->boot_own = row->boot_common = NAN;
+	row->boot_own_df = row->boot_common_df = INFINITY;
+	if (!set->model)
+		return;
+	row->boot_own = 2 * own->var;
+	row->boot_own_df = own->df;
+	row->boot_common = 2 * set->model->common.var;
+	row->boot_common_df = set->model->common.df;
+}
+
 /* The interval of one pair from its repetition medians; see the header. */
 static int interval_of(struct compare_groups *ga, struct compare_groups *gb,
 		       const struct compare_settings *set,
+		       const struct compare_variance *own,
 		       struct compare_row *row)
 {
-	double scale = fabs(row->center_a) > 0 ? fabs(row->center_a) : 1;
-	double boot_var = 2 * set->boot_sd * set->boot_sd;
-	struct stats_interval iv;
+	double scale = fabs(row->center_a) > 0 ? fabs(row->center_a) : 1, s;
 
 	row->linear = !all_positive(ga->medians, ga->count) ||
 		      !all_positive(gb->medians, gb->count);
 	to_scale(ga->medians, ga->count, row->linear, scale);
 	to_scale(gb->medians, gb->count, row->linear, scale);
-	if (stats_welch_extra_interval(ga->medians, ga->count, gb->medians,
-				       gb->count, boot_var, set->boot_df,
-				       1 - set->alpha, &iv))
-		return -1;
-	row->log_ratio = iv.estimate;
-	row->se = iv.se;
-	row->df = iv.df;
-	row->p = iv.p;
-	row->q = row->p;
-	if (row->linear) {
-		double lo = iv.low * scale, hi = iv.high * scale;
-
-		row->ci_low = lo;
-		row->ci_high = hi;
-		row->relative_low = row->center_a > 0 ? lo / row->center_a
-						      : row->center_a < 0 ? hi / row->center_a : NAN;
-		row->relative_high = row->center_a > 0 ? hi / row->center_a
-						       : row->center_a < 0 ? lo / row->center_a : NAN;
-	} else {
-		row->relative_low = expm1(iv.low);
-		row->relative_high = expm1(iv.high);
-		row->ci_low = row->center_a * row->relative_low;
-		row->ci_high = row->center_a * row->relative_high;
-	}
+	row->raw_log_ratio = stats_mean(gb->medians, gb->count) -
+			     stats_mean(ga->medians, ga->count);
+	s = stats_stddev(ga->medians, ga->count);
+	row->within_a = s * s / (double)ga->count;
+	row->within_a_df = (double)ga->count - 1;
+	s = stats_stddev(gb->medians, gb->count);
+	row->within_b = s * s / (double)gb->count;
+	row->within_b_df = (double)gb->count - 1;
+	boot_parts(row, set, own);
+	compare_row_raw(row, set);
 	return 0;
 }
 
-int compare_values(const double *a, const uint32_t *rep_a, size_t na,
-		   const double *b, const uint32_t *rep_b, size_t nb,
-		   const struct compare_settings *set, struct compare_row *row)
+/* compare_values() with the row's own boot part. */
+static int values_of(const double *a, const uint32_t *rep_a, size_t na,
+		     const double *b, const uint32_t *rep_b, size_t nb,
+		     const struct compare_settings *set,
+		     const struct compare_variance *own, struct compare_row *row)
 {
 	struct compare_groups ga, gb;
 	int rc = -1;
@@ -310,7 +441,10 @@ int compare_values(const double *a, const uint32_t *rep_a, size_t na,
 	row->median_b = stats_median(b, nb);
 	row->ci_low = row->ci_high = row->df = row->p = row->q = NAN;
 	row->relative_low = row->relative_high = row->se = row->log_ratio = NAN;
+	row->raw_log_ratio = row->raw_se = row->raw_df = row->boot_sd = NAN;
+	row->within_a = row->within_b = row->boot_own = row->boot_common = NAN;
 	row->linear = 0;
+	row->net = 0;
 	row->verdict = COMPARE_UNKNOWN;
 	if (compare_group(a, rep_a, na, &ga))
 		return -1;
@@ -327,7 +461,7 @@ int compare_values(const double *a, const uint32_t *rep_a, size_t na,
 	rc = 0;
 	if (ga.count < COMPARE_MIN_REPETITIONS || gb.count < COMPARE_MIN_REPETITIONS)
 		goto out;
-	if (interval_of(&ga, &gb, set, row)) {
+	if (interval_of(&ga, &gb, set, own, row)) {
 		rc = -1;
 		goto out;
 	}
@@ -336,6 +470,16 @@ out:
 	compare_groups_free(&ga);
 	compare_groups_free(&gb);
 	return rc;
+}
+
+int compare_values(const double *a, const uint32_t *rep_a, size_t na,
+		   const double *b, const uint32_t *rep_b, size_t nb,
+		   const struct compare_settings *set, struct compare_row *row)
+{
+	struct compare_variance own = set->model ? set->model->prior
+						 : (struct compare_variance){ NAN, INFINITY };
+
+	return values_of(a, rep_a, na, b, rep_b, nb, set, &own, row);
 }
 
 int compare_assign_verdicts(struct compare_row *rows, size_t count,
@@ -388,6 +532,7 @@ static int compare_pair(const struct run_dir *ra, const struct run_bench *a,
 	double ns_a = rundir_ns_per_unit(ra, a), ns_b = rundir_ns_per_unit(rb, b);
 	double scale_a = 1, scale_b = 1, ns_per_unit;
 	double *va = NULL, *vb = NULL;
+	struct compare_variance own;
 	int rc;
 
 	memset(row, 0, sizeof(*row));
@@ -412,8 +557,10 @@ static int compare_pair(const struct run_dir *ra, const struct run_bench *a,
 			return -1;
 		}
 		/* JSON: each value is one repetition (repetition index i) */
-		rc = compare_values(va, a->repetition, a->count, vb,
-				    b->repetition, b->count, set, row);
+		own = set->model ? compare_model_own(set->model, a->name)
+				 : (struct compare_variance){ NAN, INFINITY };
+		rc = values_of(va, a->repetition, a->count, vb, b->repetition,
+			       b->count, set, &own, row);
 		free(va);
 		free(vb);
 		if (rc)
@@ -429,7 +576,8 @@ static int compare_pair(const struct run_dir *ra, const struct run_bench *a,
 	} else {
 		row->ci_low = row->ci_high = row->df = row->p = row->q = NAN;
 		row->relative_low = row->relative_high = row->se = NAN;
-		row->log_ratio = NAN;
+		row->log_ratio = row->raw_log_ratio = row->raw_se = NAN;
+		row->raw_df = row->boot_sd = NAN;
 		row->verdict = COMPARE_UNKNOWN;
 		row->method = "medians";
 		row->median_a = a->median * scale_a;
@@ -533,21 +681,6 @@ void compare_result_free(struct compare_result *res)
 
 /* ------------------------------------------------------ context */
 
-const char *const compare_blocking_fields[] = {
-	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
-	"microcode", "kernel_release", "counter", "counter_unit", "virt",
-	NULL,
-};
-
-/* Differ between two boots of one machine by design; prefixes end in _. */
-static const char *const expected_fields[] = {
-	"date", "cmdline", "smap_", "kmod_smap_", "warnings", "tsc_hz",
-	"tsc_hz_hint", "counter_hz", "kmod_tsc_khz", "git_revision", "load_avg",
-	"boot_id", "seed",
-	/* clearcpuid=smap drops the smap flag; the clock is re-measured */
-	"cpu_flags", "cpu_mhz",
-};
-
 /*
  * A context value, with what a run written before the key existed meant:
  * before `status`, every run directory written was a complete one.
@@ -560,18 +693,13 @@ static const char *context_or_default(const struct run_dir *run,
 	return v || strcmp(key, "status") ? v : "complete";
 }
 
+/* The key's role in the catalogue of run data (rundata/catalogue.c). */
 enum compare_field_kind compare_field_kind(const char *key)
 {
-	for (size_t i = 0; compare_blocking_fields[i]; i++)
-		if (!strcmp(key, compare_blocking_fields[i]))
-			return COMPARE_FIELD_BLOCKING;
-	for (size_t i = 0; i < sizeof(expected_fields) / sizeof(*expected_fields); i++) {
-		const char *f = expected_fields[i];
-		size_t len = strlen(f);
-
-		if (f[len - 1] == '_' ? !strncmp(key, f, len) : !strcmp(key, f))
-			return COMPARE_FIELD_EXPECTED;
-	}
+	if (context_key_is(key, KEY_COMPARISON))
+		return COMPARE_FIELD_BLOCKING;
+	if (context_key_is(key, KEY_DIFFERS))
+		return COMPARE_FIELD_EXPECTED;
 	return COMPARE_FIELD_INFO;
 }
 

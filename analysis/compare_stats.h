@@ -3,46 +3,64 @@
  * compare_stats.h - is run B faster, slower or the same as run A? The
  * statistics of two runs compared.
  *
- * Log time = mu + delta SMAP + u(boot) + e(repetition). The repetition
- * runs in a process of its own with its own set-up (measure/runner.h),
- * so the spread between repetitions holds what differs from one
- * invocation to the next; what differs from one boot to the next
- * (memory placement, KASLR, the core clock, the host) is the same for
- * every repetition of a run: it is sigma_u, which no spread within a run
- * shows. With one boot a side, u is confounded with what the boots were
- * booted for; only its variance can be put in the interval. Per
- * benchmark:
+ * Log time = mu + delta SMAP + c(boot) + v(boot, row) + e(repetition).
+ * The repetition runs in a process of its own with its own set-up
+ * (measure/runner.h), so the spread between repetitions holds much of
+ * what differs from one invocation to the next; what differs from one
+ * boot to the next (memory placement, KASLR, the core clock, the host)
+ * is the same for every repetition of a run. Of it, c is a shift every
+ * row of a boot shares (the core clock) and v each row's own (a layout
+ * mode of that row). With one boot a side they are confounded with what
+ * the boots were booted for: only their variance can be put in the
+ * interval, and it must be known from elsewhere: a calibration
+ * (analysis/calibrate.h), or two or more boots a side, which are their
+ * own calibration (analysis/compare_boots.h). Per benchmark:
  *
  *   center    per side, the mean of the repetition medians (the median
  *             makes each repetition robust to an odd sample, the mean
  *             weighs every repetition the same)
  *   delta     center_b - center_a, in the unit and in ns, and relative
  *             to center_a
- *   CI        on the log scale: d = mean log median(B) - mean log
- *             median(A), se^2 = s_A^2 / r_A + s_B^2 / r_B + 2 sigma_u^2,
- *             Satterthwaite degrees of freedom over the three terms (the
- *             last with the calibration's df, none when assumed); the
- *             interval exp(d -+ t se) - 1 is relative_low..relative_high,
- *             and times center_a ci_low..ci_high. Rows with a value <= 0
- *             (differences) are compared on the linear scale, with
- *             sigma_u times |center_a| as the boot term
- *   p         t test of d = 0 with that se and df
+ *   d         on the log scale: mean log median(B) - mean log median(A)
+ *   se^2      its parts, each with its degrees of freedom: the sides'
+ *             repetitions s^2 / r (r - 1 df), and for two boots 2 (C +
+ *             O_row), C the common part and O_row the row's own (a
+ *             calibration's, moderated toward the rows' pooled one);
+ *             none when A and B ran in one boot. A boot part estimated
+ *             on fewer than COMPARE_MIN_BOOT_DF df that comes out below
+ *             the assumption COMPARE_DEFAULT_BOOT_SD is replaced by the
+ *             assumption, taken as known: never below the assumption on
+ *             little data, and never below the data. Its df are
+ *             Satterthwaite's, at most the common part's (a shift every
+ *             row shares is one value a boot, whatever the rows).
+ *   CI        exp(d -+ t se) - 1 is relative_low..relative_high, and times
+ *             center_a ci_low..ci_high. Rows with a value <= 0
+ *             (differences) are compared on the linear scale, relative
+ *             to |center_a|
+ *   p         the test of what a verdict claims: |d| > M, M = log(1 +
+ *             margin), two one-sided t tests, the smaller p doubled:
+ *             p <= alpha exactly when the 1 - alpha CI lies beyond -M or
+ *             +M
  *   q         Benjamini-Hochberg adjusted p over every row with a p
  *
- * sigma_u comes from a calibration (analysis/calibrate.h: same-state
- * runs of two or more boots), or is assumed COMPARE_DEFAULT_BOOT_SD.
+ * Where the rows hold negative controls that are sound
+ * (analysis/compare_controls.h), every other row's d, se, CI, p and
+ * verdict are net of the controls' change, which the common part C
+ * cancels out of.
  *
- * Verdicts (compare_assign_verdicts()), with M = log(1 + margin), the
- * relevance threshold below which a difference is not worth a verdict:
+ * Verdicts (compare_assign_verdicts()):
  *
- *   faster/slower  the whole 1 - alpha CI lies beyond -M or +M, and
- *                  q <= alpha: real, and larger than the threshold
+ *   faster/slower  q <= alpha (so the whole 1 - alpha CI lies beyond -M
+ *                  or +M): larger than the threshold, and surviving the
+ *                  false-discovery control of the claims made
  *   same           an equivalence test (two one-sided t tests at alpha / 2
  *                  each: the 1 - alpha CI within +-M), with at
  *                  least COMPARE_MIN_SAME_REPETITIONS repetitions a side
- *                  and sigma_u estimated: never with sigma_u assumed,
- *                  since an assumption cannot show two boots equal
- *   inconclusive   neither: the data cannot tell
+ *                  and the boot part estimated: never on the assumption,
+ *                  which cannot show two boots alike
+ *   inconclusive   neither, or the design withholds verdicts (one boot a
+ *                  side and no calibration: how much the boots differ is
+ *                  not known; set->withheld says so)
  *   unknown        a side has fewer than COMPARE_MIN_REPETITIONS
  *                  repetitions (or no values at all)
  *
@@ -70,54 +88,94 @@
 #define COMPARE_MIN_SAME_REPETITIONS	3
 
 /*
- * sigma_u assumed without a calibration, on the log scale: 2%. Between
+ * sigma_u assumed without an estimate, on the log scale: 2%. Between
  * back-to-back runs of one boot of an idle AMD host, 3 of 13 pairs moved
  * most rows one way by 4.3-7.5%, a pair-difference sd near 2.9%, so
  * sigma_u near 2%; one 100 MHz turbo bin at 4.19 GHz is 2.4%. Two boots
- * differ by at least what two runs of one boot do.
+ * differ by at least what two runs of one boot do. It is a floor for
+ * estimates on few degrees of freedom, and the width of the interval
+ * shown where the design withholds its verdicts; other hosts measured
+ * 4-6% (docs/interpreting.md), so it decides no verdict alone.
  */
 #define COMPARE_DEFAULT_BOOT_SD	0.02
 
-/* Where sigma_u came from. */
-enum compare_boot_source {
-	COMPARE_BOOT_ASSUMED,		/* COMPARE_DEFAULT_BOOT_SD */
-	COMPARE_BOOT_CALIBRATION,	/* a calibration file */
-	COMPARE_BOOT_RUNS,		/* the runs of a side, two or more boots */
-};
-
-/* What a comparison was asked for; recorded with its result. */
-struct compare_settings {
-	double alpha;		/* CI level 1 - alpha, FDR level alpha */
-	double margin;		/* the relevance threshold, a fraction of center_a */
-	double boot_sd;		/* sigma_u, between boots, log scale */
-	double boot_df;		/* its degrees of freedom; INFINITY assumed */
-	double boot_common_sd;	/* the part every row shares; 0 when unknown */
-	enum compare_boot_source boot_source;
-	const char *calibration;	/* the file boot_sd came from, or NULL */
-};
-
-/* Whether sigma_u was estimated (so that `same` can be called). */
-int compare_calibrated(const struct compare_settings *set);
-
 /*
- * An estimate of sigma_u replaces the assumption only with this many
- * degrees of freedom: from a few boots it can come out near 0 by chance
- * (it is floored there), and an interval would then hold no boot
- * variance at all.
+ * An estimate of the boot variance on fewer degrees of freedom than this
+ * is not taken below the assumption: from a few boots it comes out near
+ * 0 by chance (it is floored there), and Satterthwaite's df would then
+ * trust it. An estimate above the assumption is used whatever its df,
+ * with a t on them.
  */
 #define COMPARE_MIN_BOOT_DF	10
 
+/* Where the boot variance came from. */
+enum compare_boot_source {
+	COMPARE_BOOT_ASSUMED,		/* COMPARE_DEFAULT_BOOT_SD */
+	COMPARE_BOOT_CALIBRATION,	/* a calibration file */
+	COMPARE_BOOT_RUNS,		/* the runs of the sides, two or more boots */
+	COMPARE_BOOT_NONE,		/* A and B ran in one boot */
+};
+
+/* A variance with its degrees of freedom (INFINITY: taken as known). */
+struct compare_variance {
+	double var, df;
+};
+
 /*
- * Use an estimate of sigma_u (sd, on df degrees of freedom, common the
- * part every row shares) from source in set: 0; or 1 with set untouched
- * when df < COMPARE_MIN_BOOT_DF.
+ * What a calibration knows of each row's boot variance, on the log
+ * scale and beyond a run's own sampling variance (analysis/calibrate.h):
+ * the shift every row of a boot shares, and each row's own part,
+ * moderated toward the rows' pooled one (prior), which a row it did not
+ * see gets.
  */
-int compare_use_boot_estimate(struct compare_settings *set, double sd,
-			      double df, double common,
-			      enum compare_boot_source source);
+struct compare_boot_model {
+	int invocation;		/* of runs of one boot: what invocations differ by */
+	struct compare_variance common;
+	struct compare_variance prior;
+	size_t count;
+	char **names;			/* ascending (strcmp) */
+	struct compare_variance *own;	/* per name */
+};
+
+/* Row name's own part: its own, or the pooled one. */
+struct compare_variance compare_model_own(const struct compare_boot_model *m,
+					  const char *name);
+
+/* What a comparison was asked for and how it was designed. */
+struct compare_settings {
+	double alpha;		/* CI level 1 - alpha, FDR level alpha */
+	double margin;		/* the relevance threshold, a fraction of center_a */
+	double boot_sd;		/* sigma_u assumed: the floor (above) */
+	double boot_df;		/* of the estimate in use, for the sentence; INFINITY */
+	double boot_common_sd;	/* the estimate's common part; 0 when unknown */
+	double boot_estimate_sd;	/* the estimate's pooled sigma_u; NAN */
+	enum compare_boot_source boot_source;
+	const char *calibration;	/* the file the model came from, or NULL */
+	const struct compare_boot_model *model;	/* per row; NULL: none */
+	/* the design: runs and boots a side, by boot_id; A and B one boot */
+	unsigned runs_a, runs_b, boots_a, boots_b;
+	int same_boot;
+	/*
+	 * Why faster, slower and same are withheld (NULL: they are not),
+	 * and the boots a side that would give them.
+	 */
+	const char *withheld;
+	unsigned boots_needed;
+};
+
+/* Whether the boot variance is known from data (so that `same` can be called). */
+int compare_calibrated(const struct compare_settings *set);
 
 /* The defaults above. */
 struct compare_settings compare_default_settings(void);
+
+/*
+ * Satterthwaite's degrees of freedom of a sum of variances var[i] on
+ * df[i] (INFINITY: known; a variance of 0 adds nothing), at most
+ * COMPARE_DF_CAP.
+ */
+double compare_satterthwaite(const double *var, const double *df, size_t n);
+#define COMPARE_DF_CAP	1e4
 
 /*
  * Values by repetition: the median of repetition id[g] is medians[g].
@@ -211,22 +269,56 @@ struct compare_row {
 				 * delta / |center_a|) */
 	int linear;		/* compared on the linear scale: a value <= 0 */
 	double df;		/* Satterthwaite's degrees of freedom; NAN with the CI */
-	double p;		/* t test of no difference; NAN when not computed */
+	double p;		/* test of |d| > margin; NAN when not computed */
 	double q;		/* BH q-value over the rows; NAN with p */
 	enum compare_verdict verdict;
 	const char *method;	/* "samples", "repetitions" or "medians" */
+	/*
+	 * se^2's parts on the log scale (linear: of delta / |center_a|),
+	 * each with its df: the sides' repetitions (0 with several boots a
+	 * side, where they are in the boot parts), the boots' effects each
+	 * row has of its own and the shift every row of a boot shares;
+	 * boot_scale is what a boot's variance is multiplied by in d (2 for
+	 * one boot a side, 1/m_A + 1/m_B, 0 for one boot in all), of which
+	 * side A has boot_share_a; boot_sampling is the sampling variance
+	 * inside the boot parts. boot_assumed: the boot parts are the
+	 * assumption (no estimate, or one below it on few df).
+	 */
+	double within_a, within_a_df, within_b, within_b_df;
+	double boot_own, boot_own_df, boot_common, boot_common_df;
+	double boot_scale, boot_share_a, boot_sampling;
+	int boot_assumed;
+	double boot_sd;		/* of one boot, as used: sqrt(boot part / scale) */
+	/* d, se, df before the controls' change was taken off */
+	double raw_log_ratio, raw_se, raw_df;
+	int net;		/* d, se, df, CI, p, q, verdict net of the controls' */
 };
+
+/*
+ * The row's raw figure from raw_log_ratio and the parts of se^2 (the
+ * rule above): log_ratio, se, df, boot_sd, boot_assumed and the raw_*
+ * fields, then its interval and p (compare_row_interval()).
+ */
+void compare_row_raw(struct compare_row *row, const struct compare_settings *set);
+/* "net" (of the controls' change) or "raw": what the CI and verdict are of. */
+const char *compare_row_basis(const struct compare_row *row);
+/* The CI fields and p of row's log_ratio, se and df (q = p). */
+void compare_row_interval(struct compare_row *row, const struct compare_settings *set);
 
 /*
  * Compare the values of one pair (repetition per value as in
  * compare_group()); fills everything but a, b, unit, delta_ns, and sets
- * q = p and the verdict as for a single row.
+ * q = p and the verdict as for a single row. The row's own boot part is
+ * the model's pooled one; compare_runs() gives each row its own.
  */
 int compare_values(const double *a, const uint32_t *rep_a, size_t na,
 		   const double *b, const uint32_t *rep_b, size_t nb,
 		   const struct compare_settings *set, struct compare_row *row);
 
-/* q-values over the rows, then each row's verdict. */
+/*
+ * q-values over the rows, then each row's verdict, from each row's
+ * log_ratio, se, df and p as they are (raw or net).
+ */
 int compare_assign_verdicts(struct compare_row *rows, size_t count,
 			    const struct compare_settings *set);
 
@@ -270,9 +362,8 @@ struct compare_field_diff {
 	enum compare_field_kind kind;
 };
 
+/* The catalogue's roles: KEY_COMPARISON blocks, KEY_DIFFERS is expected. */
 enum compare_field_kind compare_field_kind(const char *key);
-/* The blocking fields, NULL-terminated. */
-extern const char *const compare_blocking_fields[];
 
 /*
  * Lists every context field whose value differs (or that only one run

@@ -16,6 +16,7 @@
 #include "analysis/derived.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
+#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 
 static const char *format_p_value(char *buf, size_t len, double p)
@@ -31,22 +32,79 @@ static const char *format_p_value(char *buf, size_t len, double p)
 
 const char *compare_boot_source_name(const struct compare_settings *set)
 {
-	return set->boot_source == COMPARE_BOOT_RUNS ? "runs" :
-	       compare_calibrated(set) ? "calibration" : "assumed";
+	switch (set->boot_source) {
+	case COMPARE_BOOT_RUNS:
+		return "runs";
+	case COMPARE_BOOT_CALIBRATION:
+		return "calibration";
+	case COMPARE_BOOT_NONE:
+		return "none";
+	default:
+		return "assumed";
+	}
 }
 
 void compare_boot_sentence(FILE *f, const struct compare_settings *set)
 {
-	if (!compare_calibrated(set))
-		fprintf(f, "uncalibrated: boot variance assumed %g%%",
-			100 * set->boot_sd);
-	else if (set->boot_source == COMPARE_BOOT_RUNS)
-		fprintf(f, "boot variance from the runs of two or more boots a "
-			"side: %.2f%% (df %.0f)", 100 * set->boot_sd, set->boot_df);
-	else
-		fprintf(f, "boot variance from calibration %s: %.2f%% (df %.0f)",
+	switch (set->boot_source) {
+	case COMPARE_BOOT_NONE:
+		if (set->runs_a + set->runs_b > 2)
+			fprintf(f, "A and B ran in one boot (their boot_id): what "
+				"separate runs of it differ by, per row from the "
+				"runs, %u of A and %u of B: %.2f%% pooled, of it "
+				"%.2f%% a shift every row shares (df %.0f), each "
+				"row's own moderated toward the pooled", set->runs_a,
+				set->runs_b, 100 * set->boot_estimate_sd,
+				100 * set->boot_common_sd, set->boot_df);
+		else
+			fprintf(f, "A and B ran in one boot (their boot_id): the "
+				"intervals hold each run's repetitions only");
+		break;
+	case COMPARE_BOOT_RUNS:
+		fprintf(f, "boot variance per row from the runs, %u boots of A "
+			"and %u of B: %.2f%% pooled, of it %.2f%% a shift every "
+			"row shares (df %.0f), each row's own moderated toward "
+			"the pooled", set->boots_a, set->boots_b,
+			100 * set->boot_estimate_sd, 100 * set->boot_common_sd,
+			set->boot_df);
+		break;
+	case COMPARE_BOOT_CALIBRATION:
+		fprintf(f, "%s per row from calibration %s: %.2f%% "
+			"pooled, of it %.2f%% a shift every row shares (df %.0f), "
+			"each row's own moderated toward the pooled",
+			set->model && set->model->invocation ?
+			"what separate runs of one boot differ by" : "boot variance",
 			set->calibration ? set->calibration : "(given)",
-			100 * set->boot_sd, set->boot_df);
+			100 * set->boot_estimate_sd, 100 * set->boot_common_sd,
+			set->boot_df);
+		break;
+	default:
+		fprintf(f, "uncalibrated: boot variance assumed %g%% in the "
+			"intervals shown", 100 * set->boot_sd);
+		break;
+	}
+}
+
+void compare_withheld_sentence(FILE *f, const struct compare_settings *set)
+{
+	if (!set->withheld)
+		return;
+	if (set->same_boot)
+		fprintf(f, "Verdicts withheld (no row is called faster, slower "
+			"or same): %s. %u runs a side would do (`compare "
+			"A1,...,A%u B1,...,B%u`, all of this boot), or a "
+			"calibration of %u or more runs of this boot (`smapbench "
+			"calibrate RUN1 RUN2 ...`).\n", set->withheld,
+			set->boots_needed, set->boots_needed, set->boots_needed,
+			set->boots_needed);
+	else
+		fprintf(f, "Verdicts withheld (no row is called faster, slower "
+			"or same): %s. %u boots a side would do (`run-bench.sh "
+			"--boots %u`, then `compare A1,...,A%u B1,...,B%u`), or a "
+			"calibration from runs of %u or more boots of one state "
+			"(`smapbench calibrate`).\n", set->withheld,
+			set->boots_needed, 2 * set->boots_needed, set->boots_needed,
+			set->boots_needed, 2 * set->boots_needed);
 }
 
 /* "Verdicts for B: kmod 30 slower, 4 faster, 37 same; syscall ..." */
@@ -103,11 +161,12 @@ void compare_fdr_sentence(FILE *f, const struct compare_result *res,
 		below += r->p <= set->alpha;
 		survived += r->q <= set->alpha;
 	}
-	fprintf(f, "%zu of %zu rows were tested (at least %d repetitions a side); "
-		"%zu had p <= %g, and %zu survive Benjamini-Hochberg control of "
-		"the false discovery rate at %g (q <= %g).\n", tested, res->count,
-		COMPARE_MIN_REPETITIONS, below, set->alpha, survived, set->alpha,
-		set->alpha);
+	fprintf(f, "%zu of %zu rows were tested (at least %d repetitions a side) "
+		"for a difference beyond the %g%% threshold; %zu had p <= %g, and "
+		"%zu survive Benjamini-Hochberg control of the false discovery "
+		"rate at %g (q <= %g).\n", tested, res->count,
+		COMPARE_MIN_REPETITIONS, 100 * set->margin, below, set->alpha,
+		survived, set->alpha, set->alpha);
 }
 
 void compare_print(FILE *f, const struct compare_result *res,
@@ -143,23 +202,27 @@ void compare_print(FILE *f, const struct compare_result *res,
 	text_table_free(&t);
 	fprintf(f, "%sA, B: mean of the repetition medians; B-A: their "
 		"difference; CI: %.0f%% t interval of B/A on the log scale, "
-		"its variance the repetition medians' of each side plus 2 "
-		"sigma_u^2 for the two boots (each repetition a process of its "
-		"own, each run a boot of its own); p: its t test; q: "
-		"Benjamini-Hochberg. faster/slower: the whole CI beyond "
-		"+-%g%% of A (the relevance threshold) and q <= %g; same: "
-		"equivalent within +-%g%% by two one-sided tests at %g each "
-		"(the CI within it), with "
-		"%d or more repetitions a side and sigma_u calibrated; "
-		"inconclusive: neither.\n", markdown ? "\n" : "",
-		100 * (1 - set->alpha), 100 * set->margin, set->alpha,
-		100 * set->margin, set->alpha / 2, COMPARE_MIN_SAME_REPETITIONS);
+		"its variance the repetition medians' of each side and, for two "
+		"boots, each row's boot variance (each repetition a process of "
+		"its own); with sound negative controls, net of their change "
+		"(basis net); p: the test that |B/A - 1| exceeds %g%% (the "
+		"relevance threshold); q: Benjamini-Hochberg over those p. "
+		"faster/slower: q <= %g (so the whole CI lies beyond +-%g%%); "
+		"same: equivalent within +-%g%% by two one-sided tests at %g "
+		"each (the CI within it), with %d or more repetitions a side and "
+		"the boot variance estimated; inconclusive: neither.\n",
+		markdown ? "\n" : "", 100 * (1 - set->alpha), 100 * set->margin,
+		set->alpha, 100 * set->margin, 100 * set->margin, set->alpha / 2,
+		COMPARE_MIN_SAME_REPETITIONS);
 	if (markdown)
 		fputc('\n', f);
 	compare_boot_sentence(f, set);
-	fprintf(f, compare_calibrated(set) ? ".\n" :
-		" (`smapbench calibrate` estimates it from runs of two or more "
-		"boots): no row is called same.\n");
+	fprintf(f, ".\n");
+	if (set->withheld) {
+		if (markdown)
+			fputc('\n', f);
+		compare_withheld_sentence(f, set);
+	}
 	if (markdown)
 		fputc('\n', f);
 	compare_fdr_sentence(f, res, set);
@@ -218,7 +281,8 @@ int compare_csv_write(const char *dir, const struct compare_result *res,
 		"n_a", "n_b", "reps_a", "reps_b", "median_a", "median_b",
 		"center_a", "center_b", "delta", "delta_ns", "relative",
 		"ci_low", "ci_high", "relative_low", "relative_high", "se", "boot_sd",
-		"boot_sd_source", "df", "p_value", "q_value", "verdict", "method",
+		"boot_sd_source", "df", "p_value", "q_value", "basis", "relative_net",
+		"verdict", "method",
 	};
 	struct csv_writer w;
 	FILE *f;
@@ -256,11 +320,14 @@ int compare_csv_write(const char *dir, const struct compare_result *res,
 		csv_field_double(&w, r->relative_low);
 		csv_field_double(&w, r->relative_high);
 		csv_field_double(&w, r->se);
-		csv_field_double(&w, set->boot_sd);
-		csv_field(&w, compare_boot_source_name(set));
+		csv_field_double(&w, r->boot_assumed ? set->boot_sd : r->boot_sd);
+		csv_field(&w, r->boot_assumed && r->boot_scale > 0 ? "assumed"
+					     : compare_boot_source_name(set));
 		csv_field_double(&w, r->df);
 		csv_field_double(&w, r->p);
 		csv_field_double(&w, r->q);
+		csv_field(&w, compare_row_basis(r));
+		csv_field_double(&w, r->net ? expm1(r->log_ratio) : NAN);
 		csv_field(&w, compare_verdict_name(r->verdict));
 		csv_field(&w, r->method);
 		csv_end_row(&w);
@@ -287,18 +354,23 @@ static size_t settings_pairs(const struct compare_settings *set,
 	PAIR("unit", "repetition");
 	PAIR("center", "mean of repetition medians");
 	PAIR("scale", "log of the repetition medians (linear for rows with a value <= 0)");
-	PAIR("ci_method", "t, se^2 = s_a^2/r_a + s_b^2/r_b + 2 boot_sd^2, Satterthwaite df");
+	PAIR("ci_method", "t, se^2 = s_a^2/r_a + s_b^2/r_b + each row's boot variance (common + own, moderated), Satterthwaite df; net of sound negative controls");
 	PAIR("ci_level", "%g", 1 - set->alpha);
-	PAIR("test", "t, two-sided");
+	PAIR("test", "t, |d| > log(1 + margin): two one-sided tests, the smaller p doubled");
 	PAIR("boot_sd", "%g", set->boot_sd);
 	PAIR("boot_df", "%g", set->boot_df);
 	PAIR("boot_sd_source", "%s", compare_boot_source_name(set));
+	PAIR("boots_a", "%u", set->boots_a);
+	PAIR("boots_b", "%u", set->boots_b);
+	if (isfinite(set->boot_estimate_sd))
+		PAIR("boot_sd_estimate", "%g", set->boot_estimate_sd);
+	PAIR("verdicts", "%s", set->withheld ? set->withheld : "given");
 	if (set->calibration)
 		PAIR("calibration", "%s", set->calibration);
 	PAIR("fdr_method", "Benjamini-Hochberg");
 	PAIR("alpha", "%g", set->alpha);
 	PAIR("margin", "%g", set->margin);
-	PAIR("verdict_rule", "faster/slower: CI beyond +-margin and q <= alpha; same: two one-sided tests at alpha/2 within +-margin, calibrated only");
+	PAIR("verdict_rule", "faster/slower: q <= alpha (the CI beyond +-margin); same: two one-sided tests at alpha/2 within +-margin, boot variance estimated only");
 	PAIR("min_repetitions", "%d", COMPARE_MIN_REPETITIONS);
 	PAIR("min_repetitions_same", "%d", COMPARE_MIN_SAME_REPETITIONS);
 	PAIR("within_run_method", "paired t over repetitions");
@@ -308,8 +380,8 @@ static size_t settings_pairs(const struct compare_settings *set,
 
 int compare_settings_write(const char *dir, const struct compare_settings *set)
 {
-	char text[24][2][320];
-	size_t n = settings_pairs(set, text, 24);
+	char text[32][2][320];
+	size_t n = settings_pairs(set, text, 32);
 	struct csv_writer w;
 	FILE *f;
 	int err;
@@ -333,8 +405,8 @@ int compare_settings_write(const char *dir, const struct compare_settings *set)
 
 void compare_settings_print(FILE *f, const struct compare_settings *set)
 {
-	char text[24][2][320];
-	size_t n = settings_pairs(set, text, 24);
+	char text[32][2][320];
+	size_t n = settings_pairs(set, text, 32);
 
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "- `%s`: %s\n", text[i][0], text[i][1]);
@@ -363,12 +435,12 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 				"context.csv: whether both runs come from one "
 				"machine, kernel and counter was not checked\n",
 				who, r ? "B" : "A", runs[r]->path);
-	for (size_t i = 0; compare_blocking_fields[i]; i++) {
-		const char *key = compare_blocking_fields[i];
+	for (size_t i = 0; i < context_key_count; i++) {
+		const char *key = context_keys[i].name;
 		int in_a = rundir_context(a, key) != NULL;
 		int in_b = rundir_context(b, key) != NULL;
 
-		if ((in_a && in_b) || (!a->context_count && !a->from_json) ||
+		if (!(context_keys[i].roles & KEY_COMPARISON) || (in_a && in_b) || (!a->context_count && !a->from_json) ||
 		    (!b->context_count && !b->from_json))
 			continue;
 		snprintf(unchecked + strlen(unchecked),

@@ -18,13 +18,19 @@ void compare_print(FILE *f, const struct compare_result *res,
 /* dir/compare.csv; 0, or -1 with errno set. */
 int compare_csv_write(const char *dir, const struct compare_result *res,
 		      const struct compare_settings *set);
-/* "calibration FILE" or "assumed": where sigma_u came from. */
+/* "runs", "calibration", "assumed" or "none": where the boot variance came from. */
 const char *compare_boot_source_name(const struct compare_settings *set);
 /*
- * "uncalibrated: boot variance assumed 2%" or "boot variance from
- * calibration FILE: 1.1% (df 40)", without a newline.
+ * Where the rows' boot variance came from ("uncalibrated: boot variance
+ * assumed 2% ...", "boot variance per row from calibration FILE: ..."),
+ * without a newline.
  */
 void compare_boot_sentence(FILE *f, const struct compare_settings *set);
+/*
+ * Why the verdicts are withheld and what would give them, a line; nothing
+ * when they are not.
+ */
+void compare_withheld_sentence(FILE *f, const struct compare_settings *set);
 /*
  * dir/compare-settings.csv: key,value rows saying how compare.csv was
  * computed (method, seed, resamples, alpha, margin, ...); 0, or -1 with

@@ -3,7 +3,6 @@
 #include "analysis/pair_fit.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,30 +11,17 @@
 #include "analysis/table.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
-#include "rundata/csv.h"
-
-/* Whether a census.csv has SMAP-boot rows of kernel. */
-/* A cell, or "" where the table has no such column. */
-static const char *cell(const struct csv_table *t, size_t row, const char *col)
-{
-	const char *v = csv_table_get(t, row, col);
-
-	return v ? v : "";
-}
+#include "rundata/census_csv.h"
 
 /*
- * A census of the benchmarks (census.csv with a row per benchmark and its
- * STAC per operation) with a SMAP boot of kernel. A census of a command
- * (census -- COMMAND) has a census.csv too, of other columns: not this.
+ * A census of the benchmarks (census_csv_load() refuses a census of a
+ * command, whose census.csv has other columns) with a SMAP boot of kernel.
  */
-static int census_has_kernel(const struct csv_table *t, const char *kernel)
+static int census_has_kernel(const struct census_csv *t, const char *kernel)
 {
-	if (csv_table_column(t, "name") < 0 ||
-	    csv_table_column(t, "stac_per_op") < 0)
-		return 0;
 	for (size_t i = 0; i < t->count; i++)
-		if (!strcmp(cell(t, i, "kernel"), kernel) &&
-		    !strcmp(cell(t, i, "smap_state"), "smap"))
+		if (!strcmp(t->rows[i].kernel, kernel) &&
+		    !strcmp(t->rows[i].state, "smap"))
 			return 1;
 	return 0;
 }
@@ -79,7 +65,7 @@ static int by_name(const void *a, const void *b)
  * 0, or -1 with why in fit.
  */
 static int load_census(const char *census_path, const struct run_dir *smap,
-		       const char *kernel, struct csv_table *t,
+		       const char *kernel, struct census_csv *t,
 		       struct pair_fit *fit)
 {
 	char dir[512], err[640];
@@ -91,13 +77,13 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 
 	if (census_path) {
 		census_file(census_path, fit->census, sizeof(fit->census));
-		if (csv_table_load(fit->census, t, err, sizeof(err))) {
+		if (census_csv_load(fit->census, t, err, sizeof(err))) {
 			snprintf(fit->why, sizeof(fit->why), "%.600s", err);
 			return -1;
 		}
 		if (census_has_kernel(t, kernel))
 			return 0;
-		csv_table_free(t);
+		census_csv_free(t);
 		snprintf(fit->why, sizeof(fit->why), "%.500s has no SMAP boot of "
 			 "kernel %.200s", fit->census, kernel);
 		return -1;
@@ -127,12 +113,12 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 	for (size_t i = 0; i < count && rc; i++) {
 		snprintf(fit->census, sizeof(fit->census), "%.250s/%.200s/census.csv",
 			 dir, names[i]);
-		if (csv_table_load(fit->census, t, err, sizeof(err)))
+		if (census_csv_load(fit->census, t, err, sizeof(err)))
 			continue;
 		if (census_has_kernel(t, kernel))
 			rc = 0;
 		else
-			csv_table_free(t);
+			census_csv_free(t);
 	}
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);
@@ -149,23 +135,14 @@ static int load_census(const char *census_path, const struct run_dir *smap,
 }
 
 /* The SMAP boot's STAC per operation of name, or NAN. */
-static double windows_of(const struct csv_table *t, const char *kernel,
+static double windows_of(const struct census_csv *t, const char *kernel,
 			 const char *name)
 {
-	for (size_t i = 0; i < t->count; i++) {
-		const char *status = cell(t, i, "status");
-		char *end;
-		double v;
-
-		if (strcmp(cell(t, i, "kernel"), kernel) ||
-		    strcmp(cell(t, i, "smap_state"), "smap") ||
-		    strcmp(cell(t, i, "name"), name) ||
-		    (*status && strcmp(status, "ok")))
-			continue;
-		errno = 0;
-		v = strtod(cell(t, i, "stac_per_op"), &end);
-		return errno || *end || !(v >= 0) ? NAN : v;
-	}
+	for (size_t i = 0; i < t->count; i++)
+		if (!strcmp(t->rows[i].kernel, kernel) &&
+		    !strcmp(t->rows[i].name, name) &&
+		    census_csv_smap_row(&t->rows[i]))
+			return t->rows[i].stac_per_op;
 	return NAN;
 }
 
@@ -179,7 +156,7 @@ static int fitted_row(const struct run_bench *b)
 int pair_fit_points(struct pair_fit *fit)
 {
 	double saa = 0, saw = 0, sww = 0, say = 0, swy = 0, det, rss = 0;
-	double t;
+	double fit_var, shift_var, t;
 
 	for (size_t i = 0; i < fit->count; i++) {
 		const struct pair_fit_point *p = &fit->point[i];
@@ -205,88 +182,120 @@ int pair_fit_points(struct pair_fit *fit)
 	fit->df = (double)fit->count - 2;
 	/* residuals that spread more than the variances say widen it */
 	fit->scale = fmax(1, rss / fit->df);
-	fit->beta_se = sqrt(fit->scale * saa / det);
+	/* 1 / (1 - R^2) of base on windows, without intercept, as weighed */
+	fit->vif = saa * sww / det;
+	fit_var = fit->scale * saa / det;
+	/* the SMAP side's shift scales beta itself */
+	shift_var = isfinite(fit->smap_shift_var) ?
+		    fit->beta * fit->beta * fit->smap_shift_var : 0;
+	fit->beta_se = sqrt(fit_var + shift_var);
 	fit->alpha_se = sqrt(fit->scale * sww / det);
+	{
+		double var[2] = { fit_var, shift_var };
+		double df[2] = { fit->df, fit->smap_shift_df };
+
+		if (shift_var > 0)
+			fit->df = fmin(compare_satterthwaite(var, df, 2),
+				       fmax(fit->df, 1));
+	}
 	t = stats_student_quantile(0.975, fit->df);
 	fit->beta_low = fit->beta - t * fit->beta_se;
 	fit->beta_high = fit->beta + t * fit->beta_se;
 	return 0;
 }
 
-/* inline - nopad of get_user 8 (else the first pair) in the fit's unit. */
-static void within_boot(const struct run_dir *smap, struct pair_fit *fit)
+/*
+ * inline - nopad of the table's first pair figure (the catalogue's, get_user
+ * at 8 B today), else the first pair, in the fit's unit,
+ * with its se backed out of its interval with the t it was made with:
+ * repetitions in common - 1 df.
+ */
+static void within_boot(const struct run_dir *smap, struct pair_fit *fit,
+			double *se, double *df)
 {
+	const struct table_cell_def *cell = NULL;
 	struct derived d;
 	const struct derived_pair *p = NULL;
-	const struct run_bench *b;
+	const struct run_bench *b, *nop;
+	struct stats_interval iv;
 	double scale;
 	char name[64];
 
 	fit->within = fit->within_low = fit->within_high = NAN;
+	*se = *df = NAN;
 	if (derived_compute(smap, &d))
 		return;
+	for (size_t c = table_cell_count(); c-- > 0;)
+		if (table_cells()[c].kind == TABLE_PAIR)
+			cell = &table_cells()[c];
 	for (size_t i = 0; i < d.pair_count; i++)
-		if (!p || (!strcmp(d.pairs[i].op, "get_user") && d.pairs[i].size == 8))
+		if (!p || (cell && !strcmp(d.pairs[i].op, cell->op) &&
+			   d.pairs[i].size == cell->size))
 			p = &d.pairs[i];
 	if (p) {
 		snprintf(name, sizeof(name), "kmod/%s/inline/%lu", p->op, p->size);
 		b = rundir_find(smap, name);
+		snprintf(name, sizeof(name), "kmod/%s/nopad/%lu", p->op, p->size);
+		nop = rundir_find(smap, name);
 		scale = b ? (!strcmp(fit->unit, "cycles") ? table_cycles_per_unit(smap, b)
 							 : rundir_ns_per_unit(smap, b))
 			  : NAN;
-		if (isfinite(scale)) {
+		if (isfinite(scale) && nop && !compare_within_run(nop, 1, b, 1, &iv) &&
+		    iv.n >= 2 && isfinite(p->low)) {
 			fit->within = p->cost * scale;
 			fit->within_low = p->low * scale;
 			fit->within_high = p->high * scale;
-			fit->within_name = !strcmp(p->op, "get_user") && p->size == 8
-					   ? "get_user 8" : p->op;
+			fit->within_name = cell && !strcmp(p->op, cell->op) &&
+					   p->size == cell->size ? cell->title : p->op;
+			*df = (double)iv.n - 1;
+			*se = (fit->within_high - fit->within_low) / 2 /
+			      stats_student_quantile(0.975, *df);
 		}
 	}
 	derived_free(&d);
 }
 
-int pair_fit_compute(const struct compare_result *res,
-		     const struct run_dir *smap, const char *census_path,
-		     const struct compare_settings *set, struct pair_fit *out)
+int pair_fit_rows(const struct compare_result *res, const double *windows,
+		  const double *scale, int reversed,
+		  const struct compare_settings *set, struct pair_fit *out)
 {
-	const char *kernel = rundir_context_or(smap, "kernel_release", "");
-	struct csv_table t;
-	int cycles = 1;
-
-	(void)set;
-	memset(out, 0, sizeof(*out));
-	out->unit = "cycles";
-	out->within = out->within_low = out->within_high = NAN;
-	if (load_census(census_path, smap, kernel, &t, out))
-		return 0;
+	out->reversed = reversed;
+	out->smap_shift_var = NAN;
+	out->smap_shift_df = INFINITY;
 	out->point = calloc(res->count ? res->count : 1, sizeof(*out->point));
-	if (!out->point) {
-		csv_table_free(&t);
+	if (!out->point)
 		return -1;
-	}
-	/* cycles only if every fitted row converts; else ns */
-	for (size_t i = 0; i < res->count; i++)
-		if (fitted_row(res->rows[i].b) &&
-		    !isfinite(table_cycles_per_unit(smap, res->rows[i].b)))
-			cycles = 0;
-	out->unit = cycles ? "cycles" : "ns";
 	for (size_t i = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
-		double w = windows_of(&t, kernel, r->b->name), scale, se;
+		double off, on, var_off, var_on, share_on, own, common, sd;
 
-		if (!fitted_row(r->b) || !isfinite(w) || r->linear ||
-		    !isfinite(r->se) || !(r->se > 0))
+		if (!isfinite(windows[i]) || !isfinite(scale[i]) || r->linear ||
+		    !isfinite(r->raw_se) || !(r->raw_se > 0))
 			continue;
-		scale = cycles ? table_cycles_per_unit(smap, r->b)
-			       : rundir_ns_per_unit(smap, r->b);
-		if (!isfinite(scale))
-			continue;
-		/* the log-scale se, in the unit at A's center */
-		se = r->se * r->center_a * scale;
+		/*
+		 * Each side's variance on the log scale, of its own parts: its
+		 * repetitions and its share of the row's own boot part (the
+		 * assumption, where the boots' is not known, taken as own and
+		 * as shared both: conservative).
+		 */
+		sd = set->same_boot ? 0 : set->boot_sd;
+		own = isfinite(r->boot_own) ? r->boot_own : r->boot_scale * sd * sd;
+		common = isfinite(r->boot_common) && !r->boot_assumed ?
+			 r->boot_common : r->boot_scale * sd * sd;
+		share_on = reversed ? r->boot_share_a : 1 - r->boot_share_a;
+		var_off = (reversed ? r->within_b : r->within_a) + (1 - share_on) * own;
+		var_on = (reversed ? r->within_a : r->within_b) + share_on * own;
+		off = (reversed ? r->center_b : r->center_a) * scale[i];
+		on = (reversed ? r->center_a : r->center_b) * scale[i];
+		if (!isfinite(out->smap_shift_var) && r->boot_scale > 0) {
+			out->smap_shift_var = share_on * common;
+			out->smap_shift_df = isfinite(r->boot_common) && !r->boot_assumed ?
+					     r->boot_common_df : INFINITY;
+		}
 		out->point[out->count++] = (struct pair_fit_point){
-			r->b->name, r->center_a * scale, w, r->delta * scale, se, NAN };
+			r->b->name, off, windows[i], on - off,
+			sqrt(off * off * var_off + on * on * var_on), NAN };
 	}
-	csv_table_free(&t);
 	if (pair_fit_points(out)) {
 		snprintf(out->why, sizeof(out->why), "%zu rows of the comparison "
 			 "are in the census, with too few distinct window counts "
@@ -294,16 +303,73 @@ int pair_fit_compute(const struct compare_result *res,
 		return 0;
 	}
 	out->fitted = 1;
-	within_boot(smap, out);
-	if (isfinite(out->within_low) && isfinite(out->within_high)) {
-		double se_w = (out->within_high - out->within_low) / 2 / 1.96;
+	return 0;
+}
+
+int pair_fit_compute(const struct compare_result *res,
+		     const struct run_dir *a, const struct run_dir *b,
+		     const char *census_path,
+		     const struct compare_settings *set, struct pair_fit *out)
+{
+	const char *state_a = rundir_context_or(a, "smap_state", "");
+	const char *state_b = rundir_context_or(b, "smap_state", "");
+	int reversed = !strcmp(state_a, "smap") && !strcmp(state_b, "nosmap");
+	const struct run_dir *smap = reversed ? a : b;
+	const char *kernel = rundir_context_or(smap, "kernel_release", "");
+	double *windows = NULL, *scale = NULL, se_w, df_w;
+	struct census_csv t;
+	int cycles = 1, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->unit = "cycles";
+	out->within = out->within_low = out->within_high = NAN;
+	if (!reversed && !(!strcmp(state_a, "nosmap") && !strcmp(state_b, "smap"))) {
+		snprintf(out->why, sizeof(out->why), "not a SMAP boot against a "
+			 "SMAP-off boot (A %s, B %s): no pair's cost to fit",
+			 *state_a ? state_a : "state unknown",
+			 *state_b ? state_b : "state unknown");
+		return 0;
+	}
+	if (load_census(census_path, smap, kernel, &t, out))
+		return 0;
+	windows = malloc((res->count ? res->count : 1) * sizeof(*windows));
+	scale = malloc((res->count ? res->count : 1) * sizeof(*scale));
+	if (!windows || !scale)
+		goto out;
+	/* cycles only if every fitted row converts; else ns */
+	for (size_t i = 0; i < res->count; i++)
+		if (fitted_row(res->rows[i].b) &&
+		    !isfinite(table_cycles_per_unit(smap, res->rows[i].b)))
+			cycles = 0;
+	out->unit = cycles ? "cycles" : "ns";
+	for (size_t i = 0; i < res->count; i++) {
+		const struct run_bench *row = reversed ? res->rows[i].a : res->rows[i].b;
+
+		windows[i] = fitted_row(row) ? windows_of(&t, kernel, row->name) : NAN;
+		scale[i] = cycles ? table_cycles_per_unit(smap, row)
+				  : rundir_ns_per_unit(smap, row);
+	}
+	if (pair_fit_rows(res, windows, scale, reversed, set, out))
+		goto out;
+	rc = 0;
+	if (!out->fitted)
+		goto out;
+	within_boot(smap, out, &se_w, &df_w);
+	if (isfinite(se_w)) {
 		double d = out->beta - out->within;
-		double half = stats_student_quantile(0.975, out->df) *
-			      sqrt(out->beta_se * out->beta_se + se_w * se_w);
+		double var[2] = { out->beta_se * out->beta_se, se_w * se_w };
+		double df[2] = { out->df, df_w };
+		double half = stats_student_quantile(0.975,
+						     compare_satterthwaite(var, df, 2)) *
+			      sqrt(var[0] + var[1]);
 
 		out->disagree = d - half > 0 || d + half < 0;
 	}
-	return 0;
+out:
+	census_csv_free(&t);
+	free(windows);
+	free(scale);
+	return rc;
 }
 
 void pair_fit_free(struct pair_fit *f)
@@ -322,16 +388,24 @@ void pair_fit_print(FILE *f, const struct pair_fit *fit, int markdown)
 		fprintf(f, "%snot fitted: %s.\n", markdown ? "\n" : "", fit->why);
 		return;
 	}
-	fprintf(f, "%sdelta = alpha x A + beta x windows over %zu syscall and kapi rows "
-		"(windows per operation from %s), weighted by 1 / variance: beta "
-		"= %s [%s, %s] %s per pair (t, %.0f df%s); alpha, the shift all rows "
-		"share, %s%%.\n",
-		markdown ? "\n" : "", fit->count, fit->census,
-		format_number(b, sizeof(b), fit->beta),
+	fprintf(f, "%s%s - %s = alpha x %s + beta x windows over %zu syscall "
+		"and kapi rows (windows per operation from %s), weighted by 1 / "
+		"variance: beta = %s [%s, %s] %s per pair (t, %.0f df%s, the SMAP "
+		"boot's shift in it); alpha, the shift all rows share, %s%%.\n",
+		markdown ? "\n" : "", fit->reversed ? "A" : "B",
+		fit->reversed ? "B" : "A", fit->reversed ? "B" : "A", fit->count,
+		fit->census, format_number(b, sizeof(b), fit->beta),
 		format_number(lo, sizeof(lo), fit->beta_low),
 		format_number(hi, sizeof(hi), fit->beta_high), fit->unit, fit->df,
 		fit->scale > 1 ? ", widened by the residuals' spread" : "",
 		format_number(a, sizeof(a), 100 * fit->alpha));
+	if (fit->vif > PAIR_FIT_MAX_VIF)
+		fprintf(f, "%sWARNING: the rows' costs and their window counts move "
+			"together (variance inflation factor %.0f, above %d): alpha "
+			"and beta can trade places, and beta says little. Rows with "
+			"many windows and a small cost, or none and a large one, "
+			"would part them.\n", markdown ? "\n" : "", fit->vif,
+			PAIR_FIT_MAX_VIF);
 	if (isfinite(fit->within))
 		fprintf(f, "%sWithin the SMAP boot, inline - nopad (%s, per access): "
 			"%s [%s, %s] %s. %s\n", markdown ? "\n" : "",

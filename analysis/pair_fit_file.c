@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_stats.h"
+#include "rundata/catalogue.h"
 
 #define PAIR_FIT_FORMAT "1"
 
@@ -57,8 +57,11 @@ int pair_fit_file_write(const char *dir, const struct pair_fit *fit,
 		TEXT("within_name", fit->within_name);
 	}
 	/* the machine: what compare refuses to mix */
-	for (const char *const *k = compare_blocking_fields; *k; k++)
-		TEXT(*k, rundir_context_or(smap, *k, ""));
+	for (size_t i = 0; i < context_key_count; i++)
+		if ((context_keys[i].roles & KEY_COMPARISON) &&
+		    !strchr(context_keys[i].name, '*'))
+			TEXT(context_keys[i].name,
+			     rundir_context_or(smap, context_keys[i].name, ""));
 #undef KV
 #undef TEXT
 	err = csv_writer_error(&w);

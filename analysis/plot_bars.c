@@ -16,6 +16,7 @@
 #include "analysis/run_select.h"
 #include "measure/stats.h"
 #include "suites/kmod/catalogue.h"
+#include "suites/suite.h"
 
 #define MAX_SERIES	4
 
@@ -265,27 +266,22 @@ int plot_select_sigframe(struct plot_job *job)
 	return bars_write(job, c, n, titles, job->nruns);
 }
 
-/* The syscall suite: the name without "syscall/", sizes as the run named them. */
 /*
- * The syscall rows that open no STAC/CLAC window, there as baselines:
- * the kernel's entry and exit alone (getppid), the same with a known
- * amount of work (the adds), and clock_gettime through the vDSO, which
- * never enters the kernel (suites/syscall/getppid.c, clock.c).
+ * The syscall suite: the name without "syscall/", sizes as the run named
+ * them. The rows that open no STAC/CLAC window, as the suite marks them
+ * (a base never enters the kernel, a control enters it and opens none),
+ * are labelled so, so that no one reads them as a SMAP cost.
  */
-static int syscall_baseline(const struct run_bench *b)
-{
-	return !strcmp(b->op, "getppid") || !strcmp(b->op, "getppid_adds") ||
-	       !strcmp(b->op, "adds") ||
-	       (!strcmp(b->op, "clock_gettime") && !strcmp(b->variant, "vdso"));
-}
-
-/* Baselines are labelled, so that no one reads them as a SMAP cost. */
 static int syscall_label(const struct run_bench *b, char *buf, size_t len)
 {
+	enum bench_role role;
+
 	if (strcmp(b->suite, "syscall"))
 		return 0;
+	role = suite_row_role(b->suite, b->op, b->variant);
 	snprintf(buf, len, "%s%s", b->name + strlen(b->suite) + 1,
-		 syscall_baseline(b) ? " (base)" : "");
+		 role == BENCH_ROLE_BASE ? " (base)" :
+		 role == BENCH_ROLE_CONTROL ? " (control)" : "");
 	return 1;
 }
 
@@ -401,6 +397,9 @@ int plot_select_delta(struct plot_job *job)
 			lo = 100 * found->relative_low;
 			hi = 100 * found->relative_high;
 			verdict = found->verdict;
+			/* the bar is what the interval is of: net of the controls */
+			if (found->net)
+				rel = 100 * expm1(found->log_ratio);
 		}
 		seen[verdict] = 1;
 		fprintf(f, "\"%s\"", x->name + strlen(x->suite) + 1);

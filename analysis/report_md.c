@@ -23,18 +23,10 @@
 #include "measure/runner.h"
 #include "measure/stats.h"
 #include "rundata/atomic_dir.h"
+#include "rundata/catalogue.h"
 
 /* What a report.md of ours starts with (atomic_file_begin). */
 #define REPORT_FIRST_BYTES "# smapbench "
-
-static const char *const context_keys[] = {
-	"cpu_model", "microcode", "kernel_release", "smap_state",
-	"smap_off_method", "cmdline", "counter", "counter_unit", "tsc_hz", "calib_method",
-	"calib_ghz", "calib_note",
-	"virt", "governor", "turbo", "smt", "cpu_pinned", "host", "date",
-	"sweep",
-	"smapbench_version", "git_revision", "warnings",
-};
 
 /* A context value's line in report.md breaks at a space past this width. */
 #define CONTEXT_WRAP 72
@@ -98,17 +90,21 @@ static void write_context(FILE *f, const struct run_dir *const *runs,
 {
 	size_t width = strlen("context");
 
-	for (size_t k = 0; k < sizeof(context_keys) / sizeof(*context_keys); k++)
-		if (strlen(context_keys[k]) + count_char(context_keys[k], '_') > width)
-			width = strlen(context_keys[k]) + count_char(context_keys[k], '_');
+	/* the keys the catalogue shows, in its order */
+	for (size_t k = 0; k < context_key_count; k++)
+		if ((context_keys[k].roles & KEY_SHOWN) &&
+		    strlen(context_keys[k].name) + count_char(context_keys[k].name, '_') > width)
+			width = strlen(context_keys[k].name) + count_char(context_keys[k].name, '_');
 	fprintf(f, "| %-*s |%s\n| %.*s- |%s\n", (int)width, "context",
 		nruns == 1 ? " value |" : " A | B |", (int)width - 1,
 		"------------------------------------------------",
 		nruns == 1 ? " ----- |" : " - | - |");
-	for (size_t k = 0; k < sizeof(context_keys) / sizeof(*context_keys); k++) {
-		const char *key = context_keys[k];
+	for (size_t k = 0; k < context_key_count; k++) {
+		const char *key = context_keys[k].name;
 		int any = 0;
 
+		if (!(context_keys[k].roles & KEY_SHOWN))
+			continue;
 		for (size_t r = 0; r < nruns; r++)
 			any |= rundir_context(runs[r], key) != NULL;
 		if (!any)
@@ -456,8 +452,11 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		compare_fdr_sentence(f, res, set);
 		fputc('\n', f);
 		compare_boot_sentence(f, set);
-		fputs(compare_calibrated(set) ? ".\n" : ": every interval holds it, "
-		      "and no row is called same.\n", f);
+		fputs(".\n", f);
+		if (set->withheld) {
+			fputc('\n', f);
+			compare_withheld_sentence(f, set);
+		}
 	}
 
 	if (!d && !derived_compute(smap, &computed))
@@ -496,7 +495,11 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		fprintf(f, "## All results\n\n"
 			"center: the mean of the repetitions' medians (each "
 			"repetition a process of its own); 95%% CI: Student's t "
-			"over those repetitions; cv: of all samples; outliers: "
+			"over those repetitions, which holds what differs between "
+			"processes, not what moves a whole invocation or boot "
+			"(the machine's load, the host's clock: `smapbench "
+			"calibrate` over runs of one boot measures it); cv: of "
+			"all samples; outliers: "
 			"samples with a modified Z-score above %.1f "
 			"(0.6745 |x - median| / MAD), kept in every statistic, "
 			"raising no flag.\n\n", STATS_OUTLIER_Z);

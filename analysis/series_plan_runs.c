@@ -109,6 +109,13 @@ int series_plan_from_runs(const struct run_dir *const *runs, size_t count,
 	memset(out, 0, sizeof(*out));
 	if (calibrate_runs(runs, count, &c, err, errlen))
 		return -1;
+	if (c.invocation) {
+		/* calibrate takes them for invocations; a plan needs boots */
+		snprintf(err, errlen, "the %zu runs are all of one boot (boot_id): no variance between boots to plan a series from; give runs of two or more boots",
+			 c.runs);
+		calibration_free(&c);
+		return -1;
+	}
 	if (rows) {
 		int e = regcomp(&re, rows, REG_EXTENDED | REG_NOSUB);
 

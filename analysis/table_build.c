@@ -20,7 +20,8 @@
 #include "analysis/headline.h"
 #include "analysis/run_select.h"
 #include "rundata/atomic_dir.h"
-#include "rundata/csv.h"
+#include "rundata/catalogue.h"
+#include "rundata/census_csv.h"
 #include "suites/kmod/catalogue.h"
 
 /*
@@ -74,13 +75,6 @@ size_t table_cell_count(void)
 	return cell_count;
 }
 
-/* The context fields that make one row: compare's blocking fields. */
-static const char *const identity_keys[] = {
-	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
-	"microcode", "kernel_release", "virt", "counter", "counter_unit",
-};
-
-#define IDENTITY_COUNT (sizeof(identity_keys) / sizeof(identity_keys[0]))
 
 static int left_out(struct table *t, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -111,32 +105,6 @@ static int left_out(struct table *t, const char *path, const char *fmt, ...)
 
 /* ------------------------------------------------------------- census */
 
-/*
- * Row i of a census.csv: 1 with its STAC per op in value when it is a
- * SMAP boot's measured row, 0 for a row that is not (another state, or
- * skipped: no count), -1 with a reason in why when the count is no
- * number.
- */
-static int census_row(const struct csv_table *csv, size_t i,
-		      const char *path, double *value, char *why, size_t len)
-{
-	const char *text = csv_table_get(csv, i, "stac_per_op");
-	const char *status = csv_table_get(csv, i, "status");
-	char *end;
-
-	if (strcmp(csv_table_get(csv, i, "smap_state"), "smap") ||
-	    (status && strcmp(status, "ok")))
-		return 0;
-	errno = 0;
-	*value = strtod(text, &end);
-	if (errno || end == text || *end || !(*value >= 0)) {
-		snprintf(why, len, "%.900s:%lu: stac_per_op '%.40s' is no count",
-			 path, csv_table_line(csv, i), text);
-		return -1;
-	}
-	return 1;
-}
-
 /* The table_census of kernel, added when new; NULL on no memory. */
 static struct table_census *census_for(struct table *t, const char *dir,
 				       const char *kernel)
@@ -166,53 +134,42 @@ static struct table_census *census_for(struct table *t, const char *dir,
 /*
  * The SMAP boots' measured rows of a census directory's census.csv, one
  * table_census per kernel. 0, or -1 with a reason in why ("out of
- * memory" when that was it); a file with a bad row adds nothing.
+ * memory" when that was it); a file the reader refuses adds nothing.
  */
 static int load_census(struct table *t, const char *dir, char *why,
 		       size_t len)
 {
 	char path[PATH_MAX + 16];
-	struct csv_table csv;
-	double value;
+	struct census_csv csv;
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/census.csv", dir);
-	if (csv_table_load(path, &csv, why, len))
+	if (census_csv_load(path, &csv, why, len))
 		return -1;
-	if (csv_table_column(&csv, "kernel") < 0 ||
-	    csv_table_column(&csv, "smap_state") < 0 ||
-	    csv_table_column(&csv, "name") < 0 ||
-	    csv_table_column(&csv, "stac_per_op") < 0) {
-		snprintf(why, len, "%.900s lacks a column of kernel, smap_state, name, stac_per_op",
-			 path);
-		csv_table_free(&csv);
-		return -1;
-	}
-	for (size_t i = 0; i < csv.count && rc >= 0; i++)
-		rc = census_row(&csv, i, path, &value, why, len);
-	for (size_t i = 0; i < csv.count && rc >= 0; i++) {
+	for (size_t i = 0; i < csv.count; i++) {
+		const struct census_csv_row *row = &csv.rows[i];
 		struct table_census *c;
 		char **names;
 		double *stac;
 
-		if (census_row(&csv, i, path, &value, why, len) <= 0)
+		if (!census_csv_smap_row(row))
 			continue;
-		c = census_for(t, dir, csv_table_get(&csv, i, "kernel"));
+		c = census_for(t, dir, row->kernel);
 		names = c ? realloc(c->names, (c->count + 1) * sizeof(*names)) : NULL;
 		if (names)
 			c->names = names;
 		stac = names ? realloc(c->stac_per_op, (c->count + 1) * sizeof(*stac)) : NULL;
 		if (stac)
 			c->stac_per_op = stac;
-		if (!stac || !(names[c->count] = strdup(csv_table_get(&csv, i, "name")))) {
+		if (!stac || !(names[c->count] = strdup(row->name))) {
 			snprintf(why, len, "out of memory");
 			rc = -1;
 			break;
 		}
-		stac[c->count++] = value;
+		stac[c->count++] = row->stac_per_op;
 	}
-	csv_table_free(&csv);
-	return rc < 0 ? -1 : 0;
+	census_csv_free(&csv);
+	return rc;
 }
 
 static const struct table_census *census_of(const struct table *t,
@@ -307,14 +264,21 @@ static const char *unusable(const struct table_input *in,
 {
 	if (in->run.from_json || !in->run.has_context_file)
 		return "no context.csv: the machine is unknown";
-	for (size_t k = 0; k < IDENTITY_COUNT; k++)
-		if (!*ctx(in, identity_keys[k])) {
+	/* what a run must have, and what a row of table.csv shows */
+	for (size_t k = 0; k < context_key_count; k++)
+		if ((context_keys[k].roles & KEY_REQUIRED) &&
+		    !*ctx(in, context_keys[k].name)) {
 			snprintf(buf, len, "context.csv does not record %s",
-				 identity_keys[k]);
+				 context_keys[k].name);
 			return buf;
 		}
-	if (!*ctx(in, "smap_state"))
-		return "context.csv does not record smap_state";
+	for (size_t k = 0; k < file_table.count; k++)
+		if (file_table.columns[k].context_key &&
+		    !*ctx(in, file_table.columns[k].context_key)) {
+			snprintf(buf, len, "context.csv does not record %s",
+				 file_table.columns[k].context_key);
+			return buf;
+		}
 	if (rundir_incomplete(&in->run)) {
 		snprintf(buf, len, "not a complete run (context.csv: status %s): not every benchmark ran all its repetitions",
 			 rundir_incomplete(&in->run));
@@ -325,11 +289,13 @@ static const char *unusable(const struct table_input *in,
 	return NULL;
 }
 
+/* One row: every key a comparison needs equal is (absent is ""). */
 static int same_machine(const struct table_input *a,
 			const struct table_input *b)
 {
-	for (size_t k = 0; k < IDENTITY_COUNT; k++)
-		if (strcmp(ctx(a, identity_keys[k]), ctx(b, identity_keys[k])))
+	for (size_t k = 0; k < context_key_count; k++)
+		if ((context_keys[k].roles & KEY_COMPARISON) &&
+		    strcmp(ctx(a, context_keys[k].name), ctx(b, context_keys[k].name)))
 			return 0;
 	return 1;
 }

@@ -13,6 +13,7 @@
 #include "analysis/gnuplot.h"
 #include "analysis/run_select.h"
 #include "analysis/text_table.h"
+#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 
 /* ---------------------------------------------------------------- CSV */
@@ -23,21 +24,13 @@
  * table.csv runs none of it as a formula.
  */
 
-static const char *const csv_header[] = {
-	"host", "cpu_model", "cpu_family", "cpu_model_number", "cpu_stepping",
-	"microcode", "kernel_release", "virt", "counter", "figure",
-	"benchmark", "value", "ci_low", "ci_high", "unit", "repetitions",
-	"relative", "pairs_per_op", "run_smap", "run_off", "calibration",
-};
-
+/* The row's machine: the context keys table.csv's first columns show. */
 static void put_identity(struct csv_writer *w, const struct table_row *r)
 {
-	const char *id[] = { r->host, r->cpu_model, r->family, r->model,
-			     r->stepping, r->microcode, r->kernel, r->virt,
-			     r->counter };
-
-	for (size_t i = 0; i < sizeof(id) / sizeof(id[0]); i++)
-		csv_field_text(w, id[i]);
+	for (size_t i = 0; i < file_table.count; i++)
+		if (file_table.columns[i].context_key)
+			csv_field_text(w, rundir_context_or(&r->cells_from->run,
+				       file_table.columns[i].context_key, ""));
 }
 
 static void put_value(struct csv_writer *w, const struct table_value *v)
@@ -64,7 +57,8 @@ int table_write_csv(const struct table *t, FILE *f)
 	struct csv_writer w;
 
 	csv_writer_init(&w, f);
-	csv_row(&w, csv_header, sizeof(csv_header) / sizeof(csv_header[0]));
+	/* the catalogue's columns, in its order: the fields below follow it */
+	file_header_write(&w, &file_table);
 	for (size_t k = 0; k < t->row_count; k++) {
 		const struct table_row *r = &t->rows[k];
 

@@ -163,70 +163,16 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 			 char *err, size_t errlen)
 {
 	struct run_dir run = { 0 };
-	struct csv_row row = { 0 };
-	unsigned long line = 0;
-	size_t cap = 0;
-	unsigned long *lines = NULL;
-	size_t first, again;
-	int repeat;
 	FILE *f = fmemopen((void *)text, len ? len : 1, "r");
-	int got, rc = -1;
+	int rc = -1;
 
 	if (!f) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	got = csv_read_row(f, &row, &line);
-	if (got <= 0 || row.count != 2 || strcmp(row.fields[0], "key") ||
-	    strcmp(row.fields[1], "value")) {
-		snprintf(err, errlen, "context.csv does not start with key,value");
-		goto out;
-	}
-	while ((got = csv_read_row(f, &row, &line)) > 0) {
-		if (row.count != 2) {
-			snprintf(err, errlen, "context.csv:%lu: not key,value", line);
-			goto out;
-		}
-		if (run.context_count == cap) {
-			char **keys, **values;
-			unsigned long *more;
-
-			cap = cap ? 2 * cap : 64;
-			keys = realloc(run.keys, cap * sizeof(*keys));
-			if (keys)
-				run.keys = keys;
-			values = realloc(run.values, cap * sizeof(*values));
-			if (values)
-				run.values = values;
-			more = realloc(lines, cap * sizeof(*lines));
-			if (more)
-				lines = more;
-			if (!keys || !values || !more)
-				goto oom;
-		}
-		lines[run.context_count] = line;
-		run.keys[run.context_count] = strdup(row.fields[0]);
-		run.values[run.context_count] = strdup(row.fields[1]);
-		run.context_count++;
-		if (!run.keys[run.context_count - 1] || !run.values[run.context_count - 1])
-			goto oom;
-	}
-	if (got < 0) {
-		snprintf(err, errlen, "context.csv:%lu: %s", line, got == -2 ?
-			 "a record longer than " CSV_ROW_MAX_TEXT : "malformed CSV");
-		goto out;
-	}
-	repeat = rundir_find_repeat((const char *const *)run.keys,
-				    run.context_count, &first, &again);
-	if (repeat == -2)
-		goto oom;
-	if (repeat == 0) {
-		snprintf(err, errlen, "context.csv:%lu: key %.40s appears twice "
-			 "(first on line %lu)", lines[again], run.keys[again],
-			 lines[first]);
-		goto out;
-	}
-	if (run_check_context(&run, err, errlen))
+	/* the reader every command uses, on the archive's copy */
+	if (rundir_read_context(f, "context.csv", &run, err, errlen) ||
+	    run_check_context(&run, err, errlen))
 		goto out;
 	run_dir_name_dated(in->name, sizeof(in->name), rundir_context(&run, "host"),
 			   rundir_context(&run, "date"),
@@ -237,18 +183,8 @@ static int check_context(const char *text, size_t len, struct inspected *in,
 		goto out;
 	}
 	rc = 0;
-	goto out;
-oom:
-	snprintf(err, errlen, "out of memory");
 out:
-	for (size_t i = 0; i < run.context_count; i++) {
-		free(run.keys[i]);
-		free(run.values[i]);
-	}
-	free(lines);
-	free(run.keys);
-	free(run.values);
-	csv_row_free(&row);
+	rundir_free(&run);
 	fclose(f);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "measure/stats.h"
+#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 #include "rundata/json.h"
 
@@ -397,10 +398,6 @@ int run_check_json(const char *dir, char *err, size_t errlen)
 	return rc ? -1 : 0;
 }
 
-const char *const run_required_context[] = {
-	"date", "host", "kernel_release", "cpu_model", "smap_state", "counter",
-	"virt", "smapbench_version", NULL,
-};
 
 /*
  * NULL when v is printable UTF-8, else what it holds and where (bytes
@@ -545,16 +542,22 @@ int run_check_context(const struct run_dir *run, char *err, size_t errlen)
 
 	if (run_check_context_text(run, err, errlen))
 		return -1;
-	for (size_t i = 0; run_required_context[i]; i++) {
-		const char *v = rundir_context(run, run_required_context[i]);
+	/* the keys the catalogue has every run carry */
+	for (size_t i = 0; i < context_key_count; i++) {
+		const char *key = context_keys[i].name;
+		const char *v = rundir_context(run, key);
+		char required[256] = "";
 
-		if (!v || !*v) {
-			snprintf(err, errlen, "context.csv has no %s (required: "
-				 "date, host, kernel_release, cpu_model, smap_state, "
-				 "counter, virt, smapbench_version)",
-				 run_required_context[i]);
-			return -1;
-		}
+		if (!(context_keys[i].roles & KEY_REQUIRED) || (v && *v))
+			continue;
+		for (size_t k = 0; k < context_key_count; k++)
+			if (context_keys[k].roles & KEY_REQUIRED)
+				snprintf(required + strlen(required),
+					 sizeof(required) - strlen(required), "%s%s",
+					 *required ? ", " : "", context_keys[k].name);
+		snprintf(err, errlen, "context.csv has no %s (required: %s)", key,
+			 required);
+		return -1;
 	}
 	if (schema && !run_schema_known(schema)) {
 		snprintf(err, errlen, "context.csv: schema_version '%.20s' is not "

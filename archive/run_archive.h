@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "archive/sha256.h"
+#include "measure/sha256.h"
 #include "archive/tar.h"
 #include "rundata/rundir.h"
 
@@ -110,7 +110,7 @@ void run_manifest_free(struct run_manifest *m);
  * run was loaded from. 0, or -1 with the first disagreement in err.
  */
 /*
- * The context keys a run must have for the table to place it (each
+ * The context keys a run must have (the catalogue's required ones, each
  * present and not empty), its schema_version (absent: 1) one this
  * program reads, and its status (absent: complete) complete or
  * interrupted. 0, or -1 with err.
@@ -124,8 +124,6 @@ int run_check_context(const struct run_dir *run, char *err, size_t errlen);
 const char *run_status_note(const char *dir);
 /* Whether a schema_version is one this smapbench reads (1 to the current). */
 int run_schema_known(const char *version);
-/* The keys run_check_context requires, NULL-terminated. */
-extern const char *const run_required_context[];
 
 /*
  * DIR/results.json, when the run has one, is JSON (RFC 8259, as

@@ -31,7 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "archive/sha256.h"
+#include "measure/sha256.h"
 
 #define TAR_BLOCK	512
 /* A path in a header: prefix, '/', name (each field full, without NUL). */

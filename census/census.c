@@ -13,6 +13,8 @@
 
 #include "census/census_protocol.h"
 #include "kmod/uapi/smapbench.h"
+#include "rundata/catalogue.h"
+#include "rundata/census_csv.h"
 #include "rundata/csv.h"
 #include "suites/kmod/catalogue.h"
 
@@ -482,15 +484,6 @@ out:
 
 /* ------------------------------------------------------------ CSV */
 
-static const char *const columns[] = {
-	"kernel", "smap_state", "name", "suite", "op", "variant", "size",
-	"batch", "ops", "stac", "clac", "entry_clac", "popf", "kinsn",
-	"stac_per_op", "clac_per_op", "entry_clac_per_op", "popf_per_op",
-	"kinsn_per_op", "loop_calls", "loop_stac", "loop_clac",
-	"loop_entry_clac", "loop_popf", "status",
-};
-#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
-
 static void field_rate(struct csv_writer *w, uint64_t count, uint64_t ops)
 {
 	if (ops)
@@ -512,7 +505,8 @@ int census_write_csv(const struct census *c, FILE *f)
 	struct csv_writer w;
 
 	csv_writer_init(&w, f);
-	csv_row(&w, columns, NCOLUMNS);
+	/* the catalogue's columns, in its order: the fields below follow it */
+	file_header_write(&w, &file_census);
 	for (size_t i = 0; i < c->count; i++) {
 		const struct census_row *r = &c->rows[i];
 		int counted = !strcmp(r->status, "ok") ||
@@ -551,68 +545,47 @@ int census_write_csv(const struct census *c, FILE *f)
 int census_load_csv(struct census *c, const char *path, char *err,
 		    size_t errlen)
 {
-	struct csv_table t;
+	struct census_csv csv;
 	int rc = -1;
 
-	if (csv_table_load(path, &t, err, errlen))
+	if (census_csv_load(path, &csv, err, errlen))
 		return -1;
-	for (size_t i = 0; i < NCOLUMNS; i++)
-		if (csv_table_column(&t, columns[i]) < 0) {
-			snprintf(err, errlen, "%s has no column %s (docs/schema.md)",
-				 path, columns[i]);
-			goto out;
-		}
-	for (size_t i = 0; i < t.count; i++) {
+	for (size_t i = 0; i < csv.count; i++) {
+		const struct census_csv_row *in = &csv.rows[i];
 		struct census_row *r = new_row(c);
-		const char *loop = csv_table_get(&t, i, "loop_calls");
 
 		if (!r) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-		r->kernel = dup_or_null(csv_table_get(&t, i, "kernel"));
-		r->state = dup_or_null(csv_table_get(&t, i, "smap_state"));
-		r->name = dup_or_null(csv_table_get(&t, i, "name"));
-		r->suite = dup_or_null(csv_table_get(&t, i, "suite"));
-		r->op = dup_or_null(csv_table_get(&t, i, "op"));
-		r->variant = dup_or_null(csv_table_get(&t, i, "variant"));
-		r->status = dup_or_null(csv_table_get(&t, i, "status"));
+		r->kernel = dup_or_null(in->kernel);
+		r->state = dup_or_null(in->state);
+		r->name = dup_or_null(in->name);
+		r->suite = dup_or_null(in->suite);
+		r->op = dup_or_null(in->op);
+		r->variant = dup_or_null(in->variant);
+		r->status = dup_or_null(in->status);
 		if (!r->kernel || !r->state || !r->name || !r->suite || !r->op ||
 		    !r->variant || !r->status) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-		r->size = strtoul(csv_table_get(&t, i, "size"), NULL, 10);
-		r->batch = strtoul(csv_table_get(&t, i, "batch"), NULL, 10);
-		r->has_loop = loop && *loop;
-		/* Empty counts (skipped rows) stay 0. */
-		struct {
-			const char *column;
-			uint64_t *value;
-		} counts[] = {
-			{ "ops", &r->ops }, { "stac", &r->total.stac },
-			{ "clac", &r->total.clac },
-			{ "entry_clac", &r->total.entry_clac },
-			{ "popf", &r->total.popf }, { "kinsn", &r->kinsn },
-			{ "loop_calls", &r->loop_calls },
-			{ "loop_stac", &r->loop.stac },
-			{ "loop_clac", &r->loop.clac },
-			{ "loop_entry_clac", &r->loop.entry_clac },
-			{ "loop_popf", &r->loop.popf },
-		};
-		for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
-			const char *v = csv_table_get(&t, i, counts[k].column);
-
-			if (*v && parse_u64(v, counts[k].value)) {
-				snprintf(err, errlen, "%s: row %zu: %s '%s' is not a count",
-					 path, i + 2, counts[k].column, v);
-				goto out;
-			}
-		}
+		r->size = in->size;
+		r->batch = in->batch;
+		r->ops = in->ops;
+		r->total = (struct census_counts){ in->total.stac, in->total.clac,
+						   in->total.entry_clac,
+						   in->total.popf };
+		r->kinsn = in->kinsn;
+		r->has_loop = in->has_loop;
+		r->loop_calls = in->loop_calls;
+		r->loop = (struct census_counts){ in->loop.stac, in->loop.clac,
+						  in->loop.entry_clac,
+						  in->loop.popf };
 	}
 	rc = 0;
 out:
-	csv_table_free(&t);
+	census_csv_free(&csv);
 	return rc;
 }
 

@@ -2,9 +2,6 @@
 /* census_options.c - the census of a command's command line; see census_options.h. */
 #include "cli/census_options.h"
 
-#include <errno.h>
-#include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +9,7 @@
 #include "analysis/table.h"
 #include "census/census.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #define DEFAULT_TABLE "data/table/table.csv"
 /* where this machine's runs and comparisons are, for its pair's cost */
@@ -27,263 +25,232 @@
 #define DEFAULT_TOP 10
 #define MAX_TOP 64
 
-void census_command_usage(FILE *f)
+/* What the table parses into, besides the options. */
+struct parsed {
+	struct census_command_options o;
+	const char *pair_ci;
+};
+
+static int take_kernel(const char *value, void *values, char *err,
+		       size_t errlen)
 {
-	fprintf(f,
-		"usage: smapbench census [OPTIONS] -- COMMAND [ARGUMENT]...\n"
-		"\n"
+	struct parsed *p = values;
+
+	if (access(value, R_OK)) {
+		snprintf(err, errlen, "--kernel %s: no readable file there", value);
+		return -1;
+	}
+	p->o.kernels[p->o.nkernels++] = (char *)value;
+	return 0;
+}
+
+static int take_states(const char *value, void *values, char *err,
+		       size_t errlen)
+{
+	struct parsed *p = values;
+	char copy[256], *save = NULL;
+	int valid = *value && strlen(value) < sizeof(copy) &&
+		    value[strlen(value) - 1] != ',' && value[0] != ',' &&
+		    !strstr(value, ",,");
+
+	snprintf(copy, sizeof(copy), "%s", value);
+	for (char *s = strtok_r(copy, ",", &save); valid && s;
+	     s = strtok_r(NULL, ",", &save)) {
+		int known = 0;
+
+		for (size_t k = 0; census_states[k]; k++)
+			known |= !strcmp(census_states[k], s);
+		valid = known;
+	}
+	if (!valid) {
+		snprintf(err, errlen, "--states '%s': a comma-separated list of smap, clearcpuid and cpu-off",
+			 value);
+		return -1;
+	}
+	p->o.states = value;
+	return 0;
+}
+
+static const struct option_def command_options[] = {
+	OPT_CALL("kernel", "PATH", take_kernel,
+		 "kernel image to boot; repeat for more (default: Debian's 6.1\n"
+		 "and 6.12, those installed)"),
+	OPT_CALL("states", "LIST", take_states,
+		 "of smap, clearcpuid, cpu-off (default " DEFAULT_STATES ")"),
+	OPT_NUMBER("timeout", "S", struct parsed, o.timeout, 0, 86400,
+		   OPTION_LOW_OPEN, "a number of seconds",
+		   OPTION_TEXT_OF(DEFAULT_TIMEOUT),
+		   "seconds COMMAND may take, natively and in each guest, where\n"
+		   "TCG makes it 10 to 100 times slower"),
+	OPT_TEXT("out", "DIR", struct parsed, o.out, "directory name",
+		 "where the census directory goes (default data)"),
+	OPT_WHOLE("top", "N", struct parsed, o.top, 1, MAX_TOP, "a whole number",
+		  OPTION_TEXT_OF(DEFAULT_TOP), "kernel functions in the report and the plot"),
+	OPT_TEXT("cpu-row", "HOST[:KERNEL]", struct parsed, o.cost.cpu_row,
+		 "row", "the estimate (pairs x cost of a pair / native time)\n"
+		 "from a row of --table: its --pair-figure, in cycles\n"
+		 "(converted with the row's calibration) or ns"),
+	OPT_TEXT("table", "FILE", struct parsed, o.cost.table, "file name",
+		 "a table.csv of smapbench table (default " DEFAULT_TABLE ")"),
+	OPT_TEXT("pair-figure", "ID", struct parsed, o.cost.figure, "figure",
+		 "the row's figure, one of table.csv's figure column (default:\n"
+		 "the table's first, the pair of get_user at 8 B)"),
+	OPT_NUMBER("pair-cycles", "N", struct parsed, o.cost.pair_cycles, 0, 1e6,
+		   OPTION_LOW_OPEN, "a number of cycles", NULL,
+		   "or the estimate from N core cycles per pair"),
+	OPT_TEXT("pair-ci", "LO,HI", struct parsed, pair_ci, "interval",
+		 "its interval"),
+	OPT_NUMBER("ghz", "G", struct parsed, o.cost.ghz, 0.05, 20,
+		   OPTION_LOW_OPEN, "a frequency in GHz", NULL,
+		   "core frequency for cycles (default: the row's calibration,\n"
+		   "else this machine's calibration chains)"),
+	OPT_TEXT("runs", "DIR", struct parsed, o.cost.runs, "directory name",
+		 "where this machine's runs and comparisons are, for the\n"
+		 "measured cost of a pair (default " DEFAULT_RUNS ")"),
+	OPT_NUMBER("native-seconds", "S", struct parsed, o.native_seconds, 0, 1e6,
+		   OPTION_LOW_OPEN, "a number of seconds", NULL,
+		   "COMMAND's native wall time, given instead of measured here"),
+	OPT_WHOLE("native-runs", "N", struct parsed, o.native_runs, 1,
+		  CENSUS_NATIVE_MAX_RUNS, "a whole number",
+		  OPTION_TEXT_OF(DEFAULT_NATIVE_RUNS),
+		  "timed native runs after a warm-up"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct option_table command_table = {
+	.command = "census",
+	.synopsis = "[OPTIONS] -- COMMAND [ARGUMENT]...",
+	.about =
 		"How many user-access windows (STAC/CLAC pairs) COMMAND opens in the kernel,\n"
 		"where, and what SMAP would cost it. COMMAND runs from this machine's userland\n"
 		"in a QEMU TCG guest under the census plugin, once per kernel and SMAP state,\n"
 		"after `true` run the same way (the baseline, subtracted); natively it is\n"
 		"timed. Writes a census directory under --out (census.csv, sites.csv,\n"
 		"syscalls.csv, report.md, plots/) and prints its path. docs/census.md.\n"
-		"\n"
-		"  --kernel PATH        kernel image to boot; repeat for more (default:\n"
-		"                       Debian's 6.1 and 6.12, those installed)\n"
-		"  --states LIST        of smap, clearcpuid, cpu-off (default %s)\n"
-		"  --timeout S          seconds COMMAND may take, natively and in each guest,\n"
-		"                       where TCG makes it 10 to 100 times slower (default %d)\n"
-		"  --out DIR            where the census directory goes (default data)\n"
-		"  --top N              kernel functions in the report and the plot (default %d)\n"
-		"The estimate (pairs x cost of a pair / native time). The cost is this machine's\n"
-		"measured one: the module's inline - nopad from a run of it, else a boot series'\n"
-		"beta (pair-fit.csv), else --table's figure for this CPU model, else a range\n"
-		"up to a bpf upper bound (docs/census.md); or given by one of:\n"
-		"  --cpu-row HOST[:KERNEL]  a row of --table: its --pair-figure, in cycles\n"
-		"                       (converted with the row's calibration) or ns\n"
-		"  --table FILE         a table.csv of smapbench table (default %s)\n"
-		"  --pair-figure ID     the row's figure, one of table.csv's figure column\n"
-		"                       (default %s)\n"
-		"  --pair-cycles N      or: N core cycles per pair\n"
-		"  --pair-ci LO,HI      its interval\n"
-		"  --ghz G              core frequency for cycles (default: the row's\n"
-		"                       calibration, else this machine's calibration chains)\n"
-		"  --runs DIR           where this machine's runs and comparisons are (default\n"
-		"                       %s)\n"
-		"and COMMAND's native wall time:\n"
-		"  --native-seconds S   given, instead of measured here\n"
-		"  --native-runs N      timed native runs after a warm-up (default %d)\n"
-		"\n"
+		"The cost of a pair is this machine's measured one: the module's inline -\n"
+		"nopad from a run of it under --runs, else a boot series' beta\n"
+		"(pair-fit.csv), else --table's figure for this CPU model, else a range up\n"
+		"to a bpf upper bound (docs/census.md); or given by --cpu-row or\n"
+		"--pair-cycles.\n",
+	.options = command_options,
+	.after =
 		"Exit status: 0 written; 1 COMMAND failed, was not found or took longer than\n"
 		"--timeout (natively or in a guest), or a boot failed: no directory; 2 bad\n"
 		"usage.\n",
-		DEFAULT_STATES, DEFAULT_TIMEOUT, DEFAULT_TOP, DEFAULT_TABLE,
-		DEFAULT_FIGURE, DEFAULT_RUNS, DEFAULT_NATIVE_RUNS);
+	.in_order = 1,
+};
+
+void census_command_usage(FILE *f)
+{
+	options_usage(f, &command_table);
 }
 
-static int bad(const char *fmt, const char *arg)
+static int bad(const char *why)
 {
-	fprintf(stderr, "smapbench census: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(see smapbench census --help)\n");
+	fprintf(stderr, "smapbench census: %s\n(see smapbench census --help)\n",
+		why);
 	return EXIT_USAGE;
-}
-
-/* A number in (low, high]. */
-static int number_in(const char *text, double low, double high, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(text, &end);
-	return !errno && end != text && !*end && isfinite(*v) && *v > low &&
-	       *v <= high ? 0 : -1;
-}
-
-static int states_valid(const char *list)
-{
-	char copy[256], *save = NULL;
-
-	if (!*list || strlen(list) >= sizeof(copy))
-		return 0;
-	snprintf(copy, sizeof(copy), "%s", list);
-	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-		int known = 0;
-
-		for (size_t k = 0; census_states[k]; k++)
-			known |= !strcmp(census_states[k], s);
-		if (!known)
-			return 0;
-	}
-	return list[strlen(list) - 1] != ',' && list[0] != ',' && !strstr(list, ",,");
 }
 
 int census_command_parse_options(int argc, char **argv,
 				 struct census_command_options *o)
 {
-	static const struct option longopts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "states", required_argument, NULL, 's' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "cpu-row", required_argument, NULL, 'r' },
-		{ "table", required_argument, NULL, 'T' },
-		{ "pair-figure", required_argument, NULL, 'f' },
-		{ "pair-cycles", required_argument, NULL, 'c' },
-		{ "pair-ci", required_argument, NULL, 'i' },
-		{ "ghz", required_argument, NULL, 'g' },
-		{ "runs", required_argument, NULL, 'D' },
-		{ "native-seconds", required_argument, NULL, 'N' },
-		{ "native-runs", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct parsed p = {
+		.o = {
+			.states = DEFAULT_STATES, .timeout = DEFAULT_TIMEOUT,
+			.out = "data", .native_runs = DEFAULT_NATIVE_RUNS,
+			.top = DEFAULT_TOP,
+			.cost = { .table = DEFAULT_TABLE, .figure = DEFAULT_FIGURE,
+				  .runs = DEFAULT_RUNS },
+		},
 	};
-	const char *pair_ci = NULL;
-	double v;
-	int c;
+	struct option_result r;
+	char err[512];
 
-	memset(o, 0, sizeof(*o));
-	o->states = DEFAULT_STATES;
-	o->timeout = DEFAULT_TIMEOUT;
-	o->out = "data";
-	o->native_runs = DEFAULT_NATIVE_RUNS;
-	o->top = DEFAULT_TOP;
-	o->cost.table = DEFAULT_TABLE;
-	o->cost.figure = DEFAULT_FIGURE;
-	o->cost.runs = DEFAULT_RUNS;
-	o->kernels = calloc((size_t)argc, sizeof(*o->kernels));
-	if (!o->kernels) {
+	p.o.kernels = calloc((size_t)argc, sizeof(*p.o.kernels));
+	*o = p.o;
+	if (!p.o.kernels) {
 		fprintf(stderr, "smapbench census: out of memory\n");
 		return 1;
 	}
-	optind = 1;
-	opterr = 0;	/* our message names the option */
-	/* "+": the first word that is no option ends them (COMMAND after --) */
-	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			if (access(optarg, R_OK))
-				return bad("--kernel %s: no readable file there", optarg);
-			o->kernels[o->nkernels++] = optarg;
-			break;
-		case 's':
-			if (!states_valid(optarg))
-				return bad("--states '%s': a comma-separated list of smap, clearcpuid and cpu-off",
-					   optarg);
-			o->states = optarg;
-			break;
-		case 't':
-			if (number_in(optarg, 0, 86400, &o->timeout))
-				return bad("--timeout '%s' is not a number of seconds in (0, 86400]",
-					   optarg);
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'n':
-			if (number_in(optarg, 0, MAX_TOP, &v) || v != floor(v))
-				return bad("--top '%s' is not a whole number from 1 to 64", optarg);
-			o->top = (unsigned)v;
-			break;
-		case 'r':
-			o->cost.cpu_row = optarg;
-			break;
-		case 'T':
-			o->cost.table = optarg;
-			break;
-		case 'f':
-			o->cost.figure = optarg;
-			break;
-		case 'c':
-			if (number_in(optarg, 0, 1e6, &o->cost.pair_cycles))
-				return bad("--pair-cycles '%s' is not a number of cycles in (0, 1000000]",
-					   optarg);
-			break;
-		case 'i':
-			pair_ci = optarg;
-			break;
-		case 'D':
-			o->cost.runs = optarg;
-			break;
-		case 'g':
-			if (number_in(optarg, 0.05, 20, &o->cost.ghz))
-				return bad("--ghz '%s' is not a frequency in GHz in (0.05, 20]",
-					   optarg);
-			break;
-		case 'N':
-			if (number_in(optarg, 0, 1e6, &o->native_seconds))
-				return bad("--native-seconds '%s' is not a positive number of seconds",
-					   optarg);
-			break;
-		case 'R':
-			if (number_in(optarg, 0, CENSUS_NATIVE_MAX_RUNS, &v) || v != floor(v))
-				return bad("--native-runs '%s' is not a whole number from 1 to 100",
-					   optarg);
-			o->native_runs = (unsigned)v;
-			break;
-		case 'h':
-			census_command_usage(stdout);
-			return 1;
-		default:
-			return bad("%s: unknown option of the census of a command",
-				   argv[optind - 1]);
-		}
+	if (options_parse(&command_table, argc, argv, &p, &r, err, sizeof(err))) {
+		*o = p.o;
+		return bad(err);
 	}
-	if (optind >= argc || strcmp(argv[optind - 1], "--"))
-		return bad("%s", optind < argc ?
+	*o = p.o;
+	if (r.help) {
+		census_command_usage(stdout);
+		return 1;
+	}
+	if (r.first >= argc || strcmp(argv[r.first - 1], "--"))
+		return bad(r.first < argc ?
 			   "the command must follow --: smapbench census [OPTIONS] -- COMMAND [ARGUMENT]..." :
 			   "no COMMAND: smapbench census [OPTIONS] -- COMMAND [ARGUMENT]...");
-	o->argv = argv + optind;
+	o->argv = argv + r.first;
 	if (o->cost.cpu_row && o->cost.pair_cycles > 0)
-		return bad("%s", "--cpu-row and --pair-cycles both give the cost of a pair: give one");
-	if (o->cost.cpu_row && !*o->cost.cpu_row)
-		return bad("%s", "--cpu-row needs HOST or HOST:KERNEL");
-	if (pair_ci) {
-		char *comma;
+		return bad("--cpu-row and --pair-cycles both give the cost of a pair: give one");
+	if (p.pair_ci) {
+		const char *comma = strchr(p.pair_ci, ',');
+		char low[64];
 
 		if (!(o->cost.pair_cycles > 0))
-			return bad("%s", "--pair-ci needs --pair-cycles");
-		errno = 0;
-		o->cost.pair_low = strtod(pair_ci, &comma);
-		if (errno || *comma != ',' ||
-		    number_in(comma + 1, 0, 1e6, &o->cost.pair_high) ||
-		    !(o->cost.pair_low > 0) || o->cost.pair_low > o->cost.pair_cycles ||
-		    o->cost.pair_high < o->cost.pair_cycles)
-			return bad("--pair-ci '%s' is not LO,HI with 0 < LO <= --pair-cycles <= HI",
-				   pair_ci);
+			return bad("--pair-ci needs --pair-cycles");
+		snprintf(low, sizeof(low), "%.*s",
+			 comma ? (int)(comma - p.pair_ci) : 0, p.pair_ci);
+		if (!comma || parse_number(low, 0, 0, 1e6, OPTION_LOW_OPEN,
+					   &o->cost.pair_low, NULL) ||
+		    parse_number(comma + 1, 0, 0, 1e6, OPTION_LOW_OPEN,
+				 &o->cost.pair_high, NULL) ||
+		    o->cost.pair_low > o->cost.pair_cycles ||
+		    o->cost.pair_high < o->cost.pair_cycles) {
+			snprintf(err, sizeof(err), "--pair-ci '%s' is not LO,HI with 0 < LO <= --pair-cycles <= HI",
+				 p.pair_ci);
+			return bad(err);
+		}
 	}
 	return 0;
 }
 
+struct exec_parsed {
+	struct census_exec_options o;
+};
+
+static const struct option_def exec_options[] = {
+	OPT_TEXT("env-file", "F", struct exec_parsed, o.env_file, "file name",
+		 "the environment of COMMAND, NUL-separated NAME=VALUE"),
+	OPT_TEXT("output", "F", struct exec_parsed, o.output, "file name",
+		 "where COMMAND's output goes (default /dev/null)"),
+	OPT_NUMBER("timeout", "S", struct exec_parsed, o.timeout, 0, 86400,
+		   OPTION_LOW_OPEN, "a number of seconds", NULL,
+		   "seconds of guest time COMMAND may take (default: none)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct option_table exec_table = {
+	.command = "census exec",
+	.synopsis = "[--env-file F] [--output F] [--timeout S] -- COMMAND [ARGUMENT]...",
+	.about = "In a guest under the plugin: `true`, then COMMAND, each between\n"
+		 "markers (what the census of a command runs).\n",
+	.options = exec_options,
+	.in_order = 1,
+};
+
 int census_exec_parse_options(int argc, char **argv,
 			      struct census_exec_options *o)
 {
-	static const struct option longopts[] = {
-		{ "env-file", required_argument, NULL, 'e' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct exec_parsed p = { .o.output = "/dev/null" };
+	struct option_result r;
+	char err[512];
 
-	memset(o, 0, sizeof(*o));
-	o->output = "/dev/null";
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			o->env_file = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 't':
-			if (number_in(optarg, 0, 86400, &o->timeout))
-				return bad("exec --timeout '%s' is not a number of seconds in (0, 86400]",
-					   optarg);
-			break;
-		case 'h':
-			return 1;
-		default:
-			return bad("%s: unknown option of census exec", argv[optind - 1]);
-		}
-	}
-	if (optind >= argc || strcmp(argv[optind - 1], "--"))
-		return bad("%s", "census exec [--env-file F] [--output F] [--timeout S] -- COMMAND [ARGUMENT]...");
-	o->argv = argv + optind;
+	if (options_parse(&exec_table, argc, argv, &p, &r, err, sizeof(err)))
+		return options_refuse(&exec_table, err);
+	*o = p.o;
+	if (r.help)
+		return 1;
+	if (r.first >= argc || strcmp(argv[r.first - 1], "--"))
+		return options_refuse(&exec_table, "the command must follow --");
+	o->argv = argv + r.first;
 	return 0;
 }

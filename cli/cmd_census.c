@@ -13,7 +13,6 @@
  *   -- COMMAND  the census of a command (cli/census_options.c)
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "census/command/census_command.h"
 #include "cli/census_options.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "rundata/atomic_dir.h"
 #include "suites/suite.h"
 
@@ -76,105 +76,89 @@ static int bad_usage(const char *fmt, const char *arg)
 
 /* ------------------------------------------------------------ measure */
 
+static const struct option_def measure_options[] = {
+	OPT_CHOICE("suite", "NAME", struct census_measure_options, suite,
+		   suite_names, "suite", "all", "the suites to count"),
+	OPT_TEXT("filter", "REGEX", struct census_measure_options, filter,
+		 "expression", "only the benchmarks whose name matches (POSIX ERE)"),
+	OPT_FLAG("quick", struct census_measure_options, quick,
+		 "leave out the extended benchmarks"),
+	OPT_NUMBER("min-time", "S", struct census_measure_options, min_time, 0,
+		   60, OPTION_LOW_OPEN, "a number of seconds", "0.05",
+		   "guest seconds per syscall or bpf benchmark"),
+	OPT_WHOLE("samples", "N", struct census_measure_options, samples, 1,
+		  4096, "a number", "8", "samples of the kmod RUN"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct option_table measure_table = {
+	.command = "census measure",
+	.synopsis = "[options]",
+	.about = "In a guest under the census plugin: each benchmark once, between\n"
+		 "markers.\n",
+	.options = measure_options,
+};
+
 static int cmd_measure(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "suite", required_argument, NULL, 's' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ "min-time", required_argument, NULL, 't' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct census_measure_options o = {
 		.suite = "all", .min_time = 0.05, .samples = 8,
 	};
-	int c, known;
-	char *end;
+	struct option_result r;
+	char err[256];
 
-	optind = 1;
-	opterr = 0;	/* our message names the option */
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			known = 0;
-			for (size_t i = 0; suite_names[i]; i++)
-				known |= !strcmp(suite_names[i], optarg);
-			if (!known)
-				return bad_usage("--suite: no suite '%s' (all, syscall, kmod, bpf)",
-						 optarg);
-			o.suite = optarg;
-			break;
-		case 'f':
-			o.filter = optarg;
-			break;
-		case 'q':
-			o.quick = 1;
-			break;
-		case 't':
-			errno = 0;
-			o.min_time = strtod(optarg, &end);
-			if (errno || *end || !(o.min_time > 0 && o.min_time <= 60))
-				return bad_usage("--min-time: '%s' is not a number of seconds in (0, 60]",
-						 optarg);
-			break;
-		case 'n': {
-			unsigned long n;
-
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || *end || n < 1 || n > 4096)
-				return bad_usage("--samples: '%s' is not a number from 1 to 4096",
-						 optarg);
-			o.samples = (unsigned)n;
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return bad_usage("%s: unknown option of census measure",
-					 argv[optind - 1]);
-		}
+	if (options_parse(&measure_table, argc, argv, &o, &r, err, sizeof(err)))
+		return options_refuse(&measure_table, err);
+	if (r.help) {
+		usage(stdout);
+		return 0;
 	}
-	if (optind < argc)
-		return bad_usage("measure takes no argument '%s'", argv[optind]);
+	if (r.first < argc)
+		return bad_usage("measure takes no argument '%s'", argv[r.first]);
 	return census_measure(&o);
 }
 
 /* ------------------------------------------------------------ collect */
 
+/* The options of collect and redraw: where the new directory goes. */
+struct out_option {
+	const char *out;
+};
+
+static const struct option_def collect_options[] = {
+	OPT_TEXT("out", "DIR", struct out_option, out, "directory name",
+		 "where the census directory goes (default data)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct option_table collect_table = {
+	.command = "census collect",
+	.synopsis = "[--out DIR] STATE=FILE...",
+	.options = collect_options,
+};
+
 static int cmd_collect(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct census census = { 0 };
-	const char *out = "data";
+	struct out_option o = { "data" };
+	const char *out;
+	struct option_result r;
 	char err[1024], written[PATH_MAX];
-	int c, status;
+	int status, first;
 
-	optind = 1;
-	opterr = 0;	/* our message names the option */
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return bad_usage("%s: unknown option of census collect",
-					 argv[optind - 1]);
-		}
+	if (options_parse(&collect_table, argc, argv, &o, &r, err, sizeof(err)))
+		return options_refuse(&collect_table, err);
+	if (r.help) {
+		usage(stdout);
+		return 0;
 	}
-	if (optind == argc)
+	out = o.out;
+	first = r.first;
+	if (first == argc)
 		return bad_usage("%s", "collect needs STATE=FILE arguments, one per boot");
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		char state[32];
 		const char *eq = strchr(argv[i], '=');
 		int known = 0;
@@ -195,7 +179,7 @@ static int cmd_collect(int argc, char **argv)
 	}
 	/* An interruption removes the directory being built, and gnuplot. */
 	atomic_dir_cleanup_on_signals();
-	status = census_write_dir(&census, argv + optind, argc - optind, out,
+	status = census_write_dir(&census, argv + first, argc - first, out,
 				  written, sizeof(written), err, sizeof(err)) ? 1 : 0;
 	if (status)
 		fprintf(stderr, "smapbench census: %s\n", err);
@@ -282,24 +266,37 @@ static int cmd_command(int argc, char **argv)
 	return rc;
 }
 
+static const struct option_def redraw_options[] = {
+	OPT_TEXT("out", "PARENT", struct out_option, out, "directory name",
+		 "where the new census directory goes"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct option_table redraw_table = {
+	.command = "census redraw",
+	.synopsis = "DIR --out PARENT",
+	.options = redraw_options,
+};
+
 static int cmd_redraw(int argc, char **argv)
 {
 	char written[PATH_MAX], err[2048];
-	const char *out = NULL, *dir = NULL;
+	struct out_option o = { NULL };
+	struct option_result r;
+	const char *out, *dir;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (argv[i][0] == '-' || dir) {
-			return bad_usage("redraw takes one census directory and --out DIR, not '%s'",
-					 argv[i]);
-		} else {
-			dir = argv[i];
-		}
+	if (options_parse(&redraw_table, argc, argv, &o, &r, err, sizeof(err)))
+		return options_refuse(&redraw_table, err);
+	if (r.help) {
+		usage(stdout);
+		return 0;
 	}
+	if (argc - r.first > 1)
+		return bad_usage("redraw takes one census directory and --out DIR, not '%s'",
+				 argv[r.first + 1]);
+	out = o.out;
+	dir = r.first < argc ? argv[r.first] : NULL;
 	if (!dir || !out)
 		return bad_usage("%s", "redraw needs a census directory of a command and --out DIR");
 	atomic_dir_cleanup_on_signals();

@@ -11,55 +11,52 @@
 #include "archive/pack.h"
 #include "archive/run_archive.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "rundata/atomic_dir.h"
 
-static void pack_usage(FILE *f)
-{
-	fputs("usage: smapbench pack RUN [--out FILE]\n"
-	      "\n"
-	      "Writes RUN (a directory of `smapbench run`) as one POSIX tar archive,\n"
-	      "NAME.smapbench.tar in the current directory (NAME: RUN's directory\n"
-	      "name), or FILE: NAME/MANIFEST (format, versions, each file's size and\n"
-	      "SHA-256) first, then every file of the run under NAME/. RUN is checked\n"
-	      "as `smapbench import` will check it. An existing FILE is never\n"
-	      "replaced. Prints \"archive: PATH\".\n"
-	      "\n"
-	      "  --out FILE   where to write the archive\n",
-	      f);
-}
+struct pack_options {
+	const char *out;
+};
+
+static const struct option_def pack_options[] = {
+	OPT_TEXT("out", "FILE", struct pack_options, out, "file name",
+		 "where to write the archive (default: NAME.smapbench.tar here)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct option_table pack_table = {
+	.command = "pack",
+	.synopsis = "RUN [--out FILE]",
+	.about = "Writes RUN (a directory of `smapbench run`) as one POSIX tar archive,\n"
+		 "NAME.smapbench.tar in the current directory (NAME: RUN's directory\n"
+		 "name), or FILE: NAME/MANIFEST (format, versions, each file's size and\n"
+		 "SHA-256) first, then every file of the run under NAME/. RUN is checked\n"
+		 "as `smapbench import` will check it. An existing FILE is never\n"
+		 "replaced. Prints \"archive: PATH\".\n",
+	.options = pack_options,
+};
 
 int cmd_pack(int argc, char **argv)
 {
-	const char *run = NULL, *out = NULL, *note;
+	struct pack_options o = { NULL };
+	const char *run, *out, *note;
 	char written[PATH_MAX], err[PATH_MAX * 2 + 512];
+	struct option_result r;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			pack_usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--out")) {
-			if (i + 1 >= argc || !*argv[i + 1]) {
-				fprintf(stderr, "smapbench pack: --out needs a file name\n");
-				return EXIT_USAGE;
-			}
-			out = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "smapbench pack: unknown option '%s'\n"
-				"(see smapbench pack --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else if (run) {
-			fprintf(stderr, "smapbench pack: takes one run directory, "
-				"got '%s' and '%s'\n", run, argv[i]);
-			return EXIT_USAGE;
-		} else {
-			run = argv[i];
-		}
+	if (options_parse(&pack_table, argc, argv, &o, &r, err, sizeof(err)))
+		return options_refuse(&pack_table, err);
+	if (r.help) {
+		options_usage(stdout, &pack_table);
+		return 0;
 	}
-	if (!run) {
-		fprintf(stderr, "smapbench pack: needs a run directory\n"
-			"(see smapbench pack --help)\n");
-		return EXIT_USAGE;
+	if (argc - r.first != 1) {
+		snprintf(err, sizeof(err), argc == r.first ? "needs a run directory" :
+			 "takes one run directory, got %d", argc - r.first);
+		return options_refuse(&pack_table, err);
 	}
+	run = argv[r.first];
+	out = o.out;
 	atomic_dir_cleanup_on_signals();
 	if (run_pack(run, out, written, sizeof(written), err, sizeof(err))) {
 		fprintf(stderr, "smapbench pack: %s\n", err);

@@ -8,37 +8,40 @@
 
 #include "analysis/plots.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 
-static void plot_usage(FILE *f)
-{
-	fputs("usage: smapbench plot RUN\n"
-	      "\n"
-	      "Renders RUN's results into RUN/plots/ (PNG and SVG, and the .dat\n"
-	      "files they were drawn from): cost per op by variant, copy size\n"
-	      "sweep, signal frame, sample distributions, syscall suite.\n"
-	      "Needs gnuplot; RUN/plots/ is replaced only when every plot rendered,\n"
-	      "and only when smapbench wrote it (a plots/ holding other files is\n"
-	      "left alone).\n",
-	      f);
-}
+static const struct option_def plot_options[] = {
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct option_table plot_table = {
+	.command = "plot",
+	.synopsis = "RUN",
+	.about = "Renders RUN's results into RUN/plots/ (PNG and SVG, and the .dat\n"
+		 "files they were drawn from): cost per op by variant, copy size\n"
+		 "sweep, signal frame, sample distributions, syscall suite.\n"
+		 "Needs gnuplot; RUN/plots/ is replaced only when every plot rendered,\n"
+		 "and only when smapbench wrote it (a plots/ holding other files is\n"
+		 "left alone).\n",
+	.options = plot_options,
+};
 
 int cmd_plot(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		plot_usage(stdout);
+	struct option_result r;
+	char err[256];
+
+	if (options_parse(&plot_table, argc, argv, NULL, &r, err, sizeof(err)))
+		return options_refuse(&plot_table, err);
+	if (r.help) {
+		options_usage(stdout, &plot_table);
 		return 0;
 	}
-	if (argc != 2 || argv[1][0] == '-') {
-		if (argc < 2)
-			fprintf(stderr, "smapbench plot: needs a run directory\n\n");
-		else if (argv[1][0] == '-')
-			fprintf(stderr, "smapbench plot: unknown option '%s'\n\n",
-				argv[1]);
-		else
-			fprintf(stderr, "smapbench plot: takes one run, got %d "
-				"arguments\n\n", argc - 1);
-		plot_usage(stderr);
-		return EXIT_USAGE;
+	if (argc - r.first != 1) {
+		snprintf(err, sizeof(err), argc == r.first ? "needs a run directory" :
+			 "takes one run, got %d arguments", argc - r.first);
+		return options_refuse(&plot_table, err);
 	}
-	return plots_render_run("plot", argv[1]);
+	return plots_render_run("plot", argv[r.first]);
 }

@@ -133,6 +133,25 @@ static void show_progress(void *arg, const struct runner_progress *r)
 	fflush(stderr);
 }
 
+/*
+ * A row's role as --list shows it: what compare takes it for (a base or
+ * a control nets the others; "-" where the suite does not say).
+ */
+static const char *role_name(enum bench_role role)
+{
+	switch (role) {
+	case BENCH_ROLE_BASE:
+		return "base";
+	case BENCH_ROLE_CONTROL:
+		return "control";
+	case BENCH_ROLE_EFFECT:
+		return "effect";
+	case BENCH_ROLE_UNSET:
+		break;
+	}
+	return "-";
+}
+
 static void list_benchmarks(const struct registry *r)
 {
 	for (size_t i = 0; i < r->count; i++) {
@@ -142,10 +161,11 @@ static void list_benchmarks(const struct registry *r)
 		const char *family = r->families[i] ? r->families[i] : "-";
 
 		if (b->valid && b->valid(b, why, sizeof(why)))
-			printf("%-44s %-8s skip: %s\n", b->name, family, why);
+			printf("%-44s %-8s %-7s skip: %s\n", b->name, family,
+			       role_name(b->role), why);
 		else
-			printf("%-44s %-8s %s\n", b->name, family,
-			       b->summary ? b->summary : "");
+			printf("%-44s %-8s %-7s %s\n", b->name, family,
+			       role_name(b->role), b->summary ? b->summary : "");
 	}
 }
 
@@ -195,11 +215,8 @@ int cmd_run(int argc, char **argv)
 	int rc, status;
 
 	rc = run_parse_options(argc, argv, &opt, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "smapbench run: %s\n(see smapbench run --help)\n",
-			err);
-		return rc;
-	}
+	if (rc)
+		return run_refuse(err);
 	if (opt.help) {
 		run_usage(stdout);
 		return 0;

@@ -10,29 +10,39 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "run/run.h"
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: smapbench run-worker --counter NAME --kmod-counter NAME\n"
-			"(started by smapbench run for each repetition)\n");
-	return EXIT_USAGE;
-}
+struct worker_options {
+	const char *counter, *kmod_counter;
+};
+
+static const struct option_def worker_options[] = {
+	OPT_TEXT("counter", "NAME", struct worker_options, counter, "counter",
+		 "the counter of the harness-timed benchmarks"),
+	/* "": the module's PMU where there is one (kmod_suite_worker_counter()) */
+	{ .name = "kmod-counter", .type = OPTION_TEXT, .value = "NAME",
+	  .offset = offsetof(struct worker_options, kmod_counter),
+	  .flags = OPTION_EMPTY_OK, .help = "the kmod suite's, or \"\"" },
+	OPT_END(),
+};
+
+static const struct option_table worker_table = {
+	.command = "run-worker",
+	.synopsis = "--counter NAME --kmod-counter NAME",
+	.about = "Started by smapbench run for each repetition.\n",
+	.options = worker_options,
+};
 
 int cmd_run_worker(int argc, char **argv)
 {
-	const char *counter = NULL, *kmod_counter = NULL;
+	struct worker_options o = { NULL, NULL };
+	struct option_result r;
+	char err[256];
 
-	for (int i = 1; i < argc; i += 2) {
-		const char **to = !strcmp(argv[i], "--counter") ? &counter :
-				  !strcmp(argv[i], "--kmod-counter") ?
-				  &kmod_counter : NULL;
-
-		if (!to || i + 1 >= argc)
-			return usage();
-		*to = argv[i + 1];
-	}
-	if (!counter || !kmod_counter)
-		return usage();
-	return run_worker(counter, kmod_counter);
+	if (options_parse(&worker_table, argc, argv, &o, &r, err, sizeof(err)))
+		return options_refuse(&worker_table, err);
+	if (!o.counter || !o.kmod_counter || r.first < argc)
+		return options_refuse(&worker_table, "needs --counter and --kmod-counter, and nothing else");
+	return run_worker(o.counter, o.kmod_counter);
 }

@@ -5,7 +5,6 @@
  * directory built beside its target and swapped in when complete
  * (table_dir_write()).
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "analysis/run_select.h"
 #include "analysis/table.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "rundata/atomic_dir.h"
 
 /*
@@ -50,82 +50,65 @@ static void print_rows(const struct table *t)
 		       RUN_PREFERENCE_RULE);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: smapbench table [options] RUN...\n\n"
-		"One row per machine and kernel from the run directories given\n"
-		"(e.g. data/*/): the STAC/CLAC pair's cost per access (inline - nopad),\n"
-		"the bpf overhead, and, where a machine has a SMAP and a SMAP-off\n"
-		"run of one kernel, what SMAP adds to the headline kapi and syscall\n"
-		"benchmarks (per pair, with a census directory of that kernel among\n"
-		"the inputs). Inputs that cannot be in the table are listed with\n"
-		"the reason.\n\n"
-		"Which run a row uses: of several runs of one machine, kernel and\n"
-		"SMAP state, a complete run over an interrupted one, a default or\n"
-		"--full run over a --quick one, then the one with more repetitions,\n"
-		"then the newest; of SMAP-off runs, first the one switched off as\n"
-		"users do (clearcpuid, then nosmap, then a CPU model without SMAP).\n"
-		"The others are listed as left out, with the run used instead.\n\n"
-		"options:\n"
-		"  --out DIR       write DIR/table.csv, table.md, left-out.csv and\n"
-		"                  plots/table.{png,svg} (default: table); DIR is\n"
-		"                  built beside itself and swapped in when complete,\n"
-		"                  and only replaced when it is a table directory\n"
-		"  --include-tcg   keep runs made under QEMU TCG (emulated timings)\n"
-		"  --no-plots      no plots/\n"
-		"  -h, --help      this text\n");
-}
+struct table_command {
+	const char *out;
+	struct table_options o;
+	int no_plots;
+};
 
-static int bad_usage(const char *what, const char *arg)
-{
-	fprintf(stderr, "smapbench table: %s%s%s\n\n", what, arg ? " " : "",
-		arg ? arg : "");
-	usage(stderr);
-	return EXIT_USAGE;
-}
+static const struct option_def table_options[] = {
+	OPT_TEXT("out", "DIR", struct table_command, out, "directory name",
+		 "write DIR/table.csv, table.md, left-out.csv and\n"
+		 "plots/table.{png,svg}; DIR is built beside itself and\n"
+		 "swapped in when complete, and only replaced when it is a\n"
+		 "table directory (default: table)"),
+	OPT_FLAG("include-tcg", struct table_command, o.include_tcg,
+		 "keep runs made under QEMU TCG (emulated timings)"),
+	OPT_FLAG("no-plots", struct table_command, no_plots, "no plots/"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct option_table table_table = {
+	.command = "table",
+	.synopsis = "[options] RUN...",
+	.about = "One row per machine and kernel from the run directories given\n"
+		 "(e.g. data/*/): the STAC/CLAC pair's cost per access (inline - nopad),\n"
+		 "the bpf overhead, and, where a machine has a SMAP and a SMAP-off\n"
+		 "run of one kernel, what SMAP adds to the headline kapi and syscall\n"
+		 "benchmarks (per pair, with a census directory of that kernel among\n"
+		 "the inputs). Inputs that cannot be in the table are listed with\n"
+		 "the reason.\n\n"
+		 "Which run a row uses: of several runs of one machine, kernel and\n"
+		 "SMAP state, a complete run over an interrupted one, a default or\n"
+		 "--full run over a --quick one, then the one with more repetitions,\n"
+		 "then the newest; of SMAP-off runs, first the one switched off as\n"
+		 "users do (clearcpuid, then nosmap, then a CPU model without SMAP).\n"
+		 "The others are listed as left out, with the run used instead.\n",
+	.options = table_options,
+};
 
 int cmd_table(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "include-tcg", no_argument, NULL, 't' },
-		{ "no-plots", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct table_options o = { 0 };
-	const char *out = "table";
+	struct table_command cmd = { .out = "table" };
+	struct table_options o;
+	struct option_result r;
+	const char *out;
 	char err[PATH_MAX + 512] = "";
 	struct table t;
-	int c, plots = 1, written, rc = 1;
+	int plots, written, rc = 1;
 
-	optind = 1;
-	opterr = 0;	/* our message names the option */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg)
-				return bad_usage("--out needs a directory", NULL);
-			out = optarg;
-			break;
-		case 't':
-			o.include_tcg = 1;
-			break;
-		case 'n':
-			plots = 0;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case ':':
-			return bad_usage("option needs a value:", argv[optind - 1]);
-		default:
-			return bad_usage("unknown option", argv[optind - 1]);
-		}
+	if (options_parse(&table_table, argc, argv, &cmd, &r, err, sizeof(err)))
+		return options_refuse(&table_table, err);
+	if (r.help) {
+		options_usage(stdout, &table_table);
+		return 0;
 	}
-	if (optind >= argc)
-		return bad_usage("no run directory given", NULL);
+	if (r.first >= argc)
+		return options_refuse(&table_table, "no run directory given");
+	o = cmd.o;
+	out = cmd.out;
+	plots = !cmd.no_plots;
 	if (table_dir_check(out, err, sizeof(err))) {
 		fprintf(stderr, "smapbench table: will not write %s: %s.\n"
 			"Nothing was changed. Give --out a new directory, or one "
@@ -134,7 +117,7 @@ int cmd_table(int argc, char **argv)
 	}
 	atomic_dir_cleanup_on_signals();
 	o.skip = out;
-	if (table_build(argv + optind, (size_t)(argc - optind), &o, &t)) {
+	if (table_build(argv + r.first, (size_t)(argc - r.first), &o, &t)) {
 		fprintf(stderr, "smapbench table: out of memory\n");
 		return 1;
 	}

@@ -2,23 +2,77 @@
 /* compare_options.c - compare's command line; see compare_options.h. */
 #include "cli/compare_options.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compare_stats.h"
 #include "analysis/compare_write.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 
-static void compare_usage(FILE *f, const char *name)
+/* What the table parses into, besides the request. */
+struct parsed {
+	struct compare_options o;
+	double margin_percent;
+	int no_plots;
+};
+
+static int take_fail_on(const char *value, void *values, char *err,
+			size_t errlen)
+{
+	struct parsed *p = values;
+	char bad[64];
+
+	if (!compare_verdict_mask(value, &p->o.request.fail_on, bad, sizeof(bad)))
+		return 0;
+	snprintf(err, errlen, "--fail-on: '%s' is not a verdict (slower, faster, "
+		 "same, inconclusive, unknown, separated by commas)", bad);
+	return -1;
+}
+
+static const struct option_def compare_options[] = {
+	OPT_TEXT("out", "DIR", struct parsed, o.request.out, "directory name",
+		 "output directory (default: compare-A-vs-B next to RUN_A);\n"
+		 "an existing DIR is replaced only if smapbench compare\n"
+		 "wrote it, anything else is refused (status 2)"),
+	OPT_NUMBER("alpha", "A", struct parsed, o.request.settings.alpha, 0.001,
+		   0.5, OPTION_HIGH_OPEN, "a number", "0.05",
+		   "CI level 1-A and FDR level A"),
+	OPT_NUMBER("margin", "PCT", struct parsed, margin_percent, 0, 100,
+		   OPTION_LOW_OPEN, "a percentage", NULL,
+		   "the relevance threshold, in percent of A's center: a\n"
+		   "smaller difference is never faster/slower"),
+	OPT_TEXT("calibration", "FILE", struct parsed, o.request.calibration,
+		 "file name",
+		 "sigma_u from FILE (smapbench calibrate); by default\n"
+		 "calibration.csv beside RUN_A, if it is of their machine\n"
+		 "and kernel"),
+	OPT_FLAG("no-calibration", struct parsed, o.request.no_calibration,
+		 "assume sigma_u, whatever calibration there is"),
+	OPT_TEXT("census", "DIR", struct parsed, o.request.census,
+		 "directory name",
+		 "the census of the SMAP run's kernel, for the pair's cost\n"
+		 "from the two boots (default: a census directory beside\n"
+		 "the SMAP run that has its kernel)"),
+	OPT_FLAG("force", struct parsed, o.request.force,
+		 "compare runs of different machines, CPUs, microcode,\n"
+		 "kernels, counters or virtualisation, or an interrupted\n"
+		 "run, anyway (it never lets compare replace a directory\n"
+		 "it did not write)"),
+	OPT_FLAG("no-plots", struct parsed, no_plots,
+		 "write compare.csv, compare.json (and report.md) only, no\n"
+		 "plots/"),
+	OPT_CALL("fail-on", "VERDICTS", take_fail_on,
+		 "comma-separated verdicts (slower, faster, same,\n"
+		 "inconclusive, unknown): exit with the status below when\n"
+		 "any row has one, after writing everything"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static void compare_about(FILE *f)
 {
 	fprintf(f,
-		"usage: smapbench %s RUN_A RUN_B [--out DIR] [--alpha A] [--margin PCT]\n"
-		"       [--calibration FILE | --no-calibration] [--census DIR] [--force]\n"
-		"       [--no-plots] [--fail-on VERDICTS]\n"
-		"\n"
 		"Pairs the benchmarks of two runs by name and reports, per pair, each\n"
 		"side's mean of repetition medians, B-A in the unit, in ns and in percent,\n"
 		"the t interval of B/A on the log scale, its variance each side's\n"
@@ -27,171 +81,97 @@ static void compare_usage(FILE *f, const char *name)
 		"whole CI beyond +-PCT%% of A, and q <= A), same (equivalent within\n"
 		"+-PCT%% by two one-sided tests; calibrated only), inconclusive, or\n"
 		"unknown (fewer than %d repetitions a side). Without a calibration\n"
-		"sigma_u is assumed %g%%.\n"
+		"sigma_u is assumed %g%%. --margin PCT is %g unless given.\n"
 		"RUN is a run directory or a Google Benchmark JSON file. Put the SMAP-off\n"
 		"run first: deltas are then SMAP's cost; with the SMAP run first they are\n"
 		"minus it (\"order reversed\"), and of two runs of one SMAP state they\n"
 		"are noise or drift (\"A/A comparison\"), as the output says. A side may\n"
 		"be several runs, RUN_A1,RUN_A2,..., each a boot of its own and all of\n"
 		"one SMAP state: their boots then tell sigma_u. Writes compare.csv and\n"
-		"compare.json (docs/schema.md).\n"
-		"\n"
-		"  --out DIR    output directory (default: compare-A-vs-B next to RUN_A);\n"
-		"               an existing DIR is replaced only if smapbench compare\n"
-		"               wrote it, anything else is refused (status 2)\n"
-		"  --alpha A    CI level 1-A and FDR level A, 0.001 <= A < 0.5 (default 0.05)\n"
-		"  --margin PCT the relevance threshold, in percent of A's center: a smaller\n"
-		"               difference is never faster/slower, 0 < PCT <= 100\n"
-		"               (default %g)\n"
-		"  --calibration FILE  sigma_u from FILE (smapbench calibrate); by default\n"
-		"               calibration.csv beside RUN_A, if it is of their machine\n"
-		"               and kernel\n"
-		"  --no-calibration    assume sigma_u, whatever calibration there is\n"
-		"  --census DIR the census of the SMAP run's kernel, for the pair's cost\n"
-		"               from the two boots (default: a census directory beside\n"
-		"               the SMAP run that has its kernel)\n"
-		"  --force      compare runs of different machines, CPUs, microcode,\n"
-		"               kernels, counters or virtualisation, or an interrupted\n"
-		"               run, anyway (it never lets compare replace a directory\n"
-		"               it did not write)\n"
-		"  --no-plots   write compare.csv, compare.json%s only, no plots/\n"
-		"  --fail-on VERDICTS  comma-separated verdicts (slower, faster, same,\n"
-		"               inconclusive, unknown): exit with status %d when any row\n"
-		"               has one, after writing everything\n"
-		"\n"
-		"Exit status: 0 (whatever the verdicts without --fail-on), 1 error,\n"
+		"compare.json (docs/schema.md).\n",
+		COMPARE_MIN_REPETITIONS, 100 * COMPARE_DEFAULT_BOOT_SD,
+		100 * COMPARE_DEFAULT_MARGIN);
+}
+
+static void compare_after(FILE *f)
+{
+	fprintf(f, "Exit status: 0 (whatever the verdicts without --fail-on), 1 error,\n"
 		"2 bad command line or an output directory not compare's, %d a row\n"
-		"with a --fail-on verdict.\n",
-		name, COMPARE_MIN_REPETITIONS, 100 * COMPARE_DEFAULT_BOOT_SD,
-		100 * COMPARE_DEFAULT_MARGIN,
-		strcmp(name, "report") ? "" : " and report.md",
-		COMPARE_EXIT_FAIL_ON, COMPARE_EXIT_FAIL_ON);
+		"with a --fail-on verdict.\n", COMPARE_EXIT_FAIL_ON);
+}
+
+static const struct option_table compare_table = {
+	.command = "compare",
+	.synopsis = "RUN_A RUN_B [options]",
+	.describe = compare_about,
+	.options = compare_options,
+	.describe_after = compare_after,
+};
+
+static const struct option_table report_table = {
+	.command = "report",
+	.synopsis = "RUN\n--headline RUN\nRUN_A RUN_B [options]",
+	.about =
+		"One run: writes RUN/report.md (warnings, what the run says about SMAP,\n"
+		"headline numbers, STAC/CLAC tables, links to RUN/plots/, all results,\n"
+		"row flags, context); an existing report.md is replaced only if\n"
+		"smapbench wrote it. The options are for two runs only.\n"
+		"--headline: prints what RUN says about SMAP (its boot's SMAP state,\n"
+		"the pair's cost per access, or the bpf upper bound; skipped suites;\n"
+		"the next step), then the headline rows of RUN, one line each (center\n"
+		"in ns, 95% CI in ns, cycles where the run's calibration gives them,\n"
+		"flags, outliers), and writes nothing.\n"
+		"Two runs: does what 'smapbench compare' does (compare.csv, plots)\n"
+		"and writes report.md into the comparison directory, with compare's\n"
+		"options (smapbench compare --help says what they compute).\n",
+	.options = compare_options,
+	.describe_after = compare_after,
+};
+
+void compare_usage(FILE *f, const char *command)
+{
+	options_usage(f, strcmp(command, "report") ? &compare_table : &report_table);
 }
 
 int compare_parse_options(int argc, char **argv, struct compare_options *o)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "margin", required_argument, NULL, 'm' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "no-plots", no_argument, NULL, 'n' },
-		{ "calibration", required_argument, NULL, 'c' },
-		{ "no-calibration", no_argument, NULL, 'C' },
-		{ "census", required_argument, NULL, 'k' },
-		{ "fail-on", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *name = argv[0], *out = NULL, *calibration = NULL, *census = NULL;
-	struct compare_settings set = compare_default_settings();
-	int force = 0, plots = 1, no_calibration = 0, opt;
-	unsigned fail_on = 0;
-	char bad[64];
-	double percent;
-	char *end;
+	const char *name = argv[0];
+	int report = !strcmp(name, "report");
+	const struct option_table *t = report ? &report_table : &compare_table;
+	struct parsed p = { .o.request.settings = compare_default_settings() };
+	struct option_result r;
+	char err[256];
+	int runs, any = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:a:m:c:Ck:F:fnh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "smapbench %s: --out: empty directory "
-					"name\n", name);
-				return EXIT_USAGE;
-			}
-			out = optarg;
-			break;
-		case 'a':
-			errno = 0;
-			set.alpha = strtod(optarg, &end);
-			if (errno || *end || end == optarg ||
-			    !(set.alpha >= 0.001 && set.alpha < 0.5)) {
-				fprintf(stderr, "smapbench %s: --alpha '%s' is not a "
-					"number in [0.001, 0.5)\n", name, optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'm':
-			errno = 0;
-			percent = strtod(optarg, &end);
-			if (errno || *end || end == optarg ||
-			    !(percent > 0 && percent <= 100)) {
-				fprintf(stderr, "smapbench %s: --margin '%s' is not a "
-					"percentage in (0, 100]\n", name, optarg);
-				return EXIT_USAGE;
-			}
-			set.margin = percent / 100;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		case 'n':
-			plots = 0;
-			break;
-		case 'c':
-			if (!*optarg) {
-				fprintf(stderr, "smapbench %s: --calibration: empty "
-					"file name\n", name);
-				return EXIT_USAGE;
-			}
-			calibration = optarg;
-			break;
-		case 'C':
-			no_calibration = 1;
-			break;
-		case 'k':
-			if (!*optarg) {
-				fprintf(stderr, "smapbench %s: --census: empty "
-					"directory name\n", name);
-				return EXIT_USAGE;
-			}
-			census = optarg;
-			break;
-		case 'F':
-			if (compare_verdict_mask(optarg, &fail_on, bad, sizeof(bad))) {
-				fprintf(stderr, "smapbench %s: --fail-on: '%s' is not a "
-					"verdict (slower, faster, same, inconclusive, "
-					"unknown, separated by commas)\n", name, bad);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			compare_usage(stdout, name);
-			*o = (struct compare_options){ .help = 1 };
-			return 0;
-		case ':':
-			fprintf(stderr, "smapbench %s: option '%s' needs a value\n\n",
-				name, argv[optind - 1]);
-			compare_usage(stderr, name);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "smapbench %s: unknown option '%s'\n\n",
-				name, argv[optind - 1]);
-			compare_usage(stderr, name);
-			return EXIT_USAGE;
-		}
+	p.margin_percent = 100 * p.o.request.settings.margin;
+	if (options_parse(t, argc, argv, &p, &r, err, sizeof(err)))
+		return options_refuse(t, err);
+	if (r.help) {
+		compare_usage(stdout, name);
+		*o = (struct compare_options){ .help = 1 };
+		return 0;
 	}
-	if (calibration && no_calibration) {
-		fprintf(stderr, "smapbench %s: --calibration and --no-calibration "
-			"exclude each other\n\n", name);
-		compare_usage(stderr, name);
-		return EXIT_USAGE;
+	runs = argc - r.first;
+	for (size_t i = 0; i < sizeof(r.given); i++)
+		any |= r.given[i];
+	if (p.o.request.calibration && p.o.request.no_calibration) {
+		snprintf(err, sizeof(err), "--calibration and --no-calibration exclude each other");
+	} else if (report && runs == 1 && any) {
+		snprintf(err, sizeof(err), "the options apply to a comparison of two runs only");
+	} else if (report && (runs < 1 || runs > 2)) {
+		snprintf(err, sizeof(err), runs ? "takes one run or two, got %d" :
+			 "needs a run directory, or two runs to compare", runs);
+	} else if (!report && runs != 2) {
+		snprintf(err, sizeof(err), "needs two runs, got %d", runs);
+	} else {
+		*o = p.o;
+		o->runs = runs;
+		o->request.who = name;
+		o->request.run_a = argv[r.first];
+		o->request.run_b = runs == 2 ? argv[r.first + 1] : NULL;
+		o->request.settings.margin = p.margin_percent / 100;
+		o->request.plots = !p.no_plots;
+		return 0;
 	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "smapbench %s: needs two runs, got %d\n\n", name,
-			argc - optind);
-		compare_usage(stderr, name);
-		return EXIT_USAGE;
-	}
-	*o = (struct compare_options){
-		.request = { .who = name, .run_a = argv[optind],
-			     .run_b = argv[optind + 1], .out = out,
-			     .settings = set, .force = force, .plots = plots,
-			     .calibration = calibration,
-			     .no_calibration = no_calibration,
-			     .census = census, .fail_on = fail_on },
-	};
-	return 0;
+	return options_refuse(t, err);
 }

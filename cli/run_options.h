@@ -14,10 +14,8 @@
  */
 int run_parse_options(int argc, char **argv, struct run_options *o,
 		      char *err, size_t errlen);
-/* Strict number parsers: the whole string, in range. 0 or -1. */
-int parse_double(const char *s, double min, double max, double *out);
-int parse_unsigned(const char *s, unsigned long long min,
-		   unsigned long long max, unsigned long long *out);
 void run_usage(void *file);
+/* err said, then the usage, on stderr: EXIT_USAGE. */
+int run_refuse(const char *err);
 
 #endif /* SMAPBENCH_RUN_OPTIONS_H */

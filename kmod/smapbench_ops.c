@@ -447,22 +447,58 @@ static __always_inline int smapbench_access_one(const int op, const int v,
  * iteration. @width is the access width of get/put_user, else 0;
  * @head_name the loop's SMAPBENCH_LOOP_HEAD().
  *
- * The loop is closed by an asm goto, dec and jnz, that clobbers memory:
- * the compiler cannot lay the loop out around the branch (its latch
- * before the head), and every iteration reads its arguments from @ctx
- * again, so no part of an iteration (access_ok(), the size checks of
- * copy_to_user(), ...) is hoisted out of the loop. Each iteration does
- * all that one call of the API does, and the named first instruction is
- * the head the branch goes to.
+ * The loop is closed by an asm goto (jnz to the head) that clobbers
+ * memory: the compiler cannot lay the loop out around the branch (its
+ * latch before the head), and every iteration reads its arguments from
+ * @ctx again, so no part of an iteration (access_ok(), the size checks
+ * of copy_to_user(), ...) is hoisted out of the loop. Each iteration
+ * does all that one call of the API does, and the named first
+ * instruction is the head the branch goes to.
  *
- * The count is an output of that asm goto only with clang. GCC before
- * 11.5, 12.4 and 13.3 can miscompile an asm goto with outputs (the
- * kernel's CONFIG_GCC_ASM_GOTO_OUTPUT_BROKEN), and a wrong count here is
- * an endless loop with interrupts off; so with GCC the count lives in
- * r15, which this object reserves (-ffixed-r15, Kbuild): the compiler
- * never touches it, the asm goto has no output, and the caller's r15
+ * The asm goto has no outputs. GCC before 11.5, 12.4 and 13.3 can
+ * miscompile an asm goto with outputs (the kernel's
+ * CONFIG_GCC_ASM_GOTO_OUTPUT_BROKEN), and a wrong count here is an
+ * endless loop with interrupts off; so with GCC the count lives in r15,
+ * which this object reserves (-ffixed-r15, Kbuild): the compiler never
+ * touches it, the asm goto decrements it, and the caller's r15
  * (callee-saved) is kept on the stack and put back. clang has no
- * -ffixed-r15 on x86, and sound asm goto outputs.
+ * -ffixed-r15 on x86: the count is a C variable in r15, decremented in C,
+ * and the asm goto tests it. As an output of the asm goto, clang gave
+ * the head a landing block of its own, which it placed out of line in
+ * half of the loops, reached by a jmp every iteration.
+ *
+ * The body has no exit of its own: every iteration runs the whole
+ * block and sets ret (batch >= 1, RUN checks it), and the test of ret
+ * follows the body. With clang that test is part of the asm goto, so
+ * that the asm goto is the loop's only way out. A loop whose head block
+ * can exit is one clang rotates into a do-while by copying the head in
+ * front of it, and the copy takes the asm that names the head along:
+ * clang 21 did so for the put_user kapi loops, whose whole body is one
+ * small block, and the object then defined each of their names twice.
+ * Exiting only at the bottom, the loop is a do-while already. GCC does
+ * not copy these heads, and keeps the test of ret as C: there the
+ * compiler tests the API's own result register (test, jnz), where an
+ * asm operand would first make ret an int (neg, sbb, and).
+ *
+ * Nothing may sit on the back edge between the branch and the head
+ * either. put_user's index i (the value it stores) goes up at the top,
+ * after the head, where that iteration's store uses it: clang sank an
+ * increment at the bottom, which only the next iteration uses, onto the
+ * edge, in front of the head. With clang, i is also an operand of the
+ * head's asm, so that the increment cannot move in front of it; with
+ * GCC such an operand costs register copies on the edge (put_user wants
+ * the value in eax), and GCC keeps the increment where it is written.
+ * The count is an operand of the head's asm too (clang), so that a
+ * spill of it, should clang need one, is after the head, not on the
+ * edge (sigframe kapi, 25 results live, had one).
+ *
+ * With GCC an iteration has the instructions it had with the C exit:
+ * the increment was there before, the test of ret is the C branch it
+ * was, and an operand of an empty asm is no instruction. With clang,
+ * up to 4 more than a C exit and a dec, jnz would take: ret set to 0
+ * (-EFAULT off the hot path) and tested in the asm goto (mov, test,
+ * jnz), and the count tested after its decrement (test), the price of
+ * a head that is neither copied nor reached through a jmp.
  */
 static __always_inline int smapbench_c_loop(struct smapbench_ctx *ctx,
 					    u32 count, const int op,
@@ -479,7 +515,8 @@ static __always_inline int smapbench_c_loop(struct smapbench_ctx *ctx,
 #endif
 	u64 sum = 0;
 	int ret = 0;
-	u32 i = ctx->first, j;
+	/* put_user's value; the i++ after the head makes it ctx->first first */
+	u32 i = ctx->first - 1, j;
 
 	if (unlikely(!count))
 		return 0;
@@ -494,36 +531,47 @@ static __always_inline int smapbench_c_loop(struct smapbench_ctx *ctx,
 		     : : "memory");
 #endif
 head:
+#ifdef SMAPBENCH_FIXED_R15
 	asm volatile(SMAPBENCH_LOOP_NAME : : [head] "i" (head_name));
+#else
+	if (op == SMAPBENCH_OP_PUT_USER)
+		asm volatile(SMAPBENCH_LOOP_NAME : "+r" (n), "+r" (i)
+			     : [head] "i" (head_name));
+	else
+		asm volatile(SMAPBENCH_LOOP_NAME : "+r" (n)
+			     : [head] "i" (head_name));
+#endif
+	i++;
 	{
 		/* Widths and batch 1 are constants, as in the kernel's use. */
 		const unsigned int size = width ? width : ctx->size;
 		const u32 batch = blocks ? ctx->batch : 1;
 		void __user *p = ctx->ubuf;
 
-		if (!smapbench_block_open(v, &p, ctx->span)) {
-			ret = -EFAULT;
-			goto out;
+		ret = -EFAULT;
+		if (smapbench_block_open(v, &p, ctx->span)) {
+			j = 0;
+			do {
+				ret = smapbench_access_one(op, v, size,
+							   p + j * size,
+							   ctx->kbuf, i, &sum);
+			} while (likely(!ret) && ++j < batch);
+			smapbench_block_close(v);
 		}
-		for (j = 0; j < batch; j++) {
-			ret = smapbench_access_one(op, v, size, p + j * size,
-						   ctx->kbuf, i, &sum);
-			if (unlikely(ret))
-				break;
-		}
-		smapbench_block_close(v);
-		if (unlikely(ret))
-			goto out;
 	}
-	i++;
 #ifdef SMAPBENCH_FIXED_R15
+	if (unlikely(ret))
+		goto out;
 	asm goto("dec %%r15d\n\t"
 		 "jnz %l[head]"
 		 : : : "memory", "cc" : head);
 #else
-	asm goto("dec %k[n]\n\t"
+	n--;
+	asm goto("test %k[ret], %k[ret]\n\t"
+		 "jnz %l[out]\n\t"
+		 "test %k[n], %k[n]\n\t"
 		 "jnz %l[head]"
-		 : [n] "+r" (n) : : "memory", "cc" : head);
+		 : : [n] "r" (n), [ret] "r" (ret) : "memory", "cc" : head, out);
 #endif
 out:
 #ifdef SMAPBENCH_FIXED_R15

@@ -78,8 +78,6 @@ DEFINE_CHAIN(add_1x, 1024, "add %[other], %[acc]", n, n | 1)
 DEFINE_CHAIN(add_2x, 2048, "add %[other], %[acc]", n, n | 1)
 DEFINE_CHAIN(imul_1x, 1024, "imul %[other], %[acc]", n | 1, 3)
 DEFINE_CHAIN(imul_2x, 2048, "imul %[other], %[acc]", n | 1, 3)
-DEFINE_CHAIN(add_immediate_1x, 1024, "add $1, %[acc]", n, 0)
-DEFINE_CHAIN(add_immediate_2x, 2048, "add $1, %[acc]", n, 0)
 
 /* Iterations per timed run: about 0.1 ms of the slower (imul) chain. */
 #define CALIB_ITERATIONS 32
@@ -119,11 +117,6 @@ int calib_measure_user(unsigned blocks, double *add_ns, double *imul_ns)
 	    least_difference(imul_1x, imul_2x, blocks, imul_ns))
 		return -1;
 	return 0;
-}
-
-int calib_measure_user_add_immediate(unsigned blocks, double *ns)
-{
-	return least_difference(add_immediate_1x, add_immediate_2x, blocks, ns);
 }
 
 void calib_context_record(struct context *c, const char *prefix,

@@ -49,13 +49,6 @@ void calib_judge(double add_ns, double imul_ns, struct calib_verdict *v);
  */
 int calib_measure_user(unsigned blocks, double *add_ns, double *imul_ns);
 
-/*
- * The immediate-add chain the project once used, timed the same way:
- * for the regression test and for docs/methodology.md's comparison, never
- * for a conversion. 0 or -1.
- */
-int calib_measure_user_add_immediate(unsigned blocks, double *ns);
-
 /* How far a cycle counter's reading of a chain may be from its latency. */
 #define CALIB_COUNTER_TOLERANCE	0.005
 

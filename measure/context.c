@@ -6,12 +6,15 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "measure/sha256.h"
 
 int context_set(struct context *c, const char *key, const char *fmt, ...)
 {
@@ -484,6 +487,55 @@ static void collect_load(struct context *c)
 			     load1);
 }
 
+/* 16 bytes from 32 hex digits: 0, or -1 when text is not that. */
+static int id128_parse(const char *text, uint8_t id[16])
+{
+	for (int i = 0; i < 32; i++) {
+		int d = text[i] >= '0' && text[i] <= '9' ? text[i] - '0' :
+			text[i] >= 'a' && text[i] <= 'f' ? text[i] - 'a' + 10 : -1;
+
+		if (d < 0)
+			return -1;
+		id[i / 2] = (uint8_t)(i % 2 ? id[i / 2] | d : d << 4);
+	}
+	return 0;
+}
+
+int context_machine_id_hash(const char *machine_id,
+			    char out[CONTEXT_MACHINE_ID_SIZE])
+{
+	uint8_t key[16], app[16], digest[SHA256_DIGEST_SIZE];
+	char hex[SHA256_HEX_SIZE];
+
+	out[0] = '\0';
+	if (strlen(machine_id) < 32 || id128_parse(machine_id, key) ||
+	    (machine_id[32] && strcmp(machine_id + 32, "\n")) ||
+	    id128_parse(CONTEXT_MACHINE_APP_ID, app))
+		return -1;
+	sha256_hmac(key, sizeof(key), app, sizeof(app), digest);
+	/* a version 4, variant 1 UUID, as systemd makes it */
+	digest[6] = (digest[6] & 0x0f) | 0x40;
+	digest[8] = (digest[8] & 0x3f) | 0x80;
+	sha256_to_hex(digest, hex);
+	snprintf(out, CONTEXT_MACHINE_ID_SIZE, "%.32s", hex);
+	return 0;
+}
+
+/*
+ * Which machine this is, for "the same machine" (docs/schema.md): its
+ * CPU and kernel alone do not tell two cloud VMs of one image apart.
+ * Empty without a machine ID (an initramfs, a container without one).
+ */
+static void collect_machine_id(struct context *c)
+{
+	char text[64], hash[CONTEXT_MACHINE_ID_SIZE];
+
+	if (context_read_file("/etc/machine-id", text, sizeof(text)) ||
+	    context_machine_id_hash(text, hash))
+		hash[0] = '\0';
+	context_set(c, "machine_id_hash", "%s", hash);
+}
+
 void context_collect(struct context *c)
 {
 	struct utsname u;
@@ -500,6 +552,7 @@ void context_collect(struct context *c)
 		context_set(c, "kernel_version", "%s", u.version);
 		context_set(c, "machine", "%s", u.machine);
 	}
+	collect_machine_id(c);
 	collect_cpu(c);
 	if (context_read_file("/proc/cmdline", buf, sizeof(buf)))
 		buf[0] = '\0';

@@ -37,6 +37,25 @@ void context_free(struct context *c);
 /* Collect everything generic about this machine and boot. */
 void context_collect(struct context *c);
 
+/*
+ * smapbench's application ID for the machine ID: what
+ * `systemd-id128 machine-id --app-specific=CONTEXT_MACHINE_APP_ID` prints
+ * is what a run records as machine_id_hash.
+ */
+#define CONTEXT_MACHINE_APP_ID "fa4e34770c8c48c3ac2d6fd0768d610d"
+#define CONTEXT_MACHINE_ID_SIZE 33	/* 32 hex digits and a NUL */
+/*
+ * The machine ID a run may show, from /etc/machine-id's text (32 hex
+ * digits, a newline after them allowed): that file is confidential
+ * (machine-id(5)), so the run records the ID systemd derives from it for
+ * one application (sd_id128_get_machine_app_specific(): HMAC-SHA256 keyed
+ * with the machine ID, of the application's ID, its first 128 bits made a
+ * version 4 UUID), as 32 hex digits. 0, or -1 (out "") when text is no
+ * machine ID, such as "uninitialized".
+ */
+int context_machine_id_hash(const char *machine_id,
+			    char out[CONTEXT_MACHINE_ID_SIZE]);
+
 /* Read a small text file, trailing newline removed. 0 or -1. */
 int context_read_file(const char *path, char *buf, size_t len);
 

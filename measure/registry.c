@@ -30,11 +30,6 @@ static int add(struct registry *r, const struct benchmark *b,
 	return 0;
 }
 
-int registry_add(struct registry *r, const struct benchmark *b)
-{
-	return add(r, b, NULL);
-}
-
 int registry_add_family(struct registry *r, const char *family,
 			const struct benchmark *table, size_t n)
 {

@@ -43,6 +43,21 @@ struct bench_timer {
 	double hz;		/* units per second, 0 if unknown */
 };
 
+/*
+ * What a row is for when two boots are compared (each suite says it of
+ * its rows): the effect the suite measures is in the row, or it is not
+ * and the row shows what else moved: a base never reaches the code that
+ * holds the effect (user space alone), a control reaches it and runs
+ * none of the effect. The syscall suite: base, control, or a row with
+ * STAC/CLAC inside.
+ */
+enum bench_role {
+	BENCH_ROLE_UNSET,	/* the suite does not say (kmod, bpf) */
+	BENCH_ROLE_BASE,
+	BENCH_ROLE_CONTROL,
+	BENCH_ROLE_EFFECT,
+};
+
 struct benchmark {
 	const char *name;	/* suite/op[/variant][/size][/batch] */
 	const char *suite;	/* "syscall", "kmod", ... */
@@ -50,6 +65,7 @@ struct benchmark {
 	const char *variant;	/* "none" when there is none */
 	uint32_t size;		/* bytes per operation, 0 if n/a */
 	uint32_t batch;		/* accesses per STAC/CLAC pair, 0 if n/a */
+	enum bench_role role;
 	const void *arg;	/* family-private parameters */
 	const char *summary;
 
@@ -88,7 +104,6 @@ struct registry {
 	size_t count, capacity;
 };
 
-int registry_add(struct registry *r, const struct benchmark *b);
 int registry_add_table(struct registry *r, const struct benchmark *table,
 		       size_t n);
 /* The same, naming the family the benchmarks belong to. */

@@ -268,9 +268,20 @@ double stats_student_cdf(double t, double df)
 	return t < 0 ? tail : 1 - tail;
 }
 
+double stats_f_upper(double f, double df1, double df2)
+{
+	if (!(df1 > 0) || !(df2 > 0) || isnan(f))
+		return NAN;
+	if (f <= 0)
+		return 1;
+	/* the normal's place: df beyond the cap are the cap's */
+	df2 = fmin(df2, 1e4);
+	return incomplete_beta(df2 / (df2 + df1 * f), df2 / 2, df1 / 2);
+}
+
 double stats_student_quantile(double p, double df)
 {
-	double lo = 0, hi = 1;
+	double lo = 0, hi = 1, x, log_norm;
 
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
@@ -278,18 +289,35 @@ double stats_student_quantile(double p, double df)
 		return -stats_student_quantile(1 - p, df);
 	if (p == 0.5)
 		return 0;
-	while (stats_student_cdf(hi, df) < p && hi < 1e300)
+	while (stats_student_cdf(hi, df) < p && hi < 1e300) {
+		lo = hi;
 		hi *= 2;
-	/* bisection to the last bit: the CDF is monotone, nothing to tune */
-	for (int i = 0; i < 2000 && hi - lo > 1e-15 * hi; i++) {
-		double mid = lo + (hi - lo) / 2;
-
-		if (stats_student_cdf(mid, df) < p)
-			lo = mid;
-		else
-			hi = mid;
 	}
-	return lo + (hi - lo) / 2;
+	/*
+	 * Newton's method on the CDF with the density, kept inside the
+	 * bracket by bisection where a step would leave it: the CDF is
+	 * monotone, so it converges to the last bits in a few steps.
+	 */
+	log_norm = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI);
+	x = lo + (hi - lo) / 2;
+	for (int i = 0; i < 2000 && hi - lo > 1e-15 * hi; i++) {
+		double f = stats_student_cdf(x, df) - p, next;
+		double density = exp(log_norm - (df + 1) / 2 * log1p(x * x / df));
+
+		if (f == 0)
+			return x;
+		if (f < 0)
+			lo = x;
+		else
+			hi = x;
+		next = x - f / density;
+		if (!(next > lo && next < hi))
+			next = lo + (hi - lo) / 2;
+		if (fabs(next - x) <= 1e-15 * x)
+			return next;
+		x = next;
+	}
+	return x;
 }
 
 /* ------------------------------------------------ repetitions */
@@ -531,4 +559,152 @@ uint64_t stats_random_seed(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
 	       (uint64_t)getpid() << 32;
+}
+
+/* ------------------------------------------- moderated variances */
+
+/*
+ * Digamma and its derivatives for x > 0: the recurrence moves x above
+ * 10, where the asymptotic series is good to about 1e-14.
+ */
+double stats_digamma(double x)
+{
+	double r = 0, f;
+
+	if (!(x > 0))
+		return NAN;
+	for (; x < 10; x++)
+		r -= 1 / x;
+	f = 1 / (x * x);
+	return r + log(x) - 0.5 / x -
+	       f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 -
+		    f * (1.0 / 132)))));
+}
+
+double stats_trigamma(double x)
+{
+	double r = 0, f;
+
+	if (!(x > 0))
+		return NAN;
+	for (; x < 10; x++)
+		r += 1 / (x * x);
+	f = 1 / (x * x);
+	return r + 1 / x + f / 2 +
+	       f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 -
+		    f * 5.0 / 66))));
+}
+
+/* The second derivative of digamma (tetragamma), x > 0. */
+static double tetragamma(double x)
+{
+	double r = 0, f;
+
+	for (; x < 10; x++)
+		r -= 2 / (x * x * x);
+	f = 1 / (x * x);
+	return r - f * (1 + 1 / x) -
+	       f * f * (0.5 - f * (1.0 / 6 - f * (1.0 / 6 - f * (3.0 / 10 - f * 5.0 / 6))));
+}
+
+double stats_trigamma_inverse(double y)
+{
+	double x;
+
+	if (!(y > 0))
+		return NAN;
+	if (y > 1e7)
+		return 1 / sqrt(y);
+	if (y < 1e-6)
+		return 1 / y;
+	/* Newton's method from below: trigamma is convex and decreasing */
+	x = 0.5 + 1 / y;
+	for (int i = 0; i < 50; i++) {
+		double tri = stats_trigamma(x);
+		double step = tri * (1 - tri / y) / tetragamma(x);
+
+		x += step;
+		if (-step / x < 1e-8)
+			break;
+	}
+	return x;
+}
+
+int stats_variance_prior(const double *var, const double *df, size_t n,
+			 struct stats_prior *out)
+{
+	double *e = malloc((n ? n : 1) * sizeof(*e)), *v = NULL;
+	double floor_at, mean = 0, spread = 0, expected = 0, total_df = 0;
+	size_t m = 0;
+
+	out->var = NAN;
+	out->df = 0;
+	if (!e)
+		return -1;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v) {
+		free(e);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(var[i]) && var[i] >= 0 && df[i] > 0)
+			v[m++] = var[i];
+	/* a variance of 0 has no logarithm: floored far below the median */
+	floor_at = m ? 1e-5 * stats_median(v, m) : 0;
+	if (!(floor_at > 0))
+		floor_at = 1e-30;
+	m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(var[i]) && var[i] >= 0 && df[i] > 0))
+			continue;
+		/* log s^2 less its expectation for a chi-square on df[i] */
+		e[m] = log(fmax(var[i], floor_at)) - stats_digamma(df[i] / 2) +
+		       log(df[i] / 2);
+		mean += e[m];
+		expected += stats_trigamma(df[i] / 2);
+		total_df += df[i];
+		m++;
+	}
+	if (m < 2) {
+		free(e);
+		free(v);
+		return 1;
+	}
+	mean /= (double)m;
+	expected /= (double)m;
+	for (size_t i = 0; i < m; i++)
+		spread += (e[i] - mean) * (e[i] - mean) / (double)(m - 1);
+	spread -= expected;
+	if (spread > 0) {
+		out->df = 2 * stats_trigamma_inverse(spread);
+		out->var = exp(mean + stats_digamma(out->df / 2) - log(out->df / 2));
+	} else {
+		/* the rows differ by no more than chance: one variance */
+		out->df = INFINITY;
+		out->var = exp(mean);
+	}
+	/* the prior holds no more information than every row together */
+	if (out->df > total_df)
+		out->df = total_df;
+	free(e);
+	free(v);
+	return 0;
+}
+
+double stats_moderated_variance(double var, double df,
+				const struct stats_prior *prior)
+{
+	if (!(df > 0) || !isfinite(var))
+		return prior->var;
+	if (!(prior->df > 0) || !isfinite(prior->var))
+		return var;
+	return (prior->df * prior->var + df * var) / (prior->df + df);
+}
+
+int stats_variance_outlier(double var, double df, const struct stats_prior *prior)
+{
+	if (!(df > 0) || !isfinite(var) || !(prior->df > 0) ||
+	    !isfinite(prior->var) || !(var > prior->var))
+		return 0;
+	return stats_f_upper(var / prior->var, df, prior->df) < STATS_OUTLIER_P;
 }

@@ -81,6 +81,11 @@ struct stats_summary {
  */
 double stats_student_cdf(double t, double df);
 double stats_student_quantile(double p, double df);
+/*
+ * P(F > f) for Snedecor's F on df1 and df2 degrees of freedom (df2
+ * beyond 1e4 taken as 1e4); NAN for df <= 0.
+ */
+double stats_f_upper(double f, double df1, double df2);
 
 /* All of the above at once (z = STATS_OUTLIER_Z). 0 or -1. */
 int stats_summarize(const double *v, size_t n, struct stats_summary *out);
@@ -154,5 +159,50 @@ int stats_welch_interval(const double *a, size_t na, const double *b,
 int stats_welch_extra_interval(const double *a, size_t na, const double *b,
 			       size_t nb, double extra_var, double extra_df,
 			       double level, struct stats_interval *out);
+
+/*
+ * The digamma function and its derivative (trigamma), x > 0, and the
+ * inverse of trigamma, y > 0: what the moderation below needs. NAN
+ * outside their domains.
+ */
+double stats_digamma(double x);
+double stats_trigamma(double x);
+double stats_trigamma_inverse(double y);
+
+/*
+ * Variances moderated toward a common one, by empirical Bayes (Smyth
+ * 2004, limma's squeezeVar): n sample variances var[i], each on df[i]
+ * degrees of freedom, are taken as drawn around a prior, a scaled
+ * inverse chi-square of var on df degrees of freedom, fitted to them by
+ * the moments of their logarithms. Each row's moderated variance is
+ * (df var + df_i var_i) / (df + df_i) on df + df_i degrees of freedom:
+ * a row near the others borrows their degrees of freedom, a row far
+ * from them (a spread of log variances wider than chance makes df small)
+ * keeps its own. df is INFINITY when the rows differ by no more than
+ * chance, and never above the sum of the rows' df.
+ */
+struct stats_prior {
+	double var, df;
+};
+
+/*
+ * Fit the prior over the entries with df[i] > 0 and a finite var[i] >=
+ * 0. 0; 1 with fewer than two such entries (var NAN, df 0); -1 on no
+ * memory.
+ */
+int stats_variance_prior(const double *var, const double *df, size_t n,
+			 struct stats_prior *out);
+/* A variance on df degrees of freedom moderated toward the prior. */
+double stats_moderated_variance(double var, double df,
+				const struct stats_prior *prior);
+/*
+ * Whether a variance on df degrees of freedom is not one of the prior's:
+ * above it by more than an F on df and the prior's df lets it be, at
+ * STATS_OUTLIER_P. Such a row keeps its own variance and df (as limma's
+ * robust moderation gives an outlying row no prior df): a row with a
+ * mode of its own is not shrunk toward the quiet rows.
+ */
+#define STATS_OUTLIER_P	0.01
+int stats_variance_outlier(double var, double df, const struct stats_prior *prior);
 
 #endif /* SMAPBENCH_STATS_H */

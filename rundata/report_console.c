@@ -100,7 +100,7 @@ int report_console(FILE *f, const struct report *r)
 			snprintf(reps, sizeof(reps), "%u", most);
 		else
 			snprintf(reps, sizeof(reps), "%u to %u", fewest, most);
-		fprintf(f, "center: the mean of the %s repetitions' medians; 95%% CI: Student's t over those repetitions (docs/interpreting.md); mad/med, p5 .. p95, outliers: of all samples\n",
+		fprintf(f, "center: the mean of the %s repetitions' medians; 95%% CI: Student's t over those repetitions, each a process of its own: not what moves a whole invocation or boot (docs/interpreting.md); mad/med, p5 .. p95, outliers: of all samples\n",
 			reps);
 		flag_legend(f, seen_flags, r->run_flags, any_outliers);
 	}

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 
 void report_row_flags(const struct report *r, const struct result *res,
@@ -27,17 +28,12 @@ void report_row_flags(const struct report *r, const struct result *res,
 
 int report_results_csv(FILE *f, const struct report *r)
 {
-	static const char *const header[] = {
-		"name", "suite", "op", "variant", "size", "batch", "unit",
-		"iterations", "samples", "median", "min", "mean", "stddev",
-		"mad", "p5", "p95", "cv", "center", "ci_low", "ci_high",
-		"repetitions", "outliers", "median_ns", "counter", "flags",
-	};
 	struct csv_writer w;
 	char flags[256];
 
 	csv_writer_init(&w, f);
-	csv_row(&w, header, sizeof(header) / sizeof(header[0]));
+	/* the catalogue's columns, in its order: the fields below follow it */
+	file_header_write(&w, &file_results);
 	for (size_t i = 0; i < r->results->count; i++) {
 		const struct result *res = &r->results->items[i];
 		const struct benchmark *b = res->bench;

@@ -111,6 +111,16 @@ void rundir_free(struct run_dir *run);
 int rundir_load_context(const char *dir, struct run_dir *run, char *err,
 			size_t errlen);
 
+/*
+ * context.csv (the header key,value, then a key and its value per row, a
+ * key at most once) from f into run's context: the one reader of that
+ * file, for a run directory and for an archive's copy (import). name
+ * heads every message ("NAME:LINE: key K appears twice ..."). 0, or -1
+ * with err; rundir_free() frees what was read either way.
+ */
+int rundir_read_context(FILE *f, const char *name, struct run_dir *run,
+			char *err, size_t errlen);
+
 /* Context value, or NULL when the run did not record the key. */
 const char *rundir_context(const struct run_dir *run, const char *key);
 /*
@@ -161,11 +171,6 @@ struct run_dir_writer {
 /* Create parent (and missing ancestors) and the temporary directory. */
 int run_dir_create(struct run_dir_writer *d, const char *parent, char *err,
 		   size_t errlen);
-/* Open a file inside the temporary directory for writing. */
-FILE *run_dir_open(struct run_dir_writer *d, const char *name, char *err,
-		   size_t errlen);
-/* Close a file opened with run_dir_open, reporting write errors. */
-int run_dir_close(FILE *f, const char *name, char *err, size_t errlen);
 /* Rename to parent/name (adding -2, -3, ... if taken). */
 int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
 		   size_t errlen);

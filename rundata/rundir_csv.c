@@ -15,13 +15,76 @@
 #include "rundata/rundir.h"
 
 
+int rundir_read_context(FILE *f, const char *name, struct run_dir *run,
+			char *err, size_t errlen)
+{
+	struct csv_row row = { 0 };
+	unsigned long line = 0, start = 1, *lines = NULL;
+	size_t cap = 0, lines_cap = 0, first, again;
+	int got, repeat, rc = -1;
+
+	got = csv_read_row(f, &row, &line);
+	if (got <= 0 || row.count != 2 || strcmp(row.fields[0], "key") ||
+	    strcmp(row.fields[1], "value")) {
+		snprintf(err, errlen, "%s: does not start with the header key,value",
+			 name);
+		goto out;
+	}
+	/* a record's first line, for messages (a value may span lines) */
+	while ((start = line + 1, got = csv_read_row(f, &row, &line)) > 0) {
+		unsigned long *more;
+
+		if (row.count != 2) {
+			snprintf(err, errlen, "%s:%lu: not key,value", name, start);
+			goto out;
+		}
+		if (rundir_add_context(run, &cap, row.fields[0], row.fields[1]))
+			goto oom;
+		if (lines_cap < cap) {	/* grows with the keys, by doubling */
+			more = realloc(lines, cap * sizeof(*lines));
+			if (!more)
+				goto oom;
+			lines = more;
+			lines_cap = cap;
+		}
+		lines[run->context_count - 1] = start;
+	}
+	if (got < 0) {
+		snprintf(err, errlen, "%s:%lu: %s", name, start, got == -2 ?
+			 "a record longer than " CSV_ROW_MAX_TEXT : "malformed CSV");
+		goto out;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "cannot read %s", name);
+		goto out;
+	}
+	/* a key twice could hide a mismatch from compare's check */
+	repeat = rundir_find_repeat((const char *const *)run->keys,
+				    run->context_count, &first, &again);
+	if (repeat == -2)
+		goto oom;
+	if (repeat == 0) {
+		snprintf(err, errlen, "%s:%lu: key %.40s appears twice (first on "
+			 "line %lu)", name, lines[again], run->keys[again],
+			 lines[first]);
+		goto out;
+	}
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory reading %s", name);
+out:
+	free(lines);
+	csv_row_free(&row);
+	return rc;
+}
+
 int rundir_load_context_csv(struct run_dir *run, const char *dir, char *err,
 			    size_t errlen)
 {
 	char *path = rundir_join_path(dir, "context.csv");
-	struct csv_table t;
-	size_t cap = 0;
-	int kc, vc, rc = -1;
+	FILE *f;
+	int rc;
 
 	if (!path)
 		return -1;
@@ -30,52 +93,14 @@ int rundir_load_context_csv(struct run_dir *run, const char *dir, char *err,
 		return 0;
 	}
 	run->has_context_file = 1;
-	if (csv_table_load(path, &t, err, errlen)) {
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}
-	kc = csv_table_column(&t, "key");
-	vc = csv_table_column(&t, "value");
-	if (kc < 0 || vc < 0) {
-		snprintf(err, errlen, "%s: needs columns key,value", path);
-		goto out;
-	}
-	/* a key twice could hide a mismatch from compare's check */
-	if (t.count > 1) {
-		const char **keys = malloc(t.count * sizeof(*keys));
-		size_t first, again;
-		int repeat;
-
-		if (!keys) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-		for (size_t i = 0; i < t.count; i++)
-			keys[i] = csv_table_cell(&t, i, kc);
-		repeat = rundir_find_repeat(keys, t.count, &first, &again);
-		free(keys);
-		if (repeat == 0) {
-			snprintf(err, errlen, "%s:%lu: key %s appears twice "
-				 "(first on line %lu)", path, csv_table_line(&t, again),
-				 csv_table_cell(&t, again, kc), csv_table_line(&t, first));
-			goto out;
-		}
-		if (repeat == -2) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < t.count; i++) {
-		const char *key = csv_table_cell(&t, i, kc);
-
-		if (rundir_add_context(run, &cap, key, csv_table_cell(&t, i, vc))) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	csv_table_free(&t);
+	rc = rundir_read_context(f, path, run, err, errlen);
+	fclose(f);
 	free(path);
 	return rc;
 }

@@ -20,17 +20,6 @@ int run_dir_create(struct run_dir_writer *d, const char *parent, char *err,
 	return atomic_dir_begin_in(&d->dir, parent, &atomic_dir_run, err, errlen);
 }
 
-FILE *run_dir_open(struct run_dir_writer *d, const char *name, char *err,
-		   size_t errlen)
-{
-	return atomic_dir_open(&d->dir, name, err, errlen);
-}
-
-int run_dir_close(FILE *f, const char *name, char *err, size_t errlen)
-{
-	return atomic_dir_close(f, name, err, errlen);
-}
-
 int run_dir_commit(struct run_dir_writer *d, const char *name, char *err,
 		   size_t errlen)
 {

@@ -74,3 +74,20 @@ void suite_results_context(struct context *c, const char *suite,
 		    (!strcmp(suite, "all") || !strcmp(suite, families[i]->suite)))
 			families[i]->results_context(c, r);
 }
+
+enum bench_role suite_row_role(const char *suite, const char *op,
+			       const char *variant)
+{
+	/* the families with a table of their own: no module asked */
+	for (size_t i = 0; i < NFAMILIES; i++) {
+		const struct bench_family *f = families[i];
+
+		if (f->init || strcmp(f->suite, suite))
+			continue;
+		for (size_t k = 0; k < f->count; k++)
+			if (!strcmp(f->table[k].op, op) &&
+			    !strcmp(f->table[k].variant, variant))
+				return f->table[k].role;
+	}
+	return BENCH_ROLE_UNSET;
+}

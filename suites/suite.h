@@ -46,4 +46,13 @@ void suite_context(struct context *c, const char *suite);
 void suite_results_context(struct context *c, const char *suite,
 			   const struct run_results *r);
 
+/*
+ * The role its suite gives a row of a run (registry.h), found by suite,
+ * op and variant in the suites' own tables (any size): what compare takes
+ * for a negative control and the plots label. BENCH_ROLE_UNSET for a row
+ * no table has, or whose suite gives no roles.
+ */
+enum bench_role suite_row_role(const char *suite, const char *op,
+			       const char *variant);
+
 #endif /* SMAPBENCH_SUITE_H */

@@ -63,12 +63,6 @@ void kmod_suite_counter(const char *name)
 	dev.counter = name;
 }
 
-void kmod_suite_device(const char *path)
-{
-	dev.path = path;
-	dev.probed = 0;
-}
-
 static int probe(void)
 {
 	if (dev.probed)

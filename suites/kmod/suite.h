@@ -14,8 +14,6 @@ void kmod_suite_counter(const char *name);
  * process (the context has run), else NULL (the PMU where there is one).
  */
 const char *kmod_suite_worker_counter(void);
-/* Path of the device (tests point it elsewhere). */
-void kmod_suite_device(const char *path);
 /* Print the module's INFO to f; 0, or -1 with the reason printed. */
 int kmod_suite_print_info(void *file);
 

@@ -38,12 +38,15 @@ static const struct benchmark clock_benchmarks[] = {
 	{
 		.name = "syscall/clock_gettime/syscall", .suite = "syscall",
 		.op = "clock_gettime", .variant = "syscall", .size = 16,
+		.role = BENCH_ROLE_EFFECT,
 		.summary = "clock_gettime(CLOCK_MONOTONIC) as a real system call",
 		.run = clock_syscall_run,
 	},
 	{
 		.name = "syscall/clock_gettime/vdso", .suite = "syscall",
 		.op = "clock_gettime", .variant = "vdso", .size = 16,
+		/* never enters the kernel */
+		.role = BENCH_ROLE_BASE,
 		.summary = "clock_gettime(CLOCK_MONOTONIC) through the vDSO (no kernel entry)",
 		.run = clock_vdso_run,
 	},

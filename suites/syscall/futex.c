@@ -55,6 +55,8 @@ static const struct benchmark futex_benchmarks[] = {
 	{
 		.name = "syscall/futex/wake", .suite = "syscall",
 		.op = "futex", .variant = "wake",
+		/* a private futex without waiters touches no user memory */
+		.role = BENCH_ROLE_CONTROL,
 		.summary = "FUTEX_WAKE_PRIVATE with no waiters",
 		.run = wake_run,
 		.headline = 1,
@@ -62,6 +64,7 @@ static const struct benchmark futex_benchmarks[] = {
 	{
 		.name = "syscall/futex/wait_eagain", .suite = "syscall",
 		.op = "futex", .variant = "wait_eagain",
+		.role = BENCH_ROLE_EFFECT,
 		.summary = "FUTEX_WAIT_PRIVATE with a wrong value: get_user, EAGAIN",
 		.valid = wait_valid, .run = wait_run,
 	},

@@ -66,6 +66,8 @@ static const struct benchmark getppid_benchmarks[] = {
 	{
 		.name = "syscall/getppid", .suite = "syscall",
 		.op = "getppid", .variant = "none",
+		/* SYSCALL clears AC itself: no STAC/CLAC of the kernel's */
+		.role = BENCH_ROLE_CONTROL,
 		.summary = "getppid() through syscall(): entry and exit only",
 		.run = getppid_run,
 		.headline = 1,
@@ -73,6 +75,7 @@ static const struct benchmark getppid_benchmarks[] = {
 	{
 		.name = "syscall/getppid_adds/" XSTR(ADD_CHAIN), .suite = "syscall",
 		.op = "getppid_adds", .variant = "none",
+		.role = BENCH_ROLE_CONTROL,
 		.summary = "getppid() then " XSTR(ADD_CHAIN) " dependent adds: "
 			   "a known extra cost (control for compare)",
 		.run = getppid_adds_run,
@@ -80,6 +83,8 @@ static const struct benchmark getppid_benchmarks[] = {
 	{
 		.name = "syscall/adds/" XSTR(ADD_CHAIN), .suite = "syscall",
 		.op = "adds", .variant = "none",
+		/* user space alone */
+		.role = BENCH_ROLE_BASE,
 		.summary = XSTR(ADD_CHAIN) " dependent adds alone: the extra "
 			   "cost of getppid_adds",
 		.run = adds_run,

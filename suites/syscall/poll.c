@@ -83,12 +83,14 @@ static const struct benchmark poll_benchmarks[] = {
 	{
 		.name = "syscall/poll/1fd", .suite = "syscall",
 		.op = "poll", .variant = "1fd", .size = 8,
+		.role = BENCH_ROLE_EFFECT,
 		.summary = "poll() on one idle pipe, zero timeout",
 		.setup = poll_setup, .teardown = poll_teardown, .run = poll_run,
 	},
 	{
 		.name = "syscall/poll/64fds", .suite = "syscall",
 		.op = "poll", .variant = "64fds", .size = 512,
+		.role = BENCH_ROLE_EFFECT,
 		.summary = "poll() on 64 idle descriptors, zero timeout",
 		.setup = poll_setup, .teardown = poll_teardown, .run = poll_run,
 	},

@@ -228,6 +228,7 @@ static int rw_run(void *state, uint64_t iterations)
 #define RW(name_, op_, variant_, arg_, size_, headline_, summary_) {	\
 	.name = "syscall/" name_ "/" #size_, .suite = "syscall",	\
 	.op = op_, .variant = variant_, .size = size_, .arg = &arg_,	\
+	.role = BENCH_ROLE_EFFECT,					\
 	.summary = summary_, .valid = rw_valid, .setup = rw_setup,	\
 	.teardown = rw_teardown, .run = rw_run,			\
 	.headline = size_ == headline_ }

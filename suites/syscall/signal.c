@@ -67,6 +67,7 @@ static const struct benchmark signal_benchmarks[] = {
 	{
 		.name = "syscall/signal/roundtrip", .suite = "syscall",
 		.op = "signal", .variant = "roundtrip",
+		.role = BENCH_ROLE_EFFECT,
 		.summary = "tgkill(self, SIGUSR1): frame setup, handler, rt_sigreturn",
 		.setup = signal_setup, .teardown = signal_teardown,
 		.run = signal_run,

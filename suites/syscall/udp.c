@@ -90,6 +90,7 @@ static int udp_run(void *state, uint64_t iterations)
 #define UDP(size_) {							\
 	.name = "syscall/sendto_recvfrom/udp/" #size_, .suite = "syscall", \
 	.op = "sendto_recvfrom", .variant = "udp", .size = size_,	\
+	.role = BENCH_ROLE_EFFECT,					\
 	.summary = "sendto() and recvfrom() of a datagram on 127.0.0.1",	\
 	.setup = udp_setup, .teardown = udp_teardown, .run = udp_run }
 

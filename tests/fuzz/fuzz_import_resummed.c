@@ -14,7 +14,7 @@
  */
 #include "import_once.h"
 
-#include "archive/sha256.h"
+#include "measure/sha256.h"
 
 #define MEMBERS_MAX	64
 

@@ -1,46 +1,37 @@
 #!/bin/bash
-# The statistics of `compare` against ground truth on this machine, at the
-# level users compare: separate invocations of `smapbench run --suite
-# syscall` with the default settings, back to back, in a chain whose
-# neighbours are the A/A pairs; PAIRS pairs (SMAPBENCH_AA_PAIRS, default
-# 5), so PAIRS + 1 invocations. Every pair is kept, also one where the
-# machine changed between the runs (another job that starts or stops on
-# the host moves every system call by several percent at once, most rows
-# the same way): two runs differ by what two boots differ by at least,
-# and compare's interval holds that variance (sigma_u, assumed 2% without
-# a calibration; docs/interpreting.md). Such a pair is named, not set
-# aside.
-#  - A/A: across the pairs at most 5% of the rows may be called faster
-#    or slower.
-#  - A/A coverage: compare's 95% interval of B - A holds 0 for at least
-#    90% of the rows of the pairs. This is the interval users read.
-#  - rerun coverage: each run's center lies inside the other run's 95%
-#    interval (results.csv), both ways, for at least 70% of the rows. For
-#    two estimates of equal precision and normal noise 83-91% is
-#    expected, depending on the repetitions. Interference that slows one
-#    repetition of one run is one-sided and heavy-tailed: the center of
-#    a run that met it falls outside the narrow interval of a quiet run,
-#    and on the development machine (AMD EPYC, idle) the kept pairs gave
-#    78-88%, pooled 82%. An interval that misses the variation between
-#    invocations gives far less: 24-38% before the repetitions ran in
-#    processes of their own. A run's own interval says nothing of what
-#    moves a whole run (the machine changed, or another boot): this one
-#    is counted over the pairs where the machine held still, and said
-#    for the others.
-#  - an injected cost, in every pair: the second run with a known
-#    cost added to every sample of every row (6 sd of the noisier run's
-#    repetition medians, at least 10% of the row): at least 90% of the
-#    rows must be called slower, none faster, and the interval must hold
-#    the cost for at least 80% of the rows.
+# The statistics of `compare` against known truth: the simulation of
+# worlds and designs (tests/unit/test_simulation.c: boot variances above
+# the assumption, per-row modes, heavy tails; 1x1 to 6x6 boots through
+# compare's own path), then ground truth on this machine at the level of
+# separate invocations in one boot: RUNS (SMAPBENCH_AA_RUNS, default 6)
+# default runs of `smapbench run --suite syscall`, back to back.
+#  - one run a side in one boot, no calibration: compare withholds its
+#    verdicts, says why and what would do (what moves a whole invocation
+#    is in neither run's repetitions). The runs' own intervals are
+#    measured against each other (rerun coverage), not judged: they hold
+#    what differs between processes of one invocation only.
+#  - what invocations differ by, measured: `calibrate` over the first
+#    half of the runs (level invocation). With it (neighbours of the
+#    second half), and with the runs themselves as units (the odd runs
+#    against the even, interleaved, so that what drifts over minutes
+#    falls on both sides alike), A/A: at most 5% of the rows called
+#    faster or slower, and the interval of B - A holding 0 for at least
+#    90%. Rerun coverage of a run's interval with the calibrated
+#    invocation variance in it (docs/interpreting.md): each run's center
+#    of the second half inside another's interval, at least 80%.
+#  - an injected cost: the odd runs with a known cost added to every
+#    sample of the rows with STAC/CLAC inside, none to the bases and
+#    controls (6 sd of the noisiest run's repetition medians, at least
+#    10% of the row), against the even runs: at least 90% of those rows
+#    slower, no row faster, and the interval holding the cost in 80%.
 #  - a real cost: syscall/getppid_adds/N is getppid plus a chain of N
-#    dependent adds, whose cost syscall/adds/N measures alone in the same
-#    run. Compared as two runs of one benchmark (getppid against
-#    getppid_adds), the verdict must be "slower" and the delta must be
-#    the chain's cost within a factor 1.5: the out-of-order core overlaps
-#    part of the chain with the syscall's return, so the delta is not the
-#    standalone chain exactly.
-# The simulation with known truth is tests/unit/test_simulation.c, run
-# here too. About 3 minutes on an idle 2-core machine.
+#    dependent adds, whose cost syscall/adds/N measures alone. Compared
+#    as runs of one benchmark (getppid against getppid_adds, the second
+#    half's runs a side), the verdict must be slower and the delta the
+#    chain's cost within a factor 1.5 (the core overlaps part of it).
+#  - one boot a side without a calibration (the fixtures,
+#    --no-calibration): withheld, naming the boots that would do.
+# About 5 minutes on an idle 2-core machine, most of it the runs.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib/tap.sh
@@ -48,7 +39,8 @@ cd "$(dirname "$0")/../.." || exit 2
 
 bin=${SMAPBENCH:-build/smapbench}
 build=${BUILD:-build}
-pairs=${SMAPBENCH_AA_PAIRS:-5}
+runs=${SMAPBENCH_AA_RUNS:-6}
+half=$((runs / 2))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -56,225 +48,309 @@ if ! make -s smapbench unit-tests >/dev/null 2>&1 || [ ! -x "$bin" ]; then
 	not_ok "build smapbench and the unit tests (make smapbench unit-tests)"
 	exit 1
 fi
+if [ "$half" -lt 3 ]; then
+	not_ok "SMAPBENCH_AA_RUNS=$runs: at least 6 runs, 3 a side"
+	exit 1
+fi
 
+start=$SECONDS
 cmocka_tap simulation "$build/tests/unit/test_simulation"
+echo "# simulation: $((SECONDS - start)) s"
 
-# verdicts FILE: "verdict count" lines of a compare.csv
-verdicts() {
-	awk -F, -v v="$(csv_column verdict "$1")" 'NR > 1 { n[$v]++ }
-		END { for (k in n) printf "%s %d\n", k, n[k] }' "$1" | sort
+# calls CSV: "rows called held" of a compare.csv: rows, faster or slower,
+# intervals of B - A holding 0
+calls() {
+	awk -F, -v v="$(csv_column verdict "$1")" -v l="$(csv_column ci_low "$1")" \
+		-v h="$(csv_column ci_high "$1")" \
+		'NR > 1 { n++; c += $v == "faster" || $v == "slower"; z += $l <= 0 && 0 <= $h }
+		END { print n + 0, c + 0, z + 0 }' "$1"
 }
 
-# invoke N: one default run of the syscall suite; its directory in $tmp/N.dir
-invoke() {
-	"$bin" run --suite syscall --out "$tmp/$1" --run-dir-file "$tmp/$1.dir" \
-		>"$tmp/$1.out" 2>&1 && [ -s "$tmp/$1.dir" ]
+# called CSV: the rows called, one comment line each
+called() {
+	awk -F, -v v="$(csv_column verdict "$1")" -v r="$(csv_column relative "$1")" \
+		'NR > 1 && ($v == "faster" || $v == "slower") { printf "#   %s %s %+.1f%%\n", $1, $v, 100 * $r }' "$1"
 }
 
-# shifted CSV: "share median" of compare.csv's rows: the share that moved
-# the majority's way, and the median of |relative| in percent
-shifted() {
-	awk -F, -v r="$(csv_column relative "$1")" 'NR > 1 && $r != "" {
-			n++; up += $r > 0; a[n] = $r < 0 ? -$r : $r }
-		END {
-			for (i = 1; i <= n; i++)
-				for (j = i + 1; j <= n; j++)
-					if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-			m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-			printf "%.2f %.1f\n", (up > n - up ? up : n - up) / n, 100 * m
-		}' "$1"
-}
-
-# covered A B: "inside rows": how many of B's centers lie inside A's intervals
+# covered A B [CAL]: "inside rows": how many of B's centers lie inside
+# A's intervals (results.csv), widened by CAL's invocation variance
+# (calibration.csv: the shared part and each row's own, on the log
+# scale, with their df) when given. t from the Cornish-Fisher series
+# for Satterthwaite's df (within 3% of t down to 2 df).
 covered() {
-	awk -F, -v c="$(csv_column center "$1")" -v l="$(csv_column ci_low "$1")" \
-		-v h="$(csv_column ci_high "$1")" 'FNR == 1 { next }
-		NR == FNR { lo[$1] = $l; hi[$1] = $h; next }
-		$1 in lo { m++; k += lo[$1] <= $c && $c <= hi[$1] } END { print k + 0, m + 0 }' "$1" "$2"
+	awk -F, -v c="$(csv_column center "$1/results.csv")" -v l="$(csv_column ci_low "$1/results.csv")" \
+		-v h="$(csv_column ci_high "$1/results.csv")" -v r="$(csv_column repetitions "$1/results.csv")" \
+		-v cal="${3:-}" '
+		function t(df,   z) {
+			z = 1.959964
+			return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) + \
+				(3 * z^7 + 19 * z^5 + 17 * z^3 - 15 * z) / (384 * df^3)
+		}
+		FILENAME == cal {
+			if ($1 == "boot_sd_common") common = $2 * $2
+			else if ($1 == "boot_df_common") cdf = $2
+			else if ($1 == "boot_sd_row") prior = $2 * $2
+			else if ($1 == "row_df") rdf = $2
+			else if ($1 ~ /^row:/) own[substr($1, 5)] = $2 * $2
+			next
+		}
+		FNR == 1 { file++; next }
+		file == 1 {
+			if (!($c > 0) || !($r > 1)) next
+			s = ($h - $l) / 2 / t($r - 1) / $c
+			o = $1 in own ? own[$1] : prior
+			v = s * s + common + o
+			df = common + o > 0 ? v * v / (s^4 / ($r - 1) + (cdf ? common^2 / cdf : 0) + \
+				(rdf ? o^2 / rdf : 0)) : $r - 1
+			lo[$1] = $c * exp(-t(df) * sqrt(v)); hi[$1] = $c * exp(t(df) * sqrt(v))
+			next
+		}
+		$1 in lo { m++; k += lo[$1] <= $c && $c <= hi[$1] }
+		END { print k + 0, m + 0 }' ${3:+"$3"} "$1/results.csv" "$2/results.csv"
 }
 
-# inject A B OUT: B's run with a known cost per row added to every sample
-# (6 sd of the noisier run's repetition medians, at least 10% of A's
-# center) into OUT, the costs into OUT.cost
+# inject COSTS SRC OUT: SRC's run with COSTS's cost per row (name,cost)
+# added to every sample, into OUT
 inject() {
-	awk -F, 'FNR > 1 { h = FILENAME == ARGV[1] ? 0 : 1; v[h, $1, $2] = v[h, $1, $2] " " $5
-			names[$1] = 1; if ($2 + 1 > reps[h, $1]) reps[h, $1] = $2 + 1 }
+	mkdir -p "$3"
+	cp "$2/context.csv" "$2/results.csv" "$3/"
+	awk -F, -v OFS=, 'NR == FNR { c[$1] = $2; next }
+		FNR == 1 { print; next } { $5 = $5 + c[$1]; print }' \
+		"$1" "$2/samples.csv" >"$3/samples.csv"
+}
+
+# costs DIR...: per row, 6 sd of the noisiest run's repetition medians,
+# at least 10% of the rows' mean center
+costs() {
+	for d in "$@"; do echo "$d/samples.csv"; done | xargs awk -F, '
+		FNR == 1 { run++; next }
+		{ v[run, $1, $2] = v[run, $1, $2] " " $5; names[$1] = 1
+		  if ($2 + 1 > reps[run, $1]) reps[run, $1] = $2 + 1 }
 		END {
 			for (n in names) {
-				c = 0
-				for (h = 0; h < 2; h++) {
+				c = 0; total = 0
+				for (h = 1; h <= run; h++) {
 					s = ss = 0
-					for (r = 0; r < reps[h, n]; r++) {
-						k = split(v[h, n, r], x, " ")
+					for (q = 0; q < reps[h, n]; q++) {
+						k = split(v[h, n, q], x, " ")
 						for (i = 1; i <= k; i++)
 							for (j = i + 1; j <= k; j++)
 								if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
 						m = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
 						s += m; ss += m * m
 					}
-					mean = s / reps[h, n]
+					mean = s / reps[h, n]; total += mean / run
 					sd = sqrt((ss - reps[h, n] * mean * mean) / (reps[h, n] - 1))
 					if (6 * sd > c) c = 6 * sd
-					if (!h) floor = 0.1 * mean
 				}
-				printf "%s,%.10g\n", n, c < floor ? floor : c
+				printf "%s,%.10g\n", n, c < 0.1 * total ? 0.1 * total : c
 			}
-		}' "$1/samples.csv" "$2/samples.csv" >"$3.cost"
-	mkdir -p "$3"
-	cp "$2/context.csv" "$2/results.csv" "$3/"
-	awk -F, -v OFS=, 'NR == FNR { c[$1] = $2; next }
-		FNR == 1 { print; next } { $5 = $5 + c[$1]; print }' \
-		"$3.cost" "$2/samples.csv" >"$3/samples.csv"
+		}'
 }
 
-rows=0 called=0 held=0 covered=0 compared=0 shifted_pairs=0 kept=""
-islow=0 ifast=0 iheld=0 irows=0 start=$SECONDS
-i=1
-if ! invoke 1; then
-	not_ok "run --suite syscall, invocation 1"
-	show <"$tmp/1.out"
-	stage_exit
-fi
-while [ "$(wc -w <<<"$kept")" -lt "$pairs" ]; do
-	j=$((i + 1))
-	if ! invoke "$j"; then
-		not_ok "run --suite syscall, invocation $j"
-		show <"$tmp/$j.out"
+# --- the runs ---------------------------------------------------------------
+start=$SECONDS
+for i in $(seq 1 "$runs"); do
+	if ! "$bin" run --suite syscall --out "$tmp/$i" --run-dir-file "$tmp/$i.dir" \
+		>"$tmp/$i.out" 2>&1 || [ ! -s "$tmp/$i.dir" ]; then
+		not_ok "run --suite syscall, invocation $i"
+		show <"$tmp/$i.out"
 		stage_exit
 	fi
-	a=$(cat "$tmp/$i.dir") b=$(cat "$tmp/$j.dir")
-	if ! "$bin" compare "$a" "$b" --no-plots --out "$tmp/aa$i" \
-		>"$tmp/aa$i.out" 2>&1; then
-		not_ok "compare of invocations $i and $j"
-		show <"$tmp/aa$i.out"
-		stage_exit
-	fi
-	csv=$tmp/aa$i/compare.csv
-	read -r share median <<<"$(shifted "$csv")"
-	load=$(cut -d' ' -f1 /proc/loadavg)
-	# kept all the same: the interval holds what two boots differ by
-	moved=0
-	if awk -v s="$share" -v m="$median" 'BEGIN { exit !(s >= 0.8 && m > 2) }'; then
-		moved=1
-		echo "# pair $i-$j: the machine changed between the runs: $(awk -v s="$share" 'BEGIN { printf "%.0f", 100 * s }')% of the rows moved one way, by a median of $median% (load $load); kept"
-		shifted_pairs=$((shifted_pairs + 1))
-	fi
-	kept="$kept $i"
-	read -r n c z <<<"$(awk -F, -v v="$(csv_column verdict "$csv")" \
-		-v l="$(csv_column ci_low "$csv")" -v h="$(csv_column ci_high "$csv")" \
-		'NR > 1 { n++; c += $v == "faster" || $v == "slower"; z += $l <= 0 && 0 <= $h }
-		END { print n, c + 0, z + 0 }' "$csv")"
-	rows=$((rows + n)) called=$((called + c)) held=$((held + z))
-	# each run's centers against the other run's intervals
-	read -r k1 m1 <<<"$(covered "$a/results.csv" "$b/results.csv")"
-	read -r k2 m2 <<<"$(covered "$b/results.csv" "$a/results.csv")"
-	[ "$moved" -eq 0 ] && covered=$((covered + k1 + k2)) compared=$((compared + m1 + m2))
-	echo "# pair $i-$j: $c of $n rows called faster/slower, 0 inside the interval of B - A in $z, rerun coverage $k1 of $m1 and $k2 of $m2 back, rows moved one way $share, median |B-A| $median% (load $load)"
-	[ "$c" -gt 0 ] && awk -F, -v v="$(csv_column verdict "$csv")" -v r="$(csv_column relative "$csv")" \
-		'NR > 1 && ($v == "faster" || $v == "slower") { printf "#   %s %s %+.1f%%\n", $1, $v, 100 * $r }' "$csv"
-	# a known cost added to the second run
-	inject "$a" "$b" "$tmp/plus$i"
-	if ! "$bin" compare "$a" "$tmp/plus$i" --no-plots --out "$tmp/pc$i" \
-		>"$tmp/pc$i.out" 2>&1; then
-		not_ok "compare of run $i against run $j plus a known cost"
-		show <"$tmp/pc$i.out"
-	else
-		pc=$tmp/pc$i/compare.csv
-		read -r n s f h <<<"$(awk -F, -v v="$(csv_column verdict "$pc")" \
-			-v l="$(csv_column ci_low "$pc")" -v h="$(csv_column ci_high "$pc")" \
-			'NR == FNR { c[$1] = $2; next }
-			FNR > 1 { n++; s += $v == "slower"; f += $v == "faster"
-				held += $l <= c[$1] && c[$1] <= $h }
-			END { print n, s + 0, f + 0, held + 0 }' "$tmp/plus$i.cost" "$pc")"
-		irows=$((irows + n)) islow=$((islow + s)) ifast=$((ifast + f)) iheld=$((iheld + h))
-		[ "$f" -gt 0 ] && verdicts "$pc" | show
-	fi
-	i=$j
+	dir[i]=$(cat "$tmp/$i.dir")
 done
-npairs=$(wc -w <<<"$kept")
-echo "# $i invocations in $((SECONDS - start)) s: $npairs pairs, $shifted_pairs of them where the machine changed"
+echo "# $runs invocations in one boot in $((SECONDS - start)) s (load $(cut -d' ' -f1-3 /proc/loadavg))"
+# the halves interleaved: what drifts over minutes falls on both alike
+odd="" even=""
+for i in $(seq 1 "$runs"); do
+	if [ $((i % 2)) -eq 1 ]; then
+		odd=${odd:+$odd,}${dir[i]}
+	else
+		even=${even:+$even,}${dir[i]}
+	fi
+done
+first=$(IFS=,; echo "${dir[*]:1:$half}")
 
-if [ "$npairs" -lt 2 ]; then
-	not_ok "A/A: only $npairs pairs of $i invocations"
+# --- one run a side in one boot: withheld; the runs' own intervals -----------
+out=$tmp/pair.out
+if "$bin" compare "${dir[1]}" "${dir[2]}" --no-plots --out "$tmp/pair" >"$out" 2>&1; then
+	read -r n c z <<<"$(calls "$tmp/pair/compare.csv")"
+	same=$(awk -F, -v v="$(csv_column verdict "$tmp/pair/compare.csv")" 'NR > 1 && $v == "same"' "$tmp/pair/compare.csv" | wc -l)
+	what="one run a side in one boot, no calibration: verdicts withheld ($c faster/slower, $same same of $n), the reason and the runs that would do said"
+	if [ "$c" -eq 0 ] && [ "$same" -eq 0 ] && grep -q "^Verdicts withheld.*one run a side in one boot.*3 runs a side would do" "$out"; then
+		ok "$what"
+	else
+		show <"$out"
+		not_ok "$what"
+	fi
+else
+	show <"$out"
+	not_ok "compare of invocations 1 and 2"
+fi
+k=0 m=0
+for i in $(seq 1 $((runs - 1))); do
+	read -r k1 m1 <<<"$(covered "${dir[i]}" "${dir[i + 1]}")"
+	read -r k2 m2 <<<"$(covered "${dir[i + 1]}" "${dir[i]}")"
+	k=$((k + k1 + k2)) m=$((m + m1 + m2))
+done
+echo "# a run's own interval (its repetitions) held its neighbour's center for $k of $m rows ($(awk -v k=$k -v m=$m 'BEGIN { printf "%.0f", m ? 100 * k / m : 0 }')%): what moves a whole invocation is not in it"
+
+# --- what invocations differ by: calibrated, and the runs as units -----------
+cal=$tmp/invocations.csv
+# shellcheck disable=SC2086
+if ! "$bin" calibrate ${first//,/ } --out "$cal" >"$tmp/cal.out" 2>&1 ||
+	! grep -q '^level,invocation$' "$cal"; then
+	show <"$tmp/cal.out"
+	not_ok "calibrate over runs 1-$half of one boot (level invocation)"
 	stage_exit
 fi
-rate=$(awk -v c="$called" -v n="$rows" 'BEGIN { printf "%.1f", 100 * c / n }')
-what="A/A across $npairs pairs of invocations: $called of $rows rows faster/slower ($rate%, limit 5%)"
-if [ $((called * 100)) -le $((rows * 5)) ]; then
+ok "calibrate over runs 1-$half of one boot: $(grep -m1 'a shift every row shares' "$tmp/cal.out" | sed 's/^ *//')"
+rows=0 hits=0 held=0
+# run i against i + 1 of the second half with the calibration, and the halves
+for i in $(seq $((half + 1)) $((runs - 1))) halves; do
+	if [ "$i" = halves ]; then
+		args=("$odd" "$even")
+		label="the odd runs against the even, the runs the units"
+	else
+		args=("${dir[i]}" "${dir[i + 1]}" --calibration "$cal")
+		label="run $i against $((i + 1)) with the calibration"
+	fi
+	if ! "$bin" compare "${args[@]}" --no-plots --out "$tmp/aa-$i" >"$tmp/aa-$i.out" 2>&1; then
+		show <"$tmp/aa-$i.out"
+		not_ok "compare ${args[*]}"
+		continue
+	fi
+	if grep -q "^Verdicts withheld" "$tmp/aa-$i.out"; then
+		show <"$tmp/aa-$i.out"
+		not_ok "compare ${args[*]}: verdicts withheld"
+		continue
+	fi
+	read -r n c z <<<"$(calls "$tmp/aa-$i/compare.csv")"
+	echo "# A/A, $label: $c of $n rows faster/slower, 0 inside the interval of B - A in $z"
+	called "$tmp/aa-$i/compare.csv"
+	rows=$((rows + n)) hits=$((hits + c)) held=$((held + z))
+done
+what="A/A across invocations of one boot: $hits of $rows rows faster/slower ($(awk -v c=$hits -v n=$rows 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')%, at most 5%)"
+if [ "$rows" -gt 0 ] && [ $((hits * 100)) -le $((rows * 5)) ]; then
 	ok "$what"
 else
 	not_ok "$what"
 fi
-rate=$(awk -v c="$held" -v n="$rows" 'BEGIN { printf "%.1f", 100 * c / n }')
-what="A/A coverage: the 95% interval of B - A holds 0 in $held of $rows rows ($rate%, at least 90%)"
-if [ $((held * 100)) -ge $((rows * 90)) ]; then
+what="A/A coverage: the 95% interval of B - A holds 0 in $held of $rows rows (at least 90%)"
+if [ "$rows" -gt 0 ] && [ $((held * 100)) -ge $((rows * 90)) ]; then
 	ok "$what"
 else
 	not_ok "$what"
 fi
-rate=$(awk -v c="$covered" -v n="$compared" 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')
-what="rerun coverage, where the machine held still: $covered of $compared centers inside the other run's 95% interval ($rate%, at least 70%)"
-if [ "$compared" -gt 0 ] && [ $((covered * 100)) -ge $((compared * 70)) ]; then
+k=0 m=0
+for i in $(seq $((half + 1)) "$runs"); do
+	for j in $(seq $((half + 1)) "$runs"); do
+		[ "$i" -eq "$j" ] && continue
+		read -r k1 m1 <<<"$(covered "${dir[i]}" "${dir[j]}" "$cal")"
+		k=$((k + k1)) m=$((m + m1))
+	done
+done
+what="rerun coverage with the invocation variance in the run's interval: $k of $m centers inside another run's interval ($(awk -v k=$k -v m=$m 'BEGIN { printf "%.1f", m ? 100 * k / m : 0 }')%, at least 80%)"
+if [ "$m" -gt 0 ] && [ $((k * 100)) -ge $((m * 80)) ]; then
 	ok "$what"
 else
 	not_ok "$what"
 fi
-what="injected cost: $islow of $irows rows slower, $ifast faster, $iheld intervals hold the cost"
-if [ "$irows" -gt 0 ] && [ "$ifast" -eq 0 ] &&
-	[ $((islow * 100)) -ge $((irows * 90)) ] &&
-	[ $((iheld * 100)) -ge $((irows * 80)) ]; then
-	ok "$what"
+if grep -q '^boot_sd,' "$tmp/aa-halves/compare-settings.csv" 2>/dev/null &&
+	grep -q '^margin,' "$tmp/aa-halves/compare-settings.csv" &&
+	grep -q '^verdicts,given$' "$tmp/aa-halves/compare-settings.csv"; then
+	ok "compare-settings.csv records the boot variance, the margin and that verdicts were given"
 else
-	not_ok "$what (needs 90% of the rows slower, none faster, 80% held)"
-fi
-first=$(awk '{ print $1 }' <<<"$kept")
-if [ -s "$tmp/aa$first/compare-settings.csv" ] &&
-	grep -q '^boot_sd,' "$tmp/aa$first/compare-settings.csv" &&
-	grep -q '^margin,' "$tmp/aa$first/compare-settings.csv"; then
-	ok "compare-settings.csv records the boot variance and the margin"
-else
-	not_ok "compare-settings.csv missing, or without the boot variance or the margin"
+	not_ok "compare-settings.csv missing, or without the boot variance, the margin or the verdicts line"
 fi
 
-# --- a real injected cost: getppid plus a chain of adds ----------------------------
-# From the invocation whose getppid_adds row is the most precise: a
-# control wants a clean measurement, and one repetition slowed by other
-# work moves a single run's figure by more than the chain.
-a=$(for k in $(seq 1 "$i"); do
-	f=$(cat "$tmp/$k.dir")/results.csv
-	awk -F, -v c="$(csv_column center "$f")" -v l="$(csv_column ci_low "$f")" \
-		-v h="$(csv_column ci_high "$f")" -v d="${f%/results.csv}" \
-		'$1 ~ /^syscall\/getppid_adds\// && $c > 0 { print ($h - $l) / $c, d }' "$f"
-done | sort -g | awk 'NR == 1 { print $2 }')
-chain=$(awk -F, -v c="$(csv_column center "$a/results.csv")" \
-	'$1 ~ /^syscall\/adds\// { print $c }' "$a/results.csv")
-# as_control OP DIR: that run with OP's rows renamed syscall/control
+# --- an injected cost ---------------------------------------------------------
+# A cost on the rows with STAC/CLAC inside (role effect in run --list),
+# none on the bases and controls: compare nets every row of what moved
+# those, so a cost on them too would be taken for a shift of the boot.
+"$bin" run --list --suite syscall | awk '$3 == "effect" { print $1 }' >"$tmp/effects"
+# shellcheck disable=SC2086
+costs ${odd//,/ } ${even//,/ } | awk -F, 'NR == FNR { e[$1] = 1; next } $1 in e' \
+	"$tmp/effects" - >"$tmp/costs"
+plus=""
+for i in $(seq 1 2 "$runs"); do
+	inject "$tmp/costs" "${dir[i]}" "$tmp/plus$i"
+	plus=${plus:+$plus,}$tmp/plus$i
+done
+if "$bin" compare "$even" "$plus" --no-plots --out "$tmp/pc" >"$tmp/pc.out" 2>&1; then
+	pc=$tmp/pc/compare.csv
+	read -r n s f h <<<"$(awk -F, -v v="$(csv_column verdict "$pc")" \
+		-v l="$(csv_column ci_low "$pc")" -v h="$(csv_column ci_high "$pc")" \
+		'NR == FNR { c[$1] = $2; next }
+		FNR > 1 { f += $v == "faster" }
+		FNR > 1 && $1 in c { n++; s += $v == "slower"
+			held += $l <= c[$1] && c[$1] <= $h }
+		END { print n + 0, s + 0, f + 0, held + 0 }' "$tmp/costs" "$pc")"
+	what="injected cost: $s of $n rows with STAC/CLAC slower, $f rows faster, $h intervals hold the cost"
+	if [ "$n" -gt 0 ] && [ "$f" -eq 0 ] && [ $((s * 100)) -ge $((n * 90)) ] &&
+		[ $((h * 100)) -ge $((n * 80)) ]; then
+		ok "$what"
+	else
+		not_ok "$what (needs 90% of the rows slower, none faster, 80% held)"
+	fi
+else
+	show <"$tmp/pc.out"
+	not_ok "compare of the even runs against the odd plus a known cost"
+fi
+
+# --- a real cost: getppid plus a chain of adds --------------------------------
+# as_control OP DIR SRC: run SRC with OP's rows alone, renamed syscall/control
 as_control() {
 	mkdir -p "$2"
-	cp "$a/context.csv" "$2/"
-	awk -F, -v OFS=, -v op="$1" 'NR == 1 || $1 == op { if (NR > 1) $1 = "syscall/control"; print }' \
-		"$a/results.csv" >"$2/results.csv"
-	awk -F, -v OFS=, -v op="$1" 'NR == 1 || $1 == op { if (NR > 1) $1 = "syscall/control"; print }' \
-		"$a/samples.csv" >"$2/samples.csv"
+	cp "$3/context.csv" "$2/"
+	for f in results.csv samples.csv; do
+		awk -F, -v OFS=, -v op="$1" 'NR == 1 || $1 == op { if (NR > 1) $1 = "syscall/control"; print }' \
+			"$3/$f" >"$2/$f"
+	done
 }
-as_control syscall/getppid "$tmp/base"
-as_control "$(awk -F, '$1 ~ /^syscall\/getppid_adds\// { print $1 }' "$a/results.csv")" \
-	"$tmp/chain"
-if [ -z "$chain" ] ||
-	! "$bin" compare "$tmp/base" "$tmp/chain" --no-plots --out "$tmp/real" >"$tmp/real.out" 2>&1; then
-	not_ok "real cost: compare of getppid against getppid_adds"
+chain_op=$(awk -F, '$1 ~ /^syscall\/getppid_adds\// { print $1 }' "${dir[runs]}/results.csv")
+chain=$(for i in $(seq $((half + 1)) "$runs"); do
+	awk -F, -v c="$(csv_column center "${dir[i]}/results.csv")" '$1 ~ /^syscall\/adds\// { print $c }' "${dir[i]}/results.csv"
+done | awk '{ s += $1; n++ } END { if (n) print s / n }')
+base="" with=""
+for i in $(seq $((half + 1)) "$runs"); do
+	as_control syscall/getppid "$tmp/base$i" "${dir[i]}"
+	as_control "$chain_op" "$tmp/chain$i" "${dir[i]}"
+	base=${base:+$base,}$tmp/base$i with=${with:+$with,}$tmp/chain$i
+done
+if [ -z "$chain" ] || [ -z "$chain_op" ] ||
+	! "$bin" compare "$base" "$with" --no-plots --out "$tmp/real" >"$tmp/real.out" 2>&1; then
 	show <"$tmp/real.out"
+	not_ok "real cost: compare of getppid against getppid_adds"
 else
 	csv=$tmp/real/compare.csv
 	read -r delta low high verdict <<<"$(awk -F, -v d="$(csv_column delta "$csv")" \
 		-v l="$(csv_column ci_low "$csv")" -v h="$(csv_column ci_high "$csv")" \
 		-v v="$(csv_column verdict "$csv")" 'NR == 2 { print $d, $l, $h, $v }' "$csv")"
-	what="real cost: getppid_adds - getppid $delta [$low, $high] ticks, the chain alone $chain, verdict $verdict"
+	what="real cost: getppid_adds - getppid $delta [$low, $high] ticks over runs $((half + 1))-$runs, the chain alone $chain, verdict $verdict"
 	if [ "$verdict" = slower ] &&
 		awk -v d="$delta" -v x="$chain" 'BEGIN { exit !(d >= x / 1.5 && d <= x * 1.5) }'; then
 		ok "$what"
 	else
 		not_ok "$what (needs slower and the delta within a factor 1.5 of the chain)"
 	fi
+fi
+
+# --- one boot a side, no calibration: withheld --------------------------------
+out=$tmp/fixtures.out
+if "$bin" compare tests/fixtures/run-nosmap tests/fixtures/run-smap --no-calibration \
+	--no-plots --out "$tmp/fixtures" >"$out" 2>&1; then
+	read -r n c z <<<"$(calls "$tmp/fixtures/compare.csv")"
+	what="one boot a side, no calibration: verdicts withheld ($c of $n rows faster/slower), the reason and the boots that would do said"
+	if [ "$c" -eq 0 ] && grep -q "^Verdicts withheld.*one boot a side and no calibration.*3 boots a side would do" "$out" &&
+		grep -q '^verdicts,one boot a side' "$tmp/fixtures/compare-settings.csv"; then
+		ok "$what"
+	else
+		show <"$out"
+		not_ok "$what"
+	fi
+else
+	show <"$out"
+	not_ok "compare of the fixtures with --no-calibration"
 fi
 stage_exit

@@ -26,7 +26,7 @@ need_command gnuplot "apt-get install gnuplot-nox"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp -r tests/fixtures/run-smap tests/fixtures/run-nosmap "$tmp/"
+cp -r tests/fixtures/run-smap tests/fixtures/run-nosmap tests/fixtures/calibration.csv "$tmp/"
 
 # A PNG: the 8-byte signature, an IHDR at least 800 pixels wide, > 10 kB.
 check_png() {
@@ -174,7 +174,7 @@ if out=$("$smapbench" compare "$tmp/run-nosmap" "$tmp/run-smap" --out "$cmp" 2>&
 	header=$(head -n 1 "$cmp/compare.csv")
 	rows=$(($(wc -l <"$cmp/compare.csv") - 1))
 	want=$(($(wc -l <"$tmp/run-smap/results.csv") - 1))
-	if [[ "$header" == name,*reps_a,reps_b,median_a,median_b,center_a,center_b,delta,delta_ns,relative,ci_low,ci_high,relative_low,relative_high,se,boot_sd,boot_sd_source,df,p_value,q_value,verdict,method ]] &&
+	if [[ "$header" == name,*reps_a,reps_b,median_a,median_b,center_a,center_b,delta,delta_ns,relative,ci_low,ci_high,relative_low,relative_high,se,boot_sd,boot_sd_source,df,p_value,q_value,basis,relative_net,verdict,method ]] &&
 		[ "$rows" -eq "$want" ]; then
 		ok "compare.csv has the documented columns and $rows rows"
 	else

@@ -207,6 +207,42 @@ done < <(grep -o "README.md, '[^']*'" run-bench.sh | sed "s/.*, '//; s/'$//")
 check "every document and README section run-bench.sh names exists${missing:+ (missing:$missing)}" \
 	test -z "$missing"
 
+# --- the partner run-bench.sh offers is a run of this very machine ----------
+# Two runs in the other SMAP state beside the next one: a copy of the run
+# above with another CPU family but this host name and kernel (a cloud VM
+# of another CPU), never to be offered, then a copy of this machine's.
+state=$(kv smap_state "$tmp/quick.kv")
+[ "$state" = smap ] && other=nosmap || other=smap
+partners=$tmp/partners
+mkdir -p "$partners"
+plant() { # NAME CPU_FAMILY: a copy of $run in the other state
+	cp -r "$run" "$partners/$1-$other"
+	sed -i -e "s/^smap_state,.*/smap_state,$other/" -e "s/^date,.*/date,2099-01-01T00:00:00Z/" \
+		-e "s/^cpu_family,.*/cpu_family,$2/" "$partners/$1-$other/context.csv"
+}
+plant another-machine 999
+partner_run() {
+	./run-bench.sh --no-install --no-plots --quick --suite syscall --filter '^syscall/getppid$' \
+		--out "$partners" </dev/null >"$tmp/partner.out" 2>&1
+}
+partner_run
+rc=$?
+grep 'next: ' "$tmp/partner.out" | show
+check "beside a $other run of another CPU with this host name and kernel, run-bench.sh offers no partner (status $rc)" \
+	test "$rc" -eq 0 -a -z "$(grep -A1 'next: compare with' "$tmp/partner.out")"
+check "... and smapbench info --same-machine says why: $("$bin" info --same-machine "$run" "$partners/another-machine-$other")" \
+	grep -q "^not the same machine: cpu_family $(kv cpu_family "$tmp/quick.kv") against 999" \
+	<("$bin" info --same-machine "$run" "$partners/another-machine-$other")
+if [ -n "$(kv machine_id_hash "$tmp/quick.kv")" ]; then
+	plant this-machine "$(kv cpu_family "$tmp/quick.kv")"
+	partner_run
+	grep -A1 'next: ' "$tmp/partner.out" | show
+	check "beside a $other run of this machine, run-bench.sh offers that one to compare with" \
+		grep -qF "$partners/this-machine-$other" <(grep -A1 'next: compare with' "$tmp/partner.out")
+else
+	skip "a $other run of this machine is offered to compare with" "no /etc/machine-id here, so no run is provably of this machine"
+fi
+
 # --- signals: the run ends at once, nothing half-written --------------------
 # Before, SIGTERM waited for the whole run (minutes). run-bench.sh now
 # reacts at once and smapbench stops at its runner's next check: within a

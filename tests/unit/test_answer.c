@@ -3,7 +3,8 @@
  * test_answer.c - the lines that say first what a run tells about SMAP
  * (analysis/answer.h), on the fixture run (tests/fixtures/run-smap) and
  * on variants of it made in memory: calibrated, bpf only (the module's
- * rows taken out), emulated by TCG, with a skipped.csv.
+ * rows taken out), emulated by TCG, with a skipped.csv, and in each SMAP
+ * state a boot can be in.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "analysis/answer.h"
 #include "analysis/derived.h"
 #include "analysis/run_select.h"
+#include "analysis/smap_case.h"
 #include "analysis/table.h"
 #include "analysis/text_table.h"
 #include "rundata/csv.h"
@@ -171,10 +173,13 @@ static void pair_cost_in_cycles_is_inline_minus_nopad(void **unused)
 	derived_free(&d);
 	answer_free(&a);
 
-	/* a SMAP-off boot: the SMAP boot is what it lacks */
+	/* a clearcpuid=smap boot: the SMAP boot is what it lacks */
 	set_context(&run, "smap_state", "nosmap");
+	set_context(&run, "smap_cpuinfo", "0");
+	set_context(&run, "smap_requested_off", "1");
+	set_context(&run, "smap_off_method", "clearcpuid");
 	assert_int(answer_build(&run, &a), 0, "answer_build");
-	assert_has(&a, "next: a SMAP boot to compare this one with");
+	assert_has(&a, "needs a boot where the kernel uses SMAP: a boot without clearcpuid=smap (`sudo ./run-bench.sh --boots 4`");
 	assert_lacks(&a, "the SMAP-off boot");
 	answer_free(&a);
 	rundir_free(&run);
@@ -341,6 +346,104 @@ static void outliers_as_results_csv_counts_them(void **unused)
 	rundir_free(&run);
 }
 
+/* The run's SMAP keys as each kind of boot records them. */
+static void set_smap(struct run_dir *run, const char *cpuinfo,
+		     const char *cpuid, const char *requested,
+		     const char *method)
+{
+	set_context(run, "smap_cpuinfo", cpuinfo);
+	set_context(run, "smap_state", !strcmp(cpuinfo, "1") ? "smap" : "nosmap");
+	set_context(run, "smap_cpuid", cpuid);
+	set_context(run, "smap_requested_off", requested);
+	set_context(run, "smap_off_method", method);
+}
+
+/* The keys of each kind of boot, read as what they are. */
+static void smap_cases_from_the_keys(void **unused)
+{
+	static const struct {
+		const char *state, *requested, *method, *cpuid;
+		enum smap_case want;
+	} cases[] = {
+		{ "smap", "0", "none", "1", SMAP_CASE_ON },
+		{ "smap", "1", "none", "1", SMAP_CASE_ON_IGNORED },
+		{ "nosmap", "1", "clearcpuid", "1", SMAP_CASE_OFF_ASKED },
+		{ "nosmap", "1", "nosmap", "1", SMAP_CASE_OFF_ASKED },
+		{ "nosmap", "0", "cpu-model", "0", SMAP_CASE_OFF_NO_CPU },
+		{ "nosmap", "0", "unknown", "1", SMAP_CASE_OFF_BY_KERNEL },
+		{ "nosmap", "0", "unknown", NULL, SMAP_CASE_OFF_UNTOLD },
+		{ NULL, NULL, NULL, NULL, SMAP_CASE_UNRECORDED },
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "case %zu", i);
+		assert_int(smap_case_read(cases[i].state, cases[i].requested,
+					  cases[i].method, cases[i].cpuid),
+			   cases[i].want, what);
+	}
+}
+
+/*
+ * The CPU has SMAP, the kernel does not use it and nothing asked it to:
+ * a paravirtual kernel (this is what a cloud VM of AMD EPYC family 26
+ * records). The answer says so first, calls the bpf figure the path
+ * without the pair, and says where the pair can be had.
+ */
+static void smap_off_in_this_boot_is_said_first(void **unused)
+{
+	struct run_dir run;
+	struct answer a;
+
+	(void)unused;
+	load(&run);
+	drop_kmod(&run);
+	bpf_row_at_8(&run);
+	set_context(&run, "kmod_status", "/dev/smapbench is absent");
+	set_smap(&run, "0", "1", "0", "unknown");
+	assert_int(answer_build(&run, &a), 0, "answer_build");
+	assert_true(a.count > 0);
+	if (strncmp(a.lines[0].text, "SMAP is off in this boot: the CPU has SMAP (smap_cpuid=1) but this kernel does not use it (smap_cpuinfo=0), and no parameter on the command line turned it off: a paravirtual or hypervisor-provided kernel", 180))
+		fail_msg("the first line does not name the case: %s", a.lines[0].text);
+	assert_true(find_line(&a, "the user-access path WITHOUT the pair: bpf/overhead/raw_tp/64 ") == 1);
+	assert_has(&a, "this kernel runs no STAC/CLAC, so the figure is the rest of the path alone");
+	assert_has(&a, "the pair's cost as the kernel pays it needs a boot where the kernel uses SMAP: another kernel on this CPU, or another machine");
+	assert_lacks(&a, "UPPER BOUND");
+	/* a SMAP-off boot of this kernel is all there is: no --boots advice */
+	assert_lacks(&a, "--boots");
+	answer_free(&a);
+
+	/* the same boot with the module: raw STAC/CLAC, named for what they are */
+	rundir_free(&run);
+	load(&run);
+	set_smap(&run, "0", "1", "0", "unknown");
+	assert_int(answer_build(&run, &a), 0, "answer_build");
+	assert_true(find_line(&a, "SMAP is off in this boot: the CPU has SMAP") == 0);
+	assert_has(&a, "the raw STAC/CLAC pair per user access, timed in a boot whose kernel does not use SMAP (inline - nopad, 95% CI)");
+	assert_has(&a, "get_user 8 B: ");
+	assert_lacks(&a, "one STAC/CLAC pair costs");
+	assert_has(&a, "needs a boot where the kernel uses SMAP: another kernel");
+	answer_free(&a);
+
+	/* a CPU without SMAP: no raw pair either, said why */
+	set_smap(&run, "0", "0", "0", "cpu-model");
+	assert_int(answer_build(&run, &a), 0, "answer_build");
+	assert_true(find_line(&a, "SMAP is off in this boot: the CPU (or the virtual machine's CPU model) has no SMAP (smap_cpuid=0)") == 0);
+	assert_has(&a, "needs a boot where the kernel uses SMAP: a CPU with SMAP");
+	answer_free(&a);
+
+	/* SMAP on: said first too, and the figures are the pair's cost */
+	set_smap(&run, "1", "1", "0", "none");
+	assert_int(answer_build(&run, &a), 0, "answer_build");
+	assert_true(find_line(&a, "SMAP is on in this boot: the kernel uses it") == 0);
+	assert_has(&a, "one STAC/CLAC pair costs, per user access, in this boot");
+	assert_lacks(&a, "needs a boot where the kernel uses SMAP");
+	answer_free(&a);
+	rundir_free(&run);
+}
+
 static int make_tmpdir(void **unused)
 {
 	(void)unused;
@@ -367,6 +470,8 @@ int main(void)
 		cmocka_unit_test(tcg_tags_every_line),
 		cmocka_unit_test(markdown_escapes_the_runs_text),
 		cmocka_unit_test(outliers_as_results_csv_counts_them),
+		cmocka_unit_test(smap_cases_from_the_keys),
+		cmocka_unit_test(smap_off_in_this_boot_is_said_first),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

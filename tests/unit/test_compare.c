@@ -22,6 +22,7 @@
 #include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 #include "analysis/derived.h"
+#include "analysis/pair_fit.h"
 #include "measure/stats.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/rundir.h"
@@ -78,14 +79,19 @@ static void fill_repetitions(double *v, uint32_t *rep, size_t r, size_t m,
 }
 
 /*
- * Settings as with a calibration that found sigma_u = sd on df degrees of
- * freedom: `same` can be called.
+ * Settings as with a calibration that found every row's own boot sd =
+ * sd on df degrees of freedom and no shift the rows share: `same` can be
+ * called. One model at a time.
  */
+static struct compare_boot_model model;
+
 static struct compare_settings calibrated(double sd, double df)
 {
 	struct compare_settings set = compare_default_settings();
 
-	set.boot_sd = sd;
+	model = (struct compare_boot_model){
+		.common = { 0, INFINITY }, .prior = { sd * sd, df } };
+	set.model = &model;
 	set.boot_df = df;
 	set.boot_source = COMPARE_BOOT_CALIBRATION;
 	return set;
@@ -315,13 +321,14 @@ static void test_verdicts(void **state)
 	 */
 	fill_repetitions(b, rb, 5, 10, 10.15, 0.05);
 	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &set, &row), 0);
-	assert_true(row.ci_low > 0 && row.p < 0.05);
+	/* p tests what slower would claim, a difference beyond 2%: no */
+	assert_true(row.ci_low > 0 && row.p > 0.05);
 	assert_int_equal(row.verdict, COMPARE_INCONCLUSIVE);
 	/* +0.1 (1%) measured tightly: real, and within noise: same */
 	fill_repetitions(a, ra, 5, 10, 10, 0.001);
 	fill_repetitions(b, rb, 5, 10, 10.1, 0.001);
 	assert_int_equal(compare_values(a, ra, 50, b, rb, 50, &set, &row), 0);
-	assert_true(row.ci_low > 0 && row.p < 0.001);
+	assert_true(row.ci_low > 0 && row.p > 0.5);
 	assert_int_equal(row.verdict, COMPARE_SAME);
 	/* +0.3 (3%) measured tightly: beyond the floor: slower */
 	fill_repetitions(b, rb, 5, 10, 10.3, 0.001);
@@ -351,34 +358,59 @@ static void test_verdicts(void **state)
 
 /*
  * The boot variance by hand. Three boots of one run each, no spread
- * within a run: two rows whose boots' means are 0, 0.02, 0.04 give B =
- * 0.0004, sigma_u 0.02, all of it a shift both rows share, on boots - 1
- * = 2 df. A spread within the runs (w = 0.0001 each) is taken off:
- * sigma_u^2 = 0.0003. Two runs a boot: the runs of one boot that differ
- * by 0.01 (V = 0.00005) add (1 - 1/2) V to B's estimate.
+ * within a run: two rows whose boots' means are 0, 0.02, 0.04 move
+ * together: all of it the shift both rows share, 0.02, on boots - 1 = 2
+ * df, and nothing of their own. Rows 0, 0.02, 0.04 and 0.01, 0.01, 0.04
+ * (both of mean 0.02): the shifts are the mean deviations -0.015, -0.005,
+ * 0.02 (variance 0.000325, less 1/2 of the rows' own 0.00005: 0.0003);
+ * each row's residuals +-0.005 give it 0.00005 on (3 - 1)(2 - 1)/2 = 1
+ * df, moderated toward the prior (limma: two equal variances give one,
+ * exp(log 0.00005 - digamma(1/2) + log(1/2)), on the rows' 2 df). Two
+ * runs a boot: the runs of one boot that differ by 0.01 (V = 0.00005)
+ * add (1 - 1/2) V to a run's own.
  */
 static void test_boot_variance(void **state)
 {
 	const double mean[] = { 0, 0.02, 0.04, 0, 0.02, 0.04 };
-	const double none[6] = { 0 }, w[] = { 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4 };
+	const double apart[] = { 0, 0.02, 0.04, 0.01, 0.01, 0.04 };
+	const double none[6] = { 0 };
 	const unsigned boot[] = { 0, 1, 2 }, pairs[] = { 0, 0, 1, 1 };
 	/* per row: boot 0's runs at 0, 0.01; boot 1's at 0.04, 0.05 */
 	const double two[] = { 0, 0.01, 0.04, 0.05 };
-	double each[2];
+	double each[2], prior, moderated;
 	struct boot_variance bv = { .row_estimate = each };
 
 	(void)state;
 	assert_int_equal(calibrate_boot_variance(mean, none, 2, 3, boot, 3, &bv), 0);
-	assert_float_equal(bv.sd, 0.02, 1e-12);
-	assert_float_equal(bv.df, 2, 1e-9);
+	assert_float_equal(bv.sd, 0.02, 1e-9);
 	assert_float_equal(bv.common_sd, 0.02, 1e-12);
-	assert_float_equal(bv.row_sd, 0, 1e-12);
-	assert_float_equal(each[1], 0.02, 1e-12);
-	assert_int_equal(calibrate_boot_variance(mean, w, 2, 3, boot, 3, &bv), 0);
-	assert_float_equal(bv.sd, sqrt(3e-4), 1e-12);
-	/* boot means 0.005, 0.045: B = 0.0008; V = 4 x 0.005^2 / 2 */
+	assert_float_equal(bv.common_df, 2, 1e-12);
+	assert_float_equal(each[1], 0, 1e-9);
+	assert_true(isnan(bv.invocation_sd));
+
+	assert_int_equal(calibrate_boot_variance(apart, none, 2, 3, boot, 3, &bv), 0);
+	assert_float_equal(bv.common_sd, sqrt(0.0003), 1e-12);
+	prior = 0.00005 * exp(-stats_digamma(0.5) + log(0.5));
+	moderated = (2 * prior + 0.00005) / 3;
+	assert_float_equal(bv.row_sd, sqrt(prior), 1e-12);
+	assert_float_equal(bv.row_df, 2, 1e-12);
+	assert_float_equal(each[0], sqrt(moderated), 1e-12);
+	assert_float_equal(each[1], sqrt(moderated), 1e-12);
+	assert_float_equal(bv.row_estimate_df, 3, 1e-9);
+	assert_float_equal(bv.sd, sqrt(0.0003 + moderated), 1e-12);
+	/* a run's own sampling variance is taken off a row's own */
+	{
+		const double w[] = { 1e-5, 1e-5, 1e-5, 1e-5, 1e-5, 1e-5 };
+
+		assert_int_equal(calibrate_boot_variance(apart, w, 2, 3, boot, 3,
+							 &bv), 0);
+		assert_float_equal(each[0], sqrt(moderated - 1e-5), 1e-12);
+	}
+
+	/* boot means 0.005, 0.045: 0.0008; V = 4 x 0.005^2 / 2 */
 	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, pairs, 2, &bv), 0);
-	assert_float_equal(bv.sd, sqrt(0.0008 + 0.5 * 0.00005), 1e-12);
+	assert_float_equal(each[0], sqrt(0.0008 + 0.5 * 0.00005), 1e-12);
+	assert_float_equal(bv.invocation_sd, sqrt(0.00005), 1e-12);
 	/* one boot: nothing to estimate */
 	assert_int_equal(calibrate_boot_variance(two, none, 1, 4, (const unsigned[]){ 0, 0, 0, 0 },
 						 1, &bv), -1);
@@ -386,43 +418,270 @@ static void test_boot_variance(void **state)
 
 /*
  * Negative controls by hand: two controls at log ratios 0.01 and 0.03
- * (mean 0.02), each se^2 = 0.0001 + 2 sigma_u^2 with sigma_u 1% taken
- * as each row's own (assumed); a row at 0.12 with the same se is 0.10
- * net, se^2 = 0.0001 + 0.0001 / 2 + 2 (0.0001)(1 + 1/2) = 0.00045.
+ * (mean 0.02), each with repetitions of 0.0001 (0.00005 a side) and the
+ * assumed sigma_u 1%, one boot a side. Their mean against 0: their
+ * repetitions 0.0001 / 2, and the boot term 2 (0.0001) counted once,
+ * shared by every row, not divided among the controls: 0.00025. A row at
+ * 0.12 with the same parts is 0.10 net, its own boot part taken as its
+ * own, and the controls' mean's own parts added: se^2 = 0.0003 +
+ * 0.0003 / 2 = 0.00045. Two controls are too few to net the rows.
  */
 static void test_controls(void **state)
 {
-	struct run_bench benches[3] = {
+	struct run_bench benches[4] = {
 		{ .name = "syscall/getppid", .suite = "syscall", .op = "getppid", .variant = "none" },
 		{ .name = "syscall/futex/wake", .suite = "syscall", .op = "futex", .variant = "wake" },
 		{ .name = "syscall/read/tmpfs/1", .suite = "syscall", .op = "read", .variant = "tmpfs" },
+		{ .name = "syscall/adds/1000", .suite = "syscall", .op = "adds", .variant = "none" },
 	};
-	struct compare_row rows[3];
+	struct compare_row rows[4];
 	struct compare_result res = { .rows = rows, .count = 3 };
 	struct compare_settings set = compare_default_settings();
 	struct compare_controls c;
-	const double d[] = { 0.01, 0.03, 0.12 };
+	const double d[] = { 0.01, 0.03, 0.12, 0.02 };
 	double t;
 
 	(void)state;
 	set.boot_sd = 0.01;
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 4; i++) {
 		rows[i] = (struct compare_row){ .a = &benches[i], .b = &benches[i],
-			.log_ratio = d[i], .se = sqrt(0.0001 + 2 * 0.0001), .df = 1e4,
+			.raw_log_ratio = d[i], .within_a = 0.00005, .within_b = 0.00005,
+			.within_a_df = 1e4, .within_b_df = 1e4, .boot_scale = 2,
+			.boot_share_a = 0.5, .boot_own = NAN, .boot_common = NAN,
+			.boot_own_df = INFINITY, .boot_common_df = INFINITY,
 			.relative = expm1(d[i]) };
+		compare_row_raw(&rows[i], &set);
+	}
+	assert_float_equal(rows[0].se, sqrt(0.0003), 1e-12);
+	assert_true(rows[0].boot_assumed);
 	assert_true(compare_is_control(&benches[0]) && compare_is_control(&benches[1]));
 	assert_false(compare_is_control(&benches[2]));
 	assert_int_equal(compare_controls_compute(&res, &set, &c), 0);
 	assert_int_equal(c.count, 2);
 	assert_float_equal(c.shift, expm1(0.02), 1e-12);
-	/* the controls' mean against 0: 0.0001 / 2 + 2 (0.0001) / 2 */
-	assert_float_equal(c.se, sqrt(0.00015), 1e-12);
+	assert_float_equal(c.se, sqrt(0.00025), 1e-12);
 	assert_false(c.moved);
+	assert_false(c.sound);
 	assert_true(isnan(c.net[0].relative));
 	assert_float_equal(c.net[2].relative, expm1(0.10), 1e-12);
-	t = stats_student_quantile(0.975, c.df);
-	assert_float_equal(c.net[2].low, expm1(0.10 - t * sqrt(0.00045)), 1e-9);
+	t = stats_student_quantile(0.975, 1e4);
+	assert_float_equal(c.net[2].low, expm1(0.10 - t * sqrt(0.00045)), 1e-6);
 	compare_controls_free(&c);
+	/* too few controls: the rows keep their raw figures */
+	assert_int_equal(compare_controls_net(&res, &set), 0);
+	assert_false(rows[2].net);
+	assert_float_equal(rows[2].log_ratio, 0.12, 1e-12);
+	/* a third control that agrees: sound, and the row is netted */
+	rows[2] = rows[3];
+	rows[3] = (struct compare_row){ 0 };
+	{
+		struct compare_row row = rows[0];
+
+		row.a = row.b = &benches[2];
+		row.raw_log_ratio = 0.12;
+		compare_row_raw(&row, &set);
+		rows[3] = row;
+	}
+	res.count = 4;
+	assert_int_equal(compare_controls_compute(&res, &set, &c), 0);
+	assert_int_equal(c.count, 3);
+	assert_true(c.sound);
+	compare_controls_free(&c);
+	assert_int_equal(compare_controls_net(&res, &set), 0);
+	assert_true(rows[3].net);
+	assert_string_equal(compare_row_basis(&rows[3]), "net");
+	assert_float_equal(rows[3].log_ratio, 0.10, 1e-12);
+	assert_float_equal(rows[3].raw_log_ratio, 0.12, 1e-12);
+	assert_float_equal(rows[3].se, sqrt(0.0003 + 0.0003 / 3), 1e-12);
+	/* a control that moved on its own (0.3): not sound, raw again */
+	rows[2].raw_log_ratio = 0.3;
+	compare_row_raw(&rows[2], &set);
+	compare_row_raw(&rows[3], &set);
+	assert_int_equal(compare_controls_compute(&res, &set, &c), 0);
+	assert_false(c.sound);
+	compare_controls_free(&c);
+}
+
+/*
+ * A row of one boot (no boot parts) with log ratio d and se, on
+ * effectively infinite df, 5 repetitions a side: what the verdict rules
+ * see.
+ */
+static struct compare_row designed_row(double d, double se,
+				       const struct compare_settings *set)
+{
+	struct compare_row r = {
+		.reps_a = 5, .reps_b = 5, .center_a = 100, .raw_log_ratio = d,
+		.within_a = se * se, .within_a_df = 1e4, .within_b = 0,
+		.within_b_df = 1e4, .boot_own = NAN, .boot_common = NAN,
+	};
+
+	compare_row_raw(&r, set);
+	return r;
+}
+
+/*
+ * What faster, slower and same claim, and the tests that back them. M =
+ * log 1.02. A row at d = M + 2.054 se has p = 0.04 for |d| > M: alone,
+ * slower; beside a row at 0 (p = 1), Benjamini-Hochberg makes its q
+ * 0.08, and it is not called. A row at d = M - 1.8 se is within the
+ * margin by a one-sided test at 5% (1.645 se) but not at 2.5% (1.96 se):
+ * same needs the latter, each of its two tests at alpha / 2.
+ */
+static void test_claims_and_their_tests(void **state)
+{
+	struct compare_settings set = compare_default_settings();
+	double m = log1p(COMPARE_DEFAULT_MARGIN), se = 0.005;
+	struct compare_row rows[2];
+
+	(void)state;
+	set.same_boot = 1;
+	rows[0] = designed_row(m + 2.054 * se, se, &set);
+	assert_float_equal(rows[0].p, 0.04, 2e-4);
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_SLOWER);
+	rows[1] = designed_row(0, se, &set);
+	assert_float_equal(rows[1].p, 1, 1e-12);
+	assert_int_equal(compare_assign_verdicts(rows, 2, &set), 0);
+	assert_float_equal(rows[0].q, 0.08, 4e-4);
+	assert_int_equal(rows[0].verdict, COMPARE_INCONCLUSIVE);
+	/* the same row faster the other way */
+	rows[0] = designed_row(-m - 2.5 * se, se, &set);
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_FASTER);
+
+	rows[0] = designed_row(m - 1.8 * se, se, &set);
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_INCONCLUSIVE);
+	rows[0] = designed_row(m - 2.1 * se, se, &set);
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_SAME);
+	/* withheld: the same rows, no verdict */
+	set.withheld = "designed";
+	assert_int_equal(compare_assign_verdicts(rows, 1, &set), 0);
+	assert_int_equal(rows[0].verdict, COMPARE_INCONCLUSIVE);
+}
+
+/*
+ * Never below the assumption on little data, never below the data: a
+ * boot part estimated at 1% on 4 df is replaced by the assumed 2%, taken
+ * as known; at 3% on 4 df it is used, with its df; at 1% on 40 df, used.
+ */
+static void test_boot_part_floor(void **state)
+{
+	struct compare_settings set = compare_default_settings();
+	struct compare_row r = {
+		.reps_a = 5, .reps_b = 5, .center_a = 100, .raw_log_ratio = 0,
+		.within_a = 1e-6, .within_a_df = 4, .within_b = 1e-6,
+		.within_b_df = 4, .boot_scale = 2, .boot_share_a = 0.5,
+	};
+
+	(void)state;
+	r.boot_own = 2 * 0.01 * 0.01;
+	r.boot_own_df = 4;
+	r.boot_common = 0;
+	r.boot_common_df = 4;
+	compare_row_raw(&r, &set);
+	assert_true(r.boot_assumed);
+	assert_float_equal(r.se, sqrt(2e-6 + 2 * 0.02 * 0.02), 1e-12);
+	assert_float_equal(r.boot_sd, 0.02, 1e-12);
+	r.boot_own = 2 * 0.03 * 0.03;
+	compare_row_raw(&r, &set);
+	assert_false(r.boot_assumed);
+	assert_float_equal(r.se, sqrt(2e-6 + 2 * 0.03 * 0.03), 1e-12);
+	assert_true(r.df > 3.9 && r.df < 4.1);
+	r.boot_own = 2 * 0.01 * 0.01;
+	r.boot_own_df = 40;
+	r.boot_common_df = 40;
+	compare_row_raw(&r, &set);
+	assert_false(r.boot_assumed);
+	assert_float_equal(r.se, sqrt(2e-6 + 2 * 0.01 * 0.01), 1e-12);
+}
+
+/*
+ * Residuals that spread more than their se say widen beta's interval:
+ * four points of se 1, base 10 each, windows 0..3, off the line by
+ * sqrt(2) (1, -1, -1, 1), a pattern neither column explains: rss 8 on 2
+ * df, a factor 4 on beta's variance 400 / 2000.
+ */
+static void test_fit_widened_by_residuals(void **state)
+{
+	struct pair_fit_point p[4];
+	struct pair_fit fit = { .point = p, .count = 4, .smap_shift_var = NAN };
+	const double off[] = { 1, -1, -1, 1 };
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		p[i] = (struct pair_fit_point){ "row", 10, i,
+			0.1 * 10 + 50 * i + sqrt(2) * off[i], 1, NAN };
+	assert_int_equal(pair_fit_points(&fit), 0);
+	assert_float_equal(fit.beta, 50, 1e-9);
+	assert_float_equal(fit.alpha, 0.1, 1e-9);
+	assert_float_equal(fit.scale, 4, 1e-9);
+	assert_float_equal(fit.beta_se, 2 * sqrt(400.0 / 2000), 1e-9);
+	/* the SMAP boot's shift: beta^2 var(c) more */
+	fit.smap_shift_var = 0.01 * 0.01;
+	fit.smap_shift_df = INFINITY;
+	assert_int_equal(pair_fit_points(&fit), 0);
+	assert_float_equal(fit.beta_se, sqrt(4 * 400.0 / 2000 + 2500 * 1e-4), 1e-9);
+}
+
+/*
+ * The pair's fit takes the SMAP side from the orientation it is given:
+ * rows costing 100 (k + 1) without SMAP and 1.01 times that plus 50 k
+ * with it, k windows, give beta 50 and alpha 1% whether the SMAP run is
+ * B or A. Windows in proportion to the cost (within 3%) cannot be told
+ * from a shift of the cost: the variance inflation factor says so.
+ */
+static void test_fit_orientation_and_collinearity(void **state)
+{
+	struct run_bench bench = { .name = "syscall/row", .suite = "syscall" };
+	struct compare_row rows[5];
+	struct compare_result res = { .rows = rows, .count = 5 };
+	struct compare_settings set = compare_default_settings();
+	double windows[5], scale[5] = { 1, 1, 1, 1, 1 };
+	struct pair_fit fit;
+
+	(void)state;
+	set.same_boot = 1;
+	for (int reversed = 0; reversed < 2; reversed++) {
+		for (int k = 0; k < 5; k++) {
+			double off = 100.0 * (k + 1), on = 1.01 * off + 50 * k;
+
+			windows[k] = k;
+			rows[k] = (struct compare_row){ .a = &bench, .b = &bench,
+				.center_a = reversed ? on : off,
+				.center_b = reversed ? off : on,
+				.raw_log_ratio = reversed ? log(off / on) : log(on / off),
+				.raw_se = 0.001, .raw_df = 1e4,
+				.within_a = 1e-6, .within_b = 1e-6, .within_a_df = 4,
+				.within_b_df = 4, .boot_share_a = 0.5,
+				.boot_own = NAN, .boot_common = NAN };
+		}
+		memset(&fit, 0, sizeof(fit));
+		assert_int_equal(pair_fit_rows(&res, windows, scale, reversed, &set,
+					       &fit), 0);
+		assert_true(fit.fitted);
+		assert_int_equal(fit.reversed, reversed);
+		assert_float_equal(fit.beta, 50, 1e-6);
+		assert_float_equal(fit.alpha, 0.01, 1e-9);
+		assert_true(fit.vif < 10);
+		pair_fit_free(&fit);
+	}
+	/* windows a cost's hundredth, within 3% */
+	for (int k = 0; k < 5; k++) {
+		double off = 100.0 * (k + 1);
+
+		windows[k] = off / 100 * (k % 2 ? 1.03 : 0.97);
+		rows[k].center_a = off;
+		rows[k].center_b = 1.01 * off + 50 * windows[k];
+		rows[k].raw_log_ratio = log(rows[k].center_b / off);
+	}
+	memset(&fit, 0, sizeof(fit));
+	assert_int_equal(pair_fit_rows(&res, windows, scale, 0, &set, &fit), 0);
+	assert_true(fit.fitted);
+	assert_true(fit.vif > PAIR_FIT_MAX_VIF);
+	pair_fit_free(&fit);
 }
 
 /* ------------------------------------------------------------ files */
@@ -569,6 +828,205 @@ static void test_pairing_by_name(void **state)
 	compare_result_free(&res);
 	rundir_free(&a);
 	rundir_free(&b);
+}
+
+/*
+ * A run of the three rows of make_run() in boot boot_id (smap_state
+ * state), each row at base x exp(level[k]), its repetitions 0.1% apart.
+ */
+static void make_boot_run(const char *name, const char *boot_id,
+			  const char *state, const double *level)
+{
+	char dir[512], context[1024], samples[16384];
+	const char *names[] = { "kmod/get_user/kapi/8", "kmod/pair/none/0",
+				"syscall/getppid/none/0" };
+	const double base[] = { 10, 12, 50 };
+	size_t used;
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(context, sizeof(context),
+		 "key,value\nhost,box\ncpu_model,cpu\nkernel_release,6.1\n"
+		 "counter,kmod-tsc\nvirt,bare\nsmap_state,%s\nboot_id,%s\n",
+		 state, boot_id);
+	write_file(dir, "context.csv", context);
+	write_file(dir, "results.csv",
+		   "name,suite,op,variant,size,batch,unit,median\n"
+		   "kmod/get_user/kapi/8,kmod,get_user,kapi,8,0,cycles,10\n"
+		   "kmod/pair/none/0,kmod,pair,none,0,0,cycles,12\n"
+		   "syscall/getppid/none/0,syscall,getppid,none,0,0,cycles,50\n");
+	used = (size_t)snprintf(samples, sizeof(samples),
+				"name,repetition,sample,iterations,value,unit\n");
+	for (size_t k = 0; k < 3; k++)
+		for (int i = 0; i < 20; i++)
+			used += (size_t)snprintf(samples + used, sizeof(samples) - used,
+						 "%s,%d,%d,100,%.9g,cycles\n", names[k],
+						 i / 4, i % 4, base[k] * exp(level[k]) *
+						 (1 + 0.001 * (i / 4 - 2)));
+	write_file(dir, "samples.csv", samples);
+}
+
+/*
+ * Several boots a side. Three boots of A, three of B, the boots' shifts
+ * and the rows' own effects a few percent: each row's se^2 is its boot
+ * figures' variance split into the shift the rows share and its own,
+ * moderated (boot_split() on the figures the test reads itself), times
+ * 1/3 + 1/3: a side's mean of 3 boots. Boots are counted by boot_id: two
+ * runs of one boot are one. Fewer than 3 boots a side: withheld.
+ */
+static void test_boots_a_side(void **state)
+{
+	static const double level[6][3] = {
+		{ 0.00, 0.03, -0.01 }, { 0.05, 0.02, 0.08 }, { -0.04, -0.02, -0.07 },
+		{ 0.03, 0.07, 0.01 }, { -0.02, 0.01, -0.05 }, { 0.06, 0.02, 0.09 },
+	};
+	const char *names[6] = { "ba1", "ba2", "ba3", "bb1", "bb2", "bb3" };
+	const char *rows[3] = { "kmod/get_user/kapi/8", "kmod/pair/none/0",
+				"syscall/getppid/none/0" };
+	struct run_dir runs[7];
+	const struct run_dir *a[3], *b[3];
+	const unsigned group[6] = { 0, 0, 0, 1, 1, 1 };
+	struct compare_settings set = compare_default_settings();
+	struct compare_result res;
+	struct boot_split split;
+	double y[18];
+	size_t kept;
+
+	(void)state;
+	for (int j = 0; j < 6; j++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "boot-%d", j);
+		make_boot_run(names[j], id, j < 3 ? "nosmap" : "smap", level[j]);
+		load(names[j], &runs[j]);
+		(j < 3 ? a : b)[j % 3] = &runs[j];
+	}
+	for (size_t k = 0; k < 3; k++)
+		for (size_t j = 0; j < 6; j++) {
+			struct compare_log_figure f;
+
+			assert_true(compare_log_figure_of(rundir_find(&runs[j], rows[k]),
+							  3, &f));
+			y[k * 6 + j] = f.mean;
+		}
+	assert_int_equal(boot_split(y, 3, 6, group, 2, &split), 0);
+	assert_int_equal(compare_sides(a, 3, b, 3, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_int_equal(set.boots_a, 3);
+	assert_int_equal(set.boots_b, 3);
+	assert_null(set.withheld);
+	assert_int_equal(set.boot_source, COMPARE_BOOT_RUNS);
+	for (size_t k = 0; k < 3; k++) {
+		const struct compare_row *r = &res.rows[k];
+
+		assert_string_equal(r->a->name, rows[k]);
+		assert_false(r->boot_assumed);
+		assert_float_equal(r->se * r->se,
+				   (split.common + split.moderated[k]) * (1.0 / 3 + 1.0 / 3),
+				   1e-12);
+		assert_float_equal(r->boot_common_df, 4, 1e-12);
+	}
+	compare_result_free(&res);
+	boot_split_free(&split);
+
+	/* a fourth run of A's first boot: still 3 boots a side */
+	make_boot_run("ba1-again", "boot-0", "nosmap", level[0]);
+	load("ba1-again", &runs[6]);
+	{
+		const struct run_dir *a4[4] = { a[0], a[1], a[2], &runs[6] };
+
+		set = compare_default_settings();
+		compare_design(a4, 4, b, 3, &set);
+		assert_int_equal(set.boots_a, 3);
+		assert_int_equal(set.runs_a, 4);
+	}
+	/* two boots a side, no calibration: intervals, no verdicts */
+	set = compare_default_settings();
+	assert_int_equal(compare_sides(a, 2, b, 2, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_non_null(set.withheld);
+	assert_int_equal(set.boots_needed, COMPARE_BOOTS_NEEDED);
+	for (size_t k = 0; k < res.count; k++)
+		assert_int_not_equal(res.rows[k].verdict, COMPARE_SLOWER);
+	compare_result_free(&res);
+	for (int j = 0; j < 7; j++)
+		rundir_free(&runs[j]);
+}
+
+/*
+ * Runs all of one boot: the runs are the units, and what they differ by
+ * is what moves a whole invocation. One run a side: withheld, unless a
+ * calibration of runs of one boot says it; a calibration of boots is
+ * not used for them. calibrate over runs of one boot writes level
+ * invocation, read back the same; a file of format 1 is refused.
+ */
+static void test_one_boot(void **state)
+{
+	static const double level[6][3] = {
+		{ 0.00, 0.03, -0.01 }, { 0.05, 0.02, 0.08 }, { -0.04, -0.02, -0.07 },
+		{ 0.03, 0.07, 0.01 }, { -0.02, 0.01, -0.05 }, { 0.06, 0.02, 0.09 },
+	};
+	const char *names[6] = { "oa1", "oa2", "oa3", "ob1", "ob2", "ob3" };
+	struct run_dir runs[6];
+	const struct run_dir *a[3], *b[3];
+	struct compare_settings set = compare_default_settings();
+	struct compare_result res;
+	struct calibration cal, back;
+	char path[600], err[512];
+	size_t kept;
+
+	(void)state;
+	for (int j = 0; j < 6; j++) {
+		make_boot_run(names[j], "the-boot", "smap", level[j]);
+		load(names[j], &runs[j]);
+		(j < 3 ? a : b)[j % 3] = &runs[j];
+	}
+	assert_int_equal(compare_sides(a, 3, b, 3, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_true(set.same_boot);
+	assert_null(set.withheld);
+	assert_int_equal(set.boot_source, COMPARE_BOOT_NONE);
+	assert_true(res.rows[0].boot_scale > 0);
+	compare_result_free(&res);
+	set = compare_default_settings();
+	assert_int_equal(compare_sides(a, 1, b, 1, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_non_null(set.withheld);
+	assert_int_equal(set.boots_needed, COMPARE_RUNS_NEEDED);
+	compare_result_free(&res);
+
+	assert_int_equal(calibrate_runs(a, 3, &cal, err, sizeof(err)), 0);
+	assert_true(cal.invocation);
+	assert_true(cal.model.invocation);
+	snprintf(path, sizeof(path), "%s/invocations.csv", tmpdir);
+	assert_int_equal(calibration_write(path, &cal), 0);
+	assert_int_equal(calibration_read(path, &back, err, sizeof(err)), 0);
+	assert_true(back.invocation);
+	assert_int_equal(back.rows, cal.rows);
+	/* the file keeps 6 digits */
+	assert_float_equal(back.model.common.var, cal.model.common.var,
+			   1e-5 * cal.model.common.var);
+	for (size_t r = 0; r < cal.rows; r++)
+		assert_float_equal(back.model.own[r].var, cal.model.own[r].var,
+				   1e-5 * cal.model.own[r].var + 1e-15);
+	set = compare_default_settings();
+	set.model = &back.model;
+	assert_int_equal(compare_sides(a, 1, b, 1, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_null(set.withheld);
+	assert_int_equal(set.boot_source, COMPARE_BOOT_CALIBRATION);
+	compare_result_free(&res);
+	/* a calibration of boots says nothing of runs of one boot */
+	back.model.invocation = 0;
+	set = compare_default_settings();
+	set.model = &back.model;
+	assert_int_equal(compare_sides(a, 1, b, 1, &set, 1, NULL, NULL, &res, &kept), 0);
+	assert_null(set.model);
+	assert_non_null(set.withheld);
+	compare_result_free(&res);
+	calibration_free(&cal);
+	calibration_free(&back);
+	write_file(tmpdir, "format1.csv", "key,value\nformat,1\nboot_sd,0.01\nboot_df,12\n");
+	snprintf(path, sizeof(path), "%s/format1.csv", tmpdir);
+	assert_int_equal(calibration_read(path, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pooled every row"));
+	for (int j = 0; j < 6; j++)
+		rundir_free(&runs[j]);
 }
 
 static void test_context_refusal(void **state)
@@ -975,7 +1433,13 @@ int main(void)
 		cmocka_unit_test(test_welch_degenerate),
 		cmocka_unit_test(test_center_and_paired_intervals),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_claims_and_their_tests),
+		cmocka_unit_test(test_boot_part_floor),
+		cmocka_unit_test(test_fit_widened_by_residuals),
+		cmocka_unit_test(test_fit_orientation_and_collinearity),
 		cmocka_unit_test(test_pairing_by_name),
+		cmocka_unit_test(test_boots_a_side),
+		cmocka_unit_test(test_one_boot),
 		cmocka_unit_test(test_context_refusal),
 		cmocka_unit_test(test_gbench_json),
 		cmocka_unit_test(test_derived_tables),

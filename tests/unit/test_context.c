@@ -123,6 +123,31 @@ static void context_store(void **unused)
 	context_free(&c);
 }
 
+/*
+ * The machine ID a run records is systemd's ID for our application:
+ * `systemd-id128 machine-id --app-specific=CONTEXT_MACHINE_APP_ID` (systemd
+ * 252) printed these on machines with the machine IDs given.
+ */
+static void machine_id_as_systemd_derives_it(void **unused)
+{
+	char out[CONTEXT_MACHINE_ID_SIZE];
+
+	(void)unused;
+	assert_int(context_machine_id_hash("3d1219c7c4c5404aaa1f6d2a48adfda4\n", out),
+		   0, "a machine-id file's text");
+	assert_str(out, "f3ee3813a13d42248879674508441737", "systemd-id128's answer");
+	assert_int(context_machine_id_hash("00000000000000000000000000000001", out),
+		   0, "without a newline");
+	assert_str(out, "bb2a414c0a7541aeb9f325543fb419c0", "systemd-id128's answer");
+	assert_int(context_machine_id_hash("uninitialized\n", out), -1,
+		   "systemd's first-boot placeholder");
+	assert_str(out, "", "no ID for it");
+	assert_int(context_machine_id_hash("3D1219C7C4C5404AAA1F6D2A48ADFDA4", out),
+		   -1, "upper case is no machine-id(5)");
+	assert_int(context_machine_id_hash("3d1219c7c4c5404aaa1f6d2a48adfda4x", out),
+		   -1, "a trailing byte");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +156,7 @@ int main(void)
 		cmocka_unit_test(smap_off_method),
 		cmocka_unit_test(virt_kinds),
 		cmocka_unit_test(context_store),
+		cmocka_unit_test(machine_id_as_systemd_derives_it),
 	};
 
 	return cmocka_run_group_tests_name("context", tests, NULL, NULL);

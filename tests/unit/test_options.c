@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_options.c - `smapbench run` command line: good and bad input. */
+/*
+ * test_options.c - the option tables (cli/options.h): `smapbench run`'s
+ * command line, good and bad input; the one number parser; a usage made
+ * from a table names every option with its bounds and default.
+ */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/run_options.h"
 #include "unit.h"
 
@@ -81,19 +86,21 @@ static void bad_input_is_usage_error(void **unused)
 		const char *message;
 	} cases[] = {
 		{ { "--suite", "nope" }, "unknown suite 'nope'" },
-		{ { "--min-time", "abc" }, "--min-time: 'abc'" },
-		{ { "--min-time", "-1" }, "--min-time: '-1'" },
-		{ { "--min-time", "0.1s" }, "--min-time: '0.1s'" },
-		{ { "--min-time", "nan" }, "--min-time: 'nan'" },
-		{ { "--repetitions", "0" }, "--repetitions: '0'" },
-		{ { "--repetitions", "-3" }, "--repetitions: '-3'" },
+		{ { "--min-time", "abc" }, "--min-time 'abc'" },
+		{ { "--min-time", "-1" }, "--min-time '-1'" },
+		{ { "--min-time", "0.1s" }, "--min-time '0.1s'" },
+		{ { "--min-time", "nan" }, "--min-time 'nan'" },
+		{ { "--repetitions", "0" }, "--repetitions '0'" },
+		{ { "--repetitions", "-3" }, "--repetitions '-3'" },
 		{ { "--repetitions", "99999999999999999999" }, "--repetitions" },
 		{ { "--counter", "sundial" }, "unknown counter 'sundial'" },
-		{ { "--cpu", "x" }, "--cpu: 'x'" },
+		{ { "--cpu", "x" }, "--cpu 'x'" },
 		{ { "--out", "" }, "--out: empty" },
 		{ { "--run-dir-file", "" }, "--run-dir-file: empty" },
 		{ { "--bogus" }, "unknown option '--bogus'" },
 		{ { "--suite" }, "needs a value" },
+		{ { "--quick=1" }, "option '--quick' takes no value" },
+		{ { "--seed", "-1" }, "--seed '-1' is not an unsigned integer" },
 		{ { "extra" }, "unexpected argument 'extra'" },
 	};
 	struct run_options o;
@@ -114,21 +121,69 @@ static void bad_input_is_usage_error(void **unused)
 	}
 }
 
-static void number_parsers(void **unused)
+static void number_parser(void **unused)
 {
 	unsigned long long n;
 	double d;
 
 	(void)unused;
-	assert_int(parse_unsigned("42", 0, 100, &n), 0, "42");
+	assert_int(parse_number("42", 1, 0, 100, 0, &d, &n), 0, "42");
 	assert_int(n, 42, "value");
-	assert_int(parse_unsigned("", 0, 100, &n), -1, "empty");
-	assert_int(parse_unsigned("+1", 0, 100, &n), -1, "sign");
-	assert_int(parse_unsigned("101", 0, 100, &n), -1, "above range");
-	assert_int(parse_double("1e-3", 0, 1, &d), 0, "1e-3");
+	assert_near(d, 42, 0, "as a real");
+	assert_int(parse_number("", 1, 0, 100, 0, &d, &n), -1, "empty");
+	assert_int(parse_number("+1", 1, 0, 100, 0, &d, &n), -1, "sign");
+	assert_int(parse_number("1.5", 1, 0, 100, 0, &d, &n), -1, "not whole");
+	assert_int(parse_number("101", 1, 0, 100, 0, &d, &n), -1, "above range");
+	assert_int(parse_number("18446744073709551615", 1, 0, OPTION_WHOLE_MAX, 0,
+				NULL, &n), 0, "UINT64_MAX");
+	assert_true(n == UINT64_MAX);
+	assert_int(parse_number("18446744073709551616", 1, 0, OPTION_WHOLE_MAX, 0,
+				NULL, &n), -1, "above 64 bits");
+	assert_int(parse_number("1e-3", 0, 0, 1, 0, &d, NULL), 0, "1e-3");
 	assert_near(d, 0.001, 1e-15, "value");
-	assert_int(parse_double("inf", 0, 1e9, &d), -1, "inf");
-	assert_int(parse_double(" 1", 0, 2, &d), 0, "leading space (strtod)");
+	assert_int(parse_number("inf", 0, 0, 1e9, 0, &d, NULL), -1, "inf");
+	assert_int(parse_number(" 1", 0, 0, 2, 0, &d, NULL), -1, "leading space");
+	assert_int(parse_number("0", 0, 0, 1, OPTION_LOW_OPEN, &d, NULL), -1,
+		   "an excluded low end");
+	assert_int(parse_number("0.5", 0, 0, 0.5, OPTION_HIGH_OPEN, &d, NULL), -1,
+		   "an excluded high end");
+	assert_int(parse_number("0.5", 0, 0, 0.5, 0, &d, NULL), 0, "an included end");
+}
+
+/* The usage names every option of the table, with its bounds. */
+static void usage_made_from_the_table(void **unused)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)unused;
+	assert_non_null(f);
+	run_usage(f);
+	fclose(f);
+	/* wrapped lines read as one: a line end and its indent are a space */
+	for (char *in = text, *out = text;; in++) {
+		if (*in == '\n') {
+			while (in[1] == ' ')
+				in++;
+			*in = ' ';
+		}
+		if (!(*out++ = *in))
+			break;
+	}
+	for (const char *o = "suite\0filter\0min-time\0repetitions\0samples\0"
+			     "counter\0cpu\0no-realtime\0out\0run-dir-file\0seed\0"
+			     "quick\0full\0list\0help\0"; *o; o += strlen(o) + 1) {
+		char want[32];
+
+		snprintf(want, sizeof(want), " --%s%s", o, strcmp(o, "help") ? " " : ",");
+		if (!strstr(text, want))
+			fail_msg("the usage lacks %s:\n%s", want, text);
+	}
+	assert_non_null(strstr(text, "(N from 1 to 10000; default 5)"));
+	assert_non_null(strstr(text, "(S in [1e-06, 60]; default 0.01)"));
+	assert_non_null(strstr(text, "(syscall, kmod"));
+	free(text);
 }
 
 int main(void)
@@ -137,7 +192,8 @@ int main(void)
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(good_input),
 		cmocka_unit_test(bad_input_is_usage_error),
-		cmocka_unit_test(number_parsers),
+		cmocka_unit_test(number_parser),
+		cmocka_unit_test(usage_made_from_the_table),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);

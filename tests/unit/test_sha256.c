@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_sha256.c - SHA-256 against the FIPS 180-2 examples. */
+/*
+ * test_sha256.c - SHA-256 against the FIPS 180-2 examples, HMAC-SHA256
+ * against RFC 4231's.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "archive/sha256.h"
+#include "measure/sha256.h"
 #include "unit.h"
 
 /* FIPS 180-2, appendix B.1, B.2 and B.3. */
@@ -117,6 +120,31 @@ static void whole_file(void **unused)
 	assert_int(sha256_file(path, hex, NULL), -1, "a missing file");
 }
 
+/* RFC 4231, test cases 1, 2 and 6 (a key longer than a block). */
+static void hmac_rfc4231(void **unused)
+{
+	uint8_t key[131], digest[SHA256_DIGEST_SIZE];
+	char hex[SHA256_HEX_SIZE];
+	static const char large[] =
+		"Test Using Larger Than Block-Size Key - Hash Key First";
+
+	(void)unused;
+	memset(key, 0x0b, 20);
+	sha256_hmac(key, 20, "Hi There", 8, digest);
+	sha256_to_hex(digest, hex);
+	assert_str(hex, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+		   "RFC 4231 case 1");
+	sha256_hmac("Jefe", 4, "what do ya want for nothing?", 28, digest);
+	sha256_to_hex(digest, hex);
+	assert_str(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+		   "RFC 4231 case 2");
+	memset(key, 0xaa, sizeof(key));
+	sha256_hmac(key, sizeof(key), large, strlen(large), digest);
+	sha256_to_hex(digest, hex);
+	assert_str(hex, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+		   "RFC 4231 case 6");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +153,7 @@ int main(void)
 		cmocka_unit_test(million_a),
 		cmocka_unit_test(pieces_equal_whole),
 		cmocka_unit_test(whole_file),
+		cmocka_unit_test(hmac_rfc4231),
 	};
 
 	return cmocka_run_group_tests_name("sha256", tests, NULL, NULL);

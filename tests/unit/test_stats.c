@@ -265,6 +265,61 @@ static void student_quantile_is_exact(void **unused)
 	assert_true(isnan(stats_student_quantile(0.5, 0)));
 }
 
+/*
+ * Digamma, trigamma and its inverse against mpmath at 30 digits, and the
+ * moderation's prior (limma's fitFDist) on three sets of variances
+ * worked out with mpmath the same way: five rows on 4 df that differ by
+ * more than chance (a prior of 4.51 df), six that differ by less (one
+ * variance: infinite df, capped at the rows' 36), and six of unequal df.
+ */
+static void moderated_variances(void **unused)
+{
+	const double spread[] = { 1, 2, 4, 8, 0.5 }, four[] = { 4, 4, 4, 4, 4 };
+	const double alike[] = { 1, 1.1, 0.9, 1.05, 0.95, 1.2 };
+	const double six[] = { 6, 6, 6, 6, 6, 6 };
+	const double mixed[] = { 1, 3, 0.2, 0.3, 10, 0.05 };
+	const double mixed_df[] = { 2, 2, 2, 3, 3, 3 };
+	struct stats_prior p;
+
+	(void)unused;
+	assert_near(stats_digamma(1), -0.577215664901532861, 1e-12, "digamma(1)");
+	assert_near(stats_digamma(0.3), -3.50252422220013299, 1e-11, "digamma(0.3)");
+	assert_near(stats_trigamma(1), 1.64493406684822644, 1e-12, "trigamma(1)");
+	assert_near(stats_trigamma(0.3), 12.2453645461077305, 1e-10, "trigamma(0.3)");
+	assert_near(stats_trigamma(20), 0.0512708229352031198, 1e-13, "trigamma(20)");
+	assert_near(stats_trigamma_inverse(0.7), 1.87419478520566572, 1e-7,
+		    "trigamma inverse");
+	assert_true(isnan(stats_digamma(0)) && isnan(stats_trigamma_inverse(-1)));
+
+	assert_int(stats_variance_prior(spread, four, 5, &p), 0, "prior");
+	assert_near(p.var, 2.06585998030553991, 1e-6, "prior variance");
+	assert_near(p.df, 4.50745993293405083, 1e-5, "prior df");
+	/* a row moderated: (4.507 x 2.066 + 4 x 8) / 8.507 */
+	assert_near(stats_moderated_variance(8, 4, &p),
+		    (p.df * p.var + 32) / (p.df + 4), 1e-12, "moderated");
+	assert_int(stats_variance_prior(alike, six, 6, &p), 0, "prior, alike");
+	assert_near(p.var, 1.22644855018946825, 1e-9, "one variance");
+	assert_near(p.df, 36, 0, "df capped at the rows' sum");
+	assert_int(stats_variance_prior(mixed, mixed_df, 6, &p), 0, "prior, mixed");
+	assert_near(p.var, 0.489169028029489071, 1e-6, "prior variance, mixed df");
+	assert_near(p.df, 1.51906164603378631, 1e-5, "prior df, mixed df");
+	/* one row is no prior; a row without df is the prior */
+	assert_int(stats_variance_prior(mixed, mixed_df, 1, &p), 1, "one row");
+	assert_true(isnan(p.var));
+	p = (struct stats_prior){ 2, 10 };
+	assert_near(stats_moderated_variance(NAN, 0, &p), 2, 0, "no own df");
+	p = (struct stats_prior){ NAN, 0 };
+	assert_near(stats_moderated_variance(3, 4, &p), 3, 0, "no prior");
+	/* F's upper tail (mpmath), and a row too far above the prior */
+	assert_near(stats_f_upper(4.1028, 2, 10), 0.0500005771638241662, 1e-12, "F(2, 10)");
+	assert_near(stats_f_upper(5.0503, 5, 5), 0.0500005524423315758, 1e-12, "F(5, 5)");
+	assert_near(stats_f_upper(3, 4, 56), 0.0258754345958761294, 1e-12, "F(4, 56)");
+	p = (struct stats_prior){ 1, 56 };
+	assert_false(stats_variance_outlier(3, 4, &p));
+	assert_true(stats_variance_outlier(5, 4, &p));
+	assert_false(stats_variance_outlier(0.1, 4, &p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +330,7 @@ int main(void)
 		cmocka_unit_test(repetition_medians_and_their_interval),
 		cmocka_unit_test(sort_by_repetition_in_place),
 		cmocka_unit_test(student_quantile_is_exact),
+		cmocka_unit_test(moderated_variances),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

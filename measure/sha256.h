@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sha256.h - SHA-256 (FIPS 180-4), for the sums of a packed run's files.
+ * sha256.h - SHA-256 (FIPS 180-4), for the sums of a packed run's files,
+ * and HMAC-SHA256 (RFC 2104) for the machine ID a run records.
  *
  * Small and dependency-free so that `make` still needs only a C
  * compiler. Incremental: init, update any number of times with any
@@ -31,6 +32,9 @@ void sha256_final(struct sha256 *s, uint8_t digest[SHA256_DIGEST_SIZE]);
 void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_SIZE]);
 void sha256_to_hex(const uint8_t digest[SHA256_DIGEST_SIZE],
 		   char hex[SHA256_HEX_SIZE]);
+/* HMAC-SHA256 (RFC 2104) of msg under key. */
+void sha256_hmac(const void *key, size_t key_len, const void *msg,
+		 size_t msg_len, uint8_t digest[SHA256_DIGEST_SIZE]);
 /*
  * Digest of a whole file as hex; its size to *size when not NULL.
  * 0, or -1 with errno (a read error).

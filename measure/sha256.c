@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sha256.c - SHA-256 as FIPS 180-4 section 6.2 describes it. */
-#include "archive/sha256.h"
+#include "measure/sha256.h"
 
 #include <errno.h>
 #include <string.h>
@@ -133,6 +133,36 @@ void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_SIZE])
 	sha256_update(&s, data, len);
 	sha256_final(&s, digest);
 	sha256_to_hex(digest, hex);
+}
+
+void sha256_hmac(const void *key, size_t key_len, const void *msg,
+		 size_t msg_len, uint8_t digest[SHA256_DIGEST_SIZE])
+{
+	uint8_t block[64] = { 0 }, inner[SHA256_DIGEST_SIZE];
+	struct sha256 s;
+
+	/* a key longer than a block is hashed first */
+	if (key_len > sizeof(block)) {
+		sha256_init(&s);
+		sha256_update(&s, key, key_len);
+		sha256_final(&s, block);
+	} else {
+		memcpy(block, key, key_len);
+	}
+	for (size_t i = 0; i < sizeof(block); i++)
+		block[i] ^= 0x36;
+	sha256_init(&s);
+	sha256_update(&s, block, sizeof(block));
+	sha256_update(&s, msg, msg_len);
+	sha256_final(&s, inner);
+	/* 0x36 ^ 0x5c: the outer pad from the inner one */
+	for (size_t i = 0; i < sizeof(block); i++)
+		block[i] ^= 0x36 ^ 0x5c;
+	sha256_init(&s);
+	sha256_update(&s, block, sizeof(block));
+	sha256_update(&s, inner, sizeof(inner));
+	sha256_final(&s, digest);
+	memset(block, 0, sizeof(block));
 }
 
 int sha256_file(const char *path, char hex[SHA256_HEX_SIZE],
