@@ -12,42 +12,28 @@
 #include "analysis/compare_stats.h"
 #include "analysis/headline.h"
 #include "analysis/run_select.h"
-#include "rundata/csv.h"
-
-/* A cell of results.csv as a number; 0 when it is none. */
-static double number(const struct csv_table *t, size_t row, const char *col)
-{
-	const char *v = csv_table_get(t, row, col);
-	double x = v ? strtod(v, NULL) : 0;
-
-	return isfinite(x) && x > 0 ? x : 0;
-}
+#include "rundata/rundir.h"
 
 /*
  * One repetition of every row of run, timed samples and their warm-up,
  * in s: samples / repetitions + 1 samples of iterations operations of
- * median_ns each (results.csv; the loaded run keeps no iterations).
+ * median_ns each, as results.csv records them.
  */
 static double repetition_seconds(const struct run_dir *run)
 {
-	struct csv_table t;
-	char path[4096], err[512];
+	/* schema 1 has the run's repetitions only, in its context */
+	int per_row = strtod(rundir_context_or(run, "schema_version", "1"), NULL) >= 2;
+	double run_reps = strtod(rundir_context_or(run, "repetitions", "0"), NULL);
 	double ns = 0;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/results.csv", run->path) >=
-	    sizeof(path) || csv_table_load(path, &t, err, sizeof(err)))
-		return NAN;
-	for (size_t i = 0; i < t.count; i++) {
-		/* schema 1 has the run's repetitions only, in its context */
-		double reps = csv_table_column(&t, "repetitions") >= 0 ?
-			      number(&t, i, "repetitions") :
-			      strtod(rundir_context_or(run, "repetitions", "0"), NULL);
+	for (size_t i = 0; i < run->count; i++) {
+		const struct run_bench *b = &run->bench[i];
+		double reps = per_row ? (double)b->repetitions : run_reps;
 
-		if (reps > 0)
-			ns += (number(&t, i, "samples") / reps + 1) *
-			      number(&t, i, "iterations") * number(&t, i, "median_ns");
+		if (reps > 0 && isfinite(b->median_ns) && b->median_ns > 0)
+			ns += ((double)b->samples / reps + 1) *
+			      (double)b->iterations * b->median_ns;
 	}
-	csv_table_free(&t);
 	return ns * 1e-9;
 }
 
