@@ -159,7 +159,9 @@ static int write_views(const struct compare_request *req,
 	stage(tty, "%s", "");
 	if (have_fit)
 		pair_fit_print(stdout, &fit, 0);
-	if (have_fit && fit.fitted && pair_fit_file_write(dir, &fit, smap)) {
+	/* the run the fit took as the SMAP side */
+	if (have_fit && fit.fitted &&
+	    pair_fit_file_write(dir, &fit, fit.reversed ? runs[0] : runs[1])) {
 		fprintf(stderr, "smapbench %s: cannot write %s: %s\n", name,
 			PAIR_FIT_FILE, strerror(errno));
 		rc = 1;

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pair_fit_file.c - pair-fit.csv; see pair_fit_file.h. */
+/* pair_fit_file.c - writing pair-fit.csv; see pair_fit_file.h. */
 #include "analysis/pair_fit_file.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "rundata/catalogue.h"
-
-#define PAIR_FIT_FORMAT "1"
 
 int pair_fit_file_write(const char *dir, const struct pair_fit *fit,
 			const struct run_dir *smap)
@@ -35,15 +32,25 @@ int pair_fit_file_write(const char *dir, const struct pair_fit *fit,
 	} while (0)
 #define TEXT(key, value) \
 	csv_row(&w, (const char *const[]){ key, value }, 2)
+	/* in the catalogue's order (rundata/catalogue.c, file_pair_fit) */
 	TEXT("key", "value");
 	TEXT("format", PAIR_FIT_FORMAT);
 	KV("beta", "%.17g", fit->beta);
 	KV("beta_low", "%.17g", fit->beta_low);
 	KV("beta_high", "%.17g", fit->beta_high);
+	KV("beta_se", "%.17g", fit->beta_se);
 	TEXT("unit", fit->unit);
 	KV("df", "%.17g", fit->df);
 	KV("rows", "%zu", fit->count);
 	KV("scale", "%.17g", fit->scale);
+	KV("alpha", "%.17g", fit->alpha);
+	KV("alpha_se", "%.17g", fit->alpha_se);
+	KV("vif", "%.17g", fit->vif);
+	TEXT("smap_side", fit->reversed ? "A" : "B");
+	if (isfinite(fit->smap_shift_var)) {
+		KV("smap_shift_var", "%.17g", fit->smap_shift_var);
+		KV("smap_shift_df", "%.17g", fit->smap_shift_df);
+	}
 	TEXT("census", fit->census);
 	TEXT("smap_run", smap->path);
 	TEXT("date", rundir_context_or(smap, "date", ""));
@@ -68,65 +75,4 @@ int pair_fit_file_write(const char *dir, const struct pair_fit *fit,
 	if (fclose(f) || err)
 		return -1;
 	return 0;
-}
-
-const char *pair_fit_record_get(const struct pair_fit_record *r,
-				const char *key)
-{
-	for (size_t i = 0; i < r->keys.count; i++)
-		if (!strcmp(csv_table_cell(&r->keys, i, 0), key))
-			return csv_table_cell(&r->keys, i, 1);
-	return "";
-}
-
-static int number(const char *text, double *v)
-{
-	char *end;
-
-	if (!*text)
-		return -1;
-	errno = 0;
-	*v = strtod(text, &end);
-	return errno || *end || !isfinite(*v) ? -1 : 0;
-}
-
-int pair_fit_file_read(const char *path, struct pair_fit_record *r,
-		       char *err, size_t errlen)
-{
-	const char *unit;
-
-	memset(r, 0, sizeof(*r));
-	if (csv_table_load(path, &r->keys, err, errlen))
-		return -1;
-	if (csv_table_column(&r->keys, "key") != 0 ||
-	    csv_table_column(&r->keys, "value") != 1 ||
-	    strcmp(pair_fit_record_get(r, "format"), PAIR_FIT_FORMAT)) {
-		snprintf(err, errlen, "%s: not a %s of this version (header key,value, format %s)",
-			 path, PAIR_FIT_FILE, PAIR_FIT_FORMAT);
-		goto fail;
-	}
-	unit = pair_fit_record_get(r, "unit");
-	if (number(pair_fit_record_get(r, "beta"), &r->beta) ||
-	    number(pair_fit_record_get(r, "beta_low"), &r->low) ||
-	    number(pair_fit_record_get(r, "beta_high"), &r->high) ||
-	    number(pair_fit_record_get(r, "df"), &r->df) ||
-	    !(r->low <= r->beta && r->beta <= r->high) ||
-	    (strcmp(unit, "cycles") && strcmp(unit, "ns"))) {
-		snprintf(err, errlen, "%s: beta, its interval, df or unit missing or not numbers in order",
-			 path);
-		goto fail;
-	}
-	snprintf(r->unit, sizeof(r->unit), "%s", unit);
-	if (number(pair_fit_record_get(r, "calib_ghz"), &r->ghz) || !(r->ghz > 0))
-		r->ghz = 0;
-	return 0;
-fail:
-	pair_fit_record_free(r);
-	return -1;
-}
-
-void pair_fit_record_free(struct pair_fit_record *r)
-{
-	csv_table_free(&r->keys);
-	memset(r, 0, sizeof(*r));
 }

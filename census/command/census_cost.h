@@ -9,7 +9,7 @@
  *   1. the module's: inline - nopad of a run of this machine (its host,
  *      CPU and microcode; not emulated), analysis/derived.h;
  *   2. a boot series' beta: pair-fit.csv of a comparison of this
- *      machine's boots (analysis/pair_fit_file.h);
+ *      machine's boots (rundata/pair_fit_csv.h);
  *   3. the published table's figure for this CPU model (family and
  *      model), any machine;
  *   4. no figure, a range: from 0 to the bpf overhead, an upper bound of

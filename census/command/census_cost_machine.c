@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "analysis/derived.h"
-#include "analysis/pair_fit_file.h"
+#include "analysis/pair_fit.h"
+#include "rundata/pair_fit_csv.h"
 #include "analysis/run_select.h"
 #include "analysis/table.h"
 #include "rundata/csv.h"
@@ -194,7 +195,7 @@ static const char *run_get(const void *run, const char *key)
 
 static const char *fit_get(const void *fit, const char *key)
 {
-	return pair_fit_record_get(fit, key);
+	return pair_fit_csv_get(fit, key);
 }
 
 /* The table cell with this id, of kind, or the first of kind. */
@@ -370,34 +371,34 @@ static int from_runs(struct search *s, const struct found *f,
 static int from_fits(struct search *s, const struct found *f,
 		     struct census_pair_cost *c)
 {
-	struct pair_fit_record best = { 0 }, r;
+	struct pair_fit_csv best = { 0 }, r;
 	const char *best_path = NULL;
 	char why[PATH_MAX + 256];
 	int tcg = 0;
 
 	for (size_t i = 0; i < f->nfits; i++) {
-		if (pair_fit_file_read(f->fits[i], &r, why, sizeof(why))) {
+		if (pair_fit_csv_load(f->fits[i], &r, why, sizeof(why))) {
 			note(s, "%s", why);
 			continue;
 		}
 		if (!same_machine(s, fit_get, &r)) {
-			pair_fit_record_free(&r);
+			pair_fit_csv_free(&r);
 			continue;
 		}
-		if (!strcmp(pair_fit_record_get(&r, "virt"), "tcg")) {
+		if (!strcmp(pair_fit_csv_get(&r, "virt"), "tcg")) {
 			if (!tcg++)
 				note(s, "%s: beta of boots under QEMU's emulator (TCG), not a CPU's",
 				     f->fits[i]);
-			pair_fit_record_free(&r);
+			pair_fit_csv_free(&r);
 			continue;
 		}
-		if (best_path && strcmp(pair_fit_record_get(&r, "date"),
-					pair_fit_record_get(&best, "date")) <= 0) {
-			pair_fit_record_free(&r);
+		if (best_path && strcmp(pair_fit_csv_get(&r, "date"),
+					pair_fit_csv_get(&best, "date")) <= 0) {
+			pair_fit_csv_free(&r);
 			continue;
 		}
 		if (best_path)
-			pair_fit_record_free(&best);
+			pair_fit_csv_free(&best);
 		best = r;
 		best_path = f->fits[i];
 	}
@@ -412,9 +413,17 @@ static int from_fits(struct search *s, const struct found *f,
 	snprintf(c->source, sizeof(c->source),
 		 "measured on this machine by its boots: %s, beta = %.4g [%.4g, %.4g] %s per pair (t, %.0f df), fitted over %s rows of SMAP on against off (SMAP run %s, census %s)",
 		 best_path, best.beta, best.low, best.high, best.unit, best.df,
-		 pair_fit_record_get(&best, "rows"),
-		 pair_fit_record_get(&best, "smap_run"),
-		 pair_fit_record_get(&best, "census"));
+		 pair_fit_csv_get(&best, "rows"),
+		 pair_fit_csv_get(&best, "smap_run"),
+		 pair_fit_csv_get(&best, "census"));
+	if (isfinite(best.vif) && best.vif > PAIR_FIT_MAX_VIF) {
+		size_t len = strlen(c->source);
+
+		/* the fit warned: its beta may hold the shift every row shares */
+		snprintf(c->source + len, sizeof(c->source) - len,
+			 "; its rows' costs and pairs move together (variance inflation factor %.1f, above %d), so beta and the shift every row shares are hard to part",
+			 best.vif, PAIR_FIT_MAX_VIF);
+	}
 	if (!strcmp(best.unit, "ns")) {
 		snprintf(c->ghz_source, sizeof(c->ghz_source),
 			 "none needed: the figure is in ns");
@@ -429,11 +438,11 @@ static int from_fits(struct search *s, const struct found *f,
 	} else if (census_cost_measure_ghz(c, why, sizeof(why))) {
 		/* no clock for its cycles: passed over, as a figure without time */
 		note(s, "%s: %s", best_path, why);
-		pair_fit_record_free(&best);
+		pair_fit_csv_free(&best);
 		memset(c, 0, sizeof(*c));
 		return 0;
 	}
-	pair_fit_record_free(&best);
+	pair_fit_csv_free(&best);
 	return 1;
 }
 
