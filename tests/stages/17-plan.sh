@@ -79,7 +79,7 @@ usage() {
 usage "--precision 0" "--precision '0'" "${runs[@]}" --precision 0
 usage "--precision 1x" "--precision '1x'" "${runs[@]}" --precision 1x
 usage "--precision 60%" "--precision '60%'" "${runs[@]}" --precision 60%
-usage "--precision without a value" "--precision needs a value" "${runs[@]}" --precision
+usage "--precision without a value" "option '--precision' needs a value" "${runs[@]}" --precision
 usage "--max-boots 1" "--max-boots '1'" "${runs[@]}" --max-boots 1
 usage "--max-boots 2.5" "--max-boots '2.5'" "${runs[@]}" --max-boots 2.5
 usage "--max-invocations 0" "--max-invocations '0'" "${runs[@]}" --max-invocations 0
