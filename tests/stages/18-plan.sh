@@ -30,16 +30,19 @@ for state in clearcpuid cpu-model; do
 done
 runs=("$tmp/clearcpuid" "$tmp/cpu-model")
 rows='^syscall/(getppid|futex/wake)$'
+# these two TCG boots differ by about 22% (sigma_boot), so 15% is within
+# the 64 boots allowed by default, 10% is not
+target=15
 
-out=$("$bin" plan "${runs[@]}" --precision 10% --rows "$rows" 2>&1)
+out=$("$bin" plan "${runs[@]}" --precision "$target%" --rows "$rows" 2>&1)
 rc=$?
 read -r boots k r hw <<<"$(sed -n 's/^plan: \([0-9]*\) boots ([0-9]* a state), \([0-9]*\) invocations* a boot, \([0-9]*\) repetitions an invocation: \([0-9.]*\)%.*/\1 \2 \3 \4/p' <<<"$out")"
 if [ "$rc" -eq 0 ] && [ -n "${boots:-}" ] && [ $((boots % 2)) -eq 0 ] &&
 	[ "$boots" -le 64 ] && [ "$k" -eq 1 ] && [ "$r" -ge 3 ] &&
-	awk -v h="$hw" 'BEGIN { exit !(h <= 10) }'; then
-	ok "plan: $boots boots x $k x $r repetitions, +-$hw% for a target of 10%"
+	awk -v h="$hw" -v t="$target" 'BEGIN { exit !(h <= t) }'; then
+	ok "plan: $boots boots x $k x $r repetitions, +-$hw% for a target of $target%"
 else
-	not_ok "plan of two rows at 10%: status $rc"
+	not_ok "plan of two rows at $target%: status $rc"
 	show <<<"$out"
 fi
 grep -q "sigma_rep of the 2 chosen rows" <<<"$out" &&
@@ -49,13 +52,13 @@ check "the plan says what it rests on: the rows, where each cost came from, the 
 	test $? -eq 0
 
 if [ -n "${boots:-}" ] && [ "$boots" -gt 4 ]; then
-	# sigma_boot 17%: 4 boots give +-70% at best
+	# sigma_boot about 22%: 4 boots give +-70% at best
 	limit=4
-	out=$("$bin" plan "${runs[@]}" --precision 10% --rows "$rows" --max-boots "$limit" 2>&1)
+	out=$("$bin" plan "${runs[@]}" --precision "$target%" --rows "$rows" --max-boots "$limit" 2>&1)
 	rc=$?
 	if [ "$rc" -eq 1 ] && grep -q "^NO PLAN within $limit boots" <<<"$out" &&
 		grep -q "needs $boots boots ($((boots / 2)) a state), $k invocation a boot, $r repetitions" <<<"$out"; then
-		ok "--max-boots $limit: no plan, status 1, and what 10% needs: the plan of $boots boots"
+		ok "--max-boots $limit: no plan, status 1, and what $target% needs: the plan of $boots boots"
 	else
 		not_ok "--max-boots $limit: status $rc"
 		show <<<"$out"
