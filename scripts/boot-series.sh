@@ -665,13 +665,15 @@ on_signal() {
 	lock
 	series_live || exit 0
 	set_status "interrupted at boot $(($(boots_done) + 1)) of $(plan_get boots) (SIG$1)"
-	unlock
 	if have_systemd && [ "$(systemctl is-system-running 2>/dev/null)" = stopping ]; then
-		# The machine is going down: the next boot is the boot
-		# loader's default.
-		end_series interrupted
+		# The machine is going down: the next boot, the boot loader's
+		# default, ends the series (nothing is removed or started now).
+		printf 'interrupted\n' | put "$state/ending"
+		kexec_unload
+		note "the machine is going down: the next boot ends the series"
 		exit 1
 	fi
+	unlock
 	return_home interrupted
 	exit 1
 }
