@@ -111,8 +111,9 @@ current_cmdline() { cat /proc/cmdline; }
 boot_id() { cat /proc/sys/kernel/random/boot_id; }
 have_systemd() { [ -d /run/systemd/system ] && [ "$(cat /proc/1/comm 2>/dev/null)" = systemd ]; }
 # The state the program reports (smap or nosmap): system/smap_context.c.
+# Bounded: a step must not hang before its run's own limit applies.
 smap_state() {
-	"$1" info --format=kv 2>/dev/null | sed -n 's/^smap_state=//p'
+	timeout -k 5 60 "$1" info --format=kv 2>/dev/null | sed -n 's/^smap_state=//p'
 }
 # The parameter that turns SMAP off on this kernel: clearcpuid=smap from
 # 5.19 (nosmap is ignored there), nosmap before.
