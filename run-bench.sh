@@ -47,8 +47,17 @@ options:
   --vm             boot this machine's own root filesystem in QEMU with SMAP
                    on, clearcpuid=smap and a CPU without SMAP, run this
                    script in each guest, and compare (no host reboot needed)
-  --kernel PATH    with --vm: kernel image to boot (default: Debian's)
-  --headers DIR    with --vm: headers matching --kernel, to build the module
+  --kernel KERNEL  with --vm: the kernel to boot (default: Debian's): an
+                   image, a Debian kernel .deb, a release or a Debian suite
+                   such as sid, whose packages are fetched and cached
+                   (vm/kernel.sh, docs/vm.md)
+  --headers H      with --vm: headers matching --kernel, to build the
+                   module: a directory or a linux-headers .deb
+  --build-root B   with --vm: where the module for --kernel is built when
+                   this machine cannot build it (its headers need a newer
+                   C library or another compiler): a root of the kernel's
+                   distribution, or a Debian suite (default: the suite the
+                   kernel came from)
   --accel A        with --vm: auto (default; or SMAPBENCH_ACCEL), kvm or tcg.
                    auto boots the kernel under KVM to user space first and
                    takes TCG (emulated, functional only) when it cannot
@@ -108,6 +117,7 @@ shell_words() {
 }
 
 suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
+build_root=""
 repetitions="" filter="" min_time="" assume_yes=0
 boots=0 series_cmd="" series_step=0 vm_guest=0
 # What a series passes on to the run of each of its boots.
@@ -159,8 +169,11 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || bad_usage "--kernel needs a path"
 		kernel=$2; shift 2 ;;
 	--headers)
-		[ $# -ge 2 ] || bad_usage "--headers needs a directory"
+		[ $# -ge 2 ] || bad_usage "--headers needs a directory or a .deb"
 		headers=$2; shift 2 ;;
+	--build-root)
+		[ $# -ge 2 ] || bad_usage "--build-root needs a directory or a Debian suite"
+		build_root=$2; shift 2 ;;
 	--accel)
 		[ $# -ge 2 ] || bad_usage "--accel needs auto, kvm or tcg"
 		case "$2" in auto | kvm | tcg) accel=$2 ;;
@@ -210,20 +223,24 @@ fi
 if [ "$boots" -gt 0 ] && [ -n "$caller_run_dir_file" ]; then
 	bad_usage "--run-dir-file names one run; a series keeps its runs in its own directory"
 fi
-if [ "$vm" -eq 0 ] && { [ -n "$kernel" ] || [ -n "$headers" ] || [ -n "$accel" ]; }; then
-	bad_usage "--kernel, --headers and --accel only make sense with --vm"
+if [ "$vm" -eq 0 ] && { [ -n "$kernel" ] || [ -n "$headers" ] || [ -n "$build_root" ] || [ -n "$accel" ]; }; then
+	bad_usage "--kernel, --headers, --build-root and --accel only make sense with --vm"
 fi
-if [ -n "$kernel" ] && [ ! -f "$kernel" ]; then
+# A file named is checked now; a release or a suite when it is looked up.
+# is_path WORD: it names a file (a /, or a .deb), not a release or a suite.
+is_path() { [[ $1 == */* || $1 == *.deb || -e $1 ]]; }
+if [ -n "$kernel" ] && is_path "$kernel" && [ ! -f "$kernel" ]; then
 	bad_usage "--kernel '$kernel' does not exist"
 fi
-if [ -n "$headers" ] && [ ! -d "$headers" ]; then
-	bad_usage "--headers '$headers' is not a directory"
+if [ -n "$headers" ] && [ ! -e "$headers" ]; then
+	bad_usage "--headers '$headers' does not exist"
 fi
 # Paths the user typed are theirs, relative to where they typed them.
 absolute() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
 out=$(absolute "${out:-$here/data}")
-[ -z "$kernel" ] || kernel=$(absolute "$kernel")
+if [ -n "$kernel" ] && is_path "$kernel"; then kernel=$(absolute "$kernel"); fi
 [ -z "$headers" ] || headers=$(absolute "$headers")
+if [ -n "$build_root" ] && is_path "$build_root"; then build_root=$(absolute "$build_root"); fi
 [ -z "$caller_run_dir_file" ] || caller_run_dir_file=$(absolute "$caller_run_dir_file")
 
 [ "$(id -u)" -eq 0 ] || die "run me as root (sudo ./$prog): loading the module, pinning and installing packages need it"
@@ -371,16 +388,29 @@ if [ "$vm" -eq 1 ]; then
 			die "Debian's default kernel is not installed: apt-get install linux-image-amd64 linux-headers-amd64 (or pass --kernel)"
 		kernel=/boot/vmlinuz-$guest_release
 	fi
-	guest_release=$(vm_image_release "$kernel") ||
-		die "--kernel $kernel is not a readable x86 bzImage"
+	# An image, a .deb, a release or a suite: fetched and unpacked as
+	# needed (vm/kernel.sh, which has said what was wrong with it).
+	vm_kernel "$kernel" "$headers" "$build_root"
+	case $? in
+	0) ;;
+	2) exit 2 ;;
+	*) die "the kernel $kernel could not be fetched or unpacked (see above)" ;;
+	esac
+	kernel=$VM_KERNEL_IMAGE guest_release=$VM_KERNEL_RELEASE
+	guest_modules=$VM_KERNEL_MODULES guest_build_root=$VM_KERNEL_BUILD_ROOT
+	[ -n "$VM_KERNEL_HEADERS" ] ||
+		die "no headers for $guest_release: apt-get install linux-headers-$guest_release, or pass --headers"
+	headers=$VM_KERNEL_HEADERS
+	[ "$VM_KERNEL_SOURCE" = installed ] || say "VM mode: $guest_release from $VM_KERNEL_SOURCE"
 	accel_line=$("$here/vm/hostroot.sh" accel --kernel "$kernel" \
-		${accel:+--accel "$accel"}) || die "no accelerator for the guests (see above)"
+		--modules-dir "$guest_modules" --headers "$headers" ${accel:+--accel "$accel"}) ||
+		die "no accelerator for the guests (see above)"
 	say "VM mode, $guest_release: $accel_line"
 	accel_word=$(sed -n 's/^accelerator: \([A-Z]*\).*/\1/p' <<<"$accel_line")
 	# The guests' run-bench.sh runs make: it must find nothing to do
 	# (under TCG a build takes minutes). So the module for the guest
 	# kernel is built here, with the KDIR the guest will use.
-	guest_kdir=${headers:-/lib/modules/$guest_release/build}
+	guest_kdir=$headers
 fi
 
 build_start=$SECONDS
@@ -402,9 +432,16 @@ else
 		die "build failed; full log: $build_log"
 	}
 fi
-if [ "$vm" -eq 1 ] && [ "$guest_kdir" != "/lib/modules/$(uname -r)/build" ]; then
-	say "building for the guests ($guest_release)"
-	run_child make -s -j"$(nproc)" all KDIR="$guest_kdir" >"$build_log" 2>&1 || {
+if [ "$vm" -eq 1 ] && [ "$guest_kdir" != "$(readlink -f "/lib/modules/$(uname -r)/build")" ]; then
+	say "building for the guests ($guest_release${guest_build_root:+, in the build root $guest_build_root})"
+	# Where the guest kernel's kbuild runs: here, or chrooted into its
+	# build root (vm_kbuild), for the module alone.
+	if [ -z "$guest_build_root" ]; then
+		run_child make -s -j"$(nproc)" all KDIR="$guest_kdir" >"$build_log" 2>&1
+	else
+		run_child vm_kbuild "$guest_build_root" "$guest_kdir" -- \
+			make -C "$here" -s -j"$(nproc)" module KDIR="$guest_kdir" >"$build_log" 2>&1
+	fi || {
 		tail -n 30 "$build_log" >&2
 		die "build for the guest kernel $guest_release failed; full log: $build_log"
 	}
@@ -521,9 +558,8 @@ vm_guest_args() {
 	[ -n "$suite" ] && inner+=(--suite "$suite")
 	[ -n "$cpu" ] && inner+=(--cpu "$cpu")
 	inner+=("${run_args[@]}")
-	boot_args=(--kernel "$kernel")
+	boot_args=(--kernel "$kernel" --modules-dir "$guest_modules" --headers "$headers")
 	[ -n "$accel" ] && boot_args+=(--accel "$accel")
-	[ -n "$headers" ] && boot_args+=(--headers "$headers")
 }
 
 # vm_mode: the three boots (SMAP on, clearcpuid=smap, a CPU without SMAP)
@@ -594,7 +630,8 @@ vm_series() {
 	else
 		boot_args+=(--timeout $((14400 * boots)))
 	fi
-	initrd=$("$here/vm/hostroot.sh" initramfs --kernel "$kernel") ||
+	initrd=$("$here/vm/hostroot.sh" initramfs --kernel "$kernel" \
+		--modules-dir "$guest_modules") ||
 		die "cannot build the guest's initramfs"
 	envs=(SMAPBENCH_KEXEC_INITRD="$initrd")
 	[ -n "${SMAPBENCH_SERIES_FAIL_AT:-}" ] &&

@@ -345,7 +345,8 @@ int compare_assign_verdicts(struct compare_row *rows, size_t count,
 
 	if (!count)
 		return 0;
-	p = malloc(count * sizeof(*p));
+	/* calloc: GCC 16 cannot see that the loop below fills every p[i] */
+	p = calloc(count, sizeof(*p));
 	q = malloc(count * sizeof(*q));
 	if (!p || !q) {
 		free(p);

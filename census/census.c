@@ -55,12 +55,16 @@ static int set_status(struct census_row *r, const char *fmt, ...)
 
 /*
  * The loop function and loop head of a kmod row, named as the module does:
- * smapbench_loop_<op>_<variant>[_<width>]. Modules before the heads had
- * names numbered them smapbench_loop_<op>_<variant>_<width> by enum
- * value (old_head), which the raw counts of earlier census runs hold.
+ * smapbench_<op>_<variant> and smapbench_loop_<op>_<variant>[_<width>].
+ * The raw counts of earlier census runs hold older names, which are read
+ * too: functions without the prefix (<op>_<variant>, <op>_loop for the
+ * ops without a variant: old_func), and, before the heads had names,
+ * heads numbered smapbench_loop_<op>_<variant>_<width> by enum value
+ * (old_head).
  */
 static int kmod_symbols(const struct census_row *r, char *func, size_t flen,
-			char *head, size_t hlen, char *old_head, size_t olen)
+			char *old_func, size_t oflen, char *head, size_t hlen,
+			char *old_head, size_t olen)
 {
 	int op = kmod_op_find(r->op), v = kmod_variant_find(r->variant);
 	const char *variant = kmod_variant_name((unsigned)v);
@@ -76,11 +80,11 @@ static int kmod_symbols(const struct census_row *r, char *func, size_t flen,
 		snprintf(head, hlen, "smapbench_loop_%s_%s", kmod_ops[op].name,
 			 variant);
 	snprintf(old_head, olen, "smapbench_loop_%d_%d_%lu", op, v, width);
+	snprintf(func, flen, "smapbench_%s_%s", kmod_ops[op].name, variant);
 	if (v == SMAPBENCH_VARIANT_NONE)
-		snprintf(func, flen, "%s_loop", kmod_ops[op].name);
+		snprintf(old_func, oflen, "%s_loop", kmod_ops[op].name);
 	else
-		snprintf(func, flen, "%s_%s", kmod_ops[op].name,
-			 kmod_variant_name((unsigned)v));
+		snprintf(old_func, oflen, "%s_%s", kmod_ops[op].name, variant);
 	return 0;
 }
 
@@ -203,7 +207,8 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 {
 	size_t tabs = 1, n, nl;
 	char **field, *label[8];
-	char func[128] = "", head[128] = "", old_head[128] = "";
+	char func[128] = "", old_func[128] = "", head[128] = "";
+	char old_head[128] = "";
 	struct census_row *r;
 	uint64_t head_runs = 0;
 	int found_func = 0, found_head = 0, rc = -1;
@@ -254,8 +259,8 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 			goto bad;
 	}
 	if (strcmp(r->suite, "kmod") ||
-	    kmod_symbols(r, func, sizeof(func), head, sizeof(head), old_head,
-			 sizeof(old_head))) {
+	    kmod_symbols(r, func, sizeof(func), old_func, sizeof(old_func), head,
+			 sizeof(head), old_head, sizeof(old_head))) {
 		rc = 0;
 		goto out;
 	}
@@ -265,7 +270,9 @@ static int take_row(struct census *c, const char *kernel, const char *state,
 		if (!eq)
 			continue;
 		*eq = '\0';
-		if (!strncmp(field[i], "f:", 2) && !strcmp(field[i] + 2, func)) {
+		if (!strncmp(field[i], "f:", 2) &&
+		    (!strcmp(field[i] + 2, func) ||
+		     !strcmp(field[i] + 2, old_func))) {
 			if (parse_scope(eq + 1, &r->loop_calls, &r->loop))
 				goto bad;
 			found_func = 1;

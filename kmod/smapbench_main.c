@@ -54,109 +54,113 @@
 #include <asm/tsc.h>
 
 #include "smapbench_ops.h"
+/* cpuid_count(), cpuid_ecx(): 7.x declares them here only. */
+#if SMAPBENCH_HAVE_CPUID_API_H
+#include <asm/cpuid/api.h>
+#endif
 
 /* Empty timed regions whose median is the reported timer overhead. */
-#define OVERHEAD_RUNS		64
+#define SMAPBENCH_OVERHEAD_RUNS		64
 /* The interrupts-on probe stops doubling at this fraction of the budget. */
-#define PROBE_FRACTION		8
+#define SMAPBENCH_PROBE_FRACTION		8
 /* Probes of one iteration whose minimum decides a refusal (-E2BIG). */
-#define PROBE_REPEATS		4
-/* Windows are sized to 1 / WINDOW_FRACTION of the budget. */
-#define WINDOW_FRACTION		2
+#define SMAPBENCH_PROBE_REPEATS		4
+/* Windows are sized to 1 / SMAPBENCH_WINDOW_FRACTION of the budget. */
+#define SMAPBENCH_WINDOW_FRACTION		2
 /* Warm-up windows spent correcting the estimate, and its growth per step. */
-#define WARMUP_TRIES		8
-#define WARMUP_GROWTH		16
+#define SMAPBENCH_WARMUP_TRIES		8
+#define SMAPBENCH_WARMUP_GROWTH		16
 /* Re-faults in a row one window tolerates before -EAGAIN. */
-#define REFAULT_LIMIT		4
+#define SMAPBENCH_REFAULT_LIMIT		4
 /* Windows over the budget in a row that halve the iteration count. */
-#define OVERRUN_LIMIT		2
+#define SMAPBENCH_OVERRUN_LIMIT		2
 /* Deadline checks per budget: a window overruns by a chunk at most. */
-#define CHUNKS			64
+#define SMAPBENCH_CHUNKS			64
 /* Windows in a row an NMI or SMI may disturb before -EBUSY. */
-#define DISTURB_LIMIT		8
+#define SMAPBENCH_DISTURB_LIMIT		8
 /*
  * General-purpose and fixed counters are 48 bits wide on every x86 PMU
  * smapbench targets; deltas are taken modulo that width.
  */
-#define PMC_MASK		GENMASK_ULL(47, 0)
+#define SMAPBENCH_PMC_MASK		GENMASK_ULL(47, 0)
 
-#define CPUID_7_EBX_SMEP	BIT(7)
-#define CPUID_7_EBX_SMAP	BIT(20)
-#define CPUID_1_ECX_HYPERVISOR	BIT(31)
+#define SMAPBENCH_CPUID_7_EBX_SMEP	BIT(7)
+#define SMAPBENCH_CPUID_7_EBX_SMAP	BIT(20)
+#define SMAPBENCH_CPUID_1_ECX_HYPERVISOR	BIT(31)
 
 /*
  * The longest interrupts-off window: on PREEMPT_RT a tenth, because there
  * a task of higher priority must not wait a millisecond for this CPU.
  */
-static u32 budget_ns(void)
+static u32 smapbench_budget_ns(void)
 {
 	return IS_ENABLED(CONFIG_PREEMPT_RT) ? SMAPBENCH_SAMPLE_BUDGET_NS_RT :
 					       SMAPBENCH_SAMPLE_BUDGET_NS;
 }
 
 /* SMAP in CPUID, read once: it decides whether raw STAC/CLAC #UD. */
-static bool smap_cpuid;
+static bool smapbench_smap_cpuid;
 
-static unsigned int inject_ac_leak;
-module_param(inject_ac_leak, uint, 0600);
+static unsigned int smapbench_inject_ac_leak;
+module_param_named(inject_ac_leak, smapbench_inject_ac_leak, uint, 0600);
 MODULE_PARM_DESC(inject_ac_leak,
 		 "For tests: the next N windows end with EFLAGS.AC set, to exercise its recovery (RUN then fails with EIO)");
 
 /**
- * struct clock - the two clocks of a sample
+ * struct smapbench_clock - the two clocks of a sample
  * @event: pinned per-CPU core-cycle counter, NULL without a PMU.
  * @cycles: @event was readable at every read so far.
  */
-struct clock {
+struct smapbench_clock {
 	struct perf_event *event;
 	bool cycles;
 };
 
-struct stamp {
+struct smapbench_stamp {
 	u64 tsc;
 	u64 cycles;
 };
 
 /**
- * struct run_state - one RUN in progress
+ * struct smapbench_run_state - one RUN in progress
  * @req: the validated request.
  * @desc: the op's entry in the op table.
  * @loop: the op x variant loop.
  * @ctx: what @loop works on.
  * @samples: kernel copy of the samples, copied out at the end.
  * @clock: TSC and cycle counter.
- * @budget_tsc: budget_ns() in TSC ticks.
+ * @budget_tsc: smapbench_budget_ns() in TSC ticks.
  * @window_max_tsc: longest interrupts-off window so far.
  * @over_budget: windows that ran over @budget_tsc.
  * @refaults: times the buffer had to be faulted in again.
  * @disturbed: windows discarded because an NMI or SMI ran inside.
- * @chunk: iterations between two deadline checks (run_chunks()).
+ * @chunk: iterations between two deadline checks (smapbench_run_chunks()).
  * @overhead: scratch for the timer-overhead median.
  */
-struct run_state {
+struct smapbench_run_state {
 	struct smapbench_run req;
 	const struct smapbench_op_desc *desc;
 	smapbench_loop_t loop;
 	struct smapbench_ctx ctx;
 	struct smapbench_sample *samples;
-	struct clock clock;
+	struct smapbench_clock clock;
 	u64 budget_tsc;
 	u64 window_max_tsc;
 	u32 over_budget;
 	u32 refaults;
 	u32 disturbed;
 	u32 chunk;
-	u64 overhead[OVERHEAD_RUNS];
+	u64 overhead[SMAPBENCH_OVERHEAD_RUNS];
 };
 
-static bool cpuid_smap(void)
+static bool smapbench_cpuid_smap(void)
 {
 	u32 eax, ebx, ecx, edx;
 
 	if (boot_cpu_data.cpuid_level < 7)
 		return false;
 	cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
-	return ebx & CPUID_7_EBX_SMAP;
+	return ebx & SMAPBENCH_CPUID_7_EBX_SMAP;
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -167,7 +171,7 @@ static bool cpuid_smap(void)
  * the assigned counter directly is exact. The exception entry turns an
  * unexpected #GP (a PMU without rdpmc) into "no cycles".
  */
-static bool pmc_read(struct perf_event *ev, u64 *val)
+static bool smapbench_pmc_read(struct perf_event *ev, u64 *val)
 {
 	u32 lo, hi, bad = 1;
 
@@ -186,26 +190,28 @@ static bool pmc_read(struct perf_event *ev, u64 *val)
 }
 #else
 /* No perf events, no counter to read. */
-static bool pmc_read(struct perf_event *ev, u64 *val)
+static bool smapbench_pmc_read(struct perf_event *ev, u64 *val)
 {
 	return false;
 }
 #endif
 
 /* Cycles first, TSC last at the start; mirrored at the end. */
-static __always_inline void clock_start(struct clock *c, struct stamp *s)
+static __always_inline void smapbench_clock_start(struct smapbench_clock *c,
+						  struct smapbench_stamp *s)
 {
 	s->cycles = 0;
-	if (c->event && !pmc_read(c->event, &s->cycles))
+	if (c->event && !smapbench_pmc_read(c->event, &s->cycles))
 		c->cycles = false;
 	s->tsc = rdtsc_ordered();
 }
 
-static __always_inline void clock_stop(struct clock *c, struct stamp *s)
+static __always_inline void smapbench_clock_stop(struct smapbench_clock *c,
+						 struct smapbench_stamp *s)
 {
 	s->tsc = rdtsc_ordered();
 	s->cycles = 0;
-	if (c->event && !pmc_read(c->event, &s->cycles))
+	if (c->event && !smapbench_pmc_read(c->event, &s->cycles))
 		c->cycles = false;
 }
 
@@ -214,7 +220,7 @@ static __always_inline void clock_stop(struct clock *c, struct stamp *s)
  * and in a kernel built without perf events.
  */
 #ifdef CONFIG_PERF_EVENTS
-static void clock_open(struct clock *c, int cpu)
+static void smapbench_clock_open(struct smapbench_clock *c, int cpu)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE,
@@ -223,7 +229,7 @@ static void clock_open(struct clock *c, int cpu)
 		.pinned = 1,
 	};
 	struct perf_event *ev;
-	struct stamp s;
+	struct smapbench_stamp s;
 	unsigned long flags;
 
 	c->event = NULL;
@@ -234,7 +240,7 @@ static void clock_open(struct clock *c, int cpu)
 	c->event = ev;
 	c->cycles = true;
 	local_irq_save(flags);
-	clock_start(c, &s);
+	smapbench_clock_start(c, &s);
 	local_irq_restore(flags);
 	if (!c->cycles) {
 		perf_event_release_kernel(ev);
@@ -242,20 +248,20 @@ static void clock_open(struct clock *c, int cpu)
 	}
 }
 
-static void clock_close(struct clock *c)
+static void smapbench_clock_close(struct smapbench_clock *c)
 {
 	if (c->event)
 		perf_event_release_kernel(c->event);
 	c->event = NULL;
 }
 #else
-static void clock_open(struct clock *c, int cpu)
+static void smapbench_clock_open(struct smapbench_clock *c, int cpu)
 {
 	c->event = NULL;
 	c->cycles = false;
 }
 
-static void clock_close(struct clock *c)
+static void smapbench_clock_close(struct smapbench_clock *c)
 {
 }
 #endif
@@ -267,9 +273,9 @@ static void clock_close(struct clock *c)
  * uaccess check away: these two change AC where objtool believes it
  * already is what they make it.
  */
-static noinline void ac_clear(void)
+static noinline void smapbench_ac_clear(void)
 {
-	if (smap_cpuid)
+	if (smapbench_smap_cpuid)
 		asm volatile(SMAPBENCH_ASM_CLAC : : : "memory");
 	else
 		asm volatile("pushf\n\t"
@@ -278,11 +284,11 @@ static noinline void ac_clear(void)
 			     : : [noac] "i" (~(u32)X86_EFLAGS_AC)
 			     : "memory", "cc");
 }
-STACK_FRAME_NON_STANDARD(ac_clear);
+STACK_FRAME_NON_STANDARD(smapbench_ac_clear);
 
-static noinline void ac_set(void)
+static noinline void smapbench_ac_set(void)
 {
-	if (smap_cpuid)
+	if (smapbench_smap_cpuid)
 		asm volatile(SMAPBENCH_ASM_STAC : : : "memory");
 	else
 		asm volatile("pushf\n\t"
@@ -291,7 +297,7 @@ static noinline void ac_set(void)
 			     : : [ac] "i" ((u32)X86_EFLAGS_AC)
 			     : "memory", "cc");
 }
-STACK_FRAME_NON_STANDARD(ac_set);
+STACK_FRAME_NON_STANDARD(smapbench_ac_set);
 
 /*
  * After a loop: every loop must leave EFLAGS.AC clear, fault paths
@@ -299,31 +305,32 @@ STACK_FRAME_NON_STANDARD(ac_set);
  * with SMAP open, and say so: a kernel WARNING for a bug, a log line for
  * an injected leak. Returns whether AC was set.
  */
-static bool ac_recover(bool injected)
+static bool smapbench_ac_recover(bool injected)
 {
 	unsigned long before = native_save_fl(), after;
 
 	if (likely(!(before & X86_EFLAGS_AC)))
 		return false;
-	ac_clear();
+	smapbench_ac_clear();
 	after = native_save_fl();
 	if (injected)
 		pr_info("injected EFLAGS.AC leak: cleared with %s, EFLAGS %#lx -> %#lx\n",
-			smap_cpuid ? "CLAC" : "POPF", before, after);
+			smapbench_smap_cpuid ? "CLAC" : "POPF", before, after);
 	else
 		WARN_ONCE(1, "a loop returned with EFLAGS.AC set: cleared with %s, EFLAGS %#lx -> %#lx\n",
-			  smap_cpuid ? "CLAC" : "POPF", before, after);
+			  smapbench_smap_cpuid ? "CLAC" : "POPF",
+			  before, after);
 	return true;
 }
 
 /* Whether this window should end with AC set (inject_ac_leak). */
-static bool ac_leak_wanted(void)
+static bool smapbench_ac_leak_wanted(void)
 {
-	unsigned int left = READ_ONCE(inject_ac_leak);
+	unsigned int left = READ_ONCE(smapbench_inject_ac_leak);
 
 	if (likely(!left))
 		return false;
-	WRITE_ONCE(inject_ac_leak, left - 1);
+	WRITE_ONCE(smapbench_inject_ac_leak, left - 1);
 	return true;
 }
 
@@ -333,16 +340,16 @@ static bool ac_leak_wanted(void)
  * interrupts-off window can keep out. Their counts are read before and
  * after each window; a window with either inside is discarded.
  */
-struct marks {
+struct smapbench_marks {
 	u32 nmi;
 	u32 smi;
 };
 
 /* MSR_SMI_COUNT answered at load (Intel from Nehalem; not AMD). */
-static bool smi_count_ok;
+static bool smapbench_smi_count_ok;
 
 /* The SMIs this CPU took, or false where rdmsr faults (#GP). */
-static bool read_smi_count(u32 *count)
+static bool smapbench_read_smi_count(u32 *count)
 {
 	u32 lo, hi, bad = 1;
 
@@ -356,15 +363,22 @@ static bool read_smi_count(u32 *count)
 	return !bad;
 }
 
-static __always_inline void marks_read(struct marks *m)
+/*
+ * The NMI count is irq_stat.__nmi_count in 6.1 and 6.12, and
+ * irq_stat.counts[IRQ_COUNT_NMI] in 7.2 (kmod/probes/); with neither,
+ * INFO says that windows cannot see NMIs (SMAPBENCH_INFO_NMI_COUNT).
+ */
+static __always_inline void smapbench_marks_read(struct smapbench_marks *m)
 {
 #if SMAPBENCH_HAVE_NMI_COUNT
 	m->nmi = this_cpu_read(irq_stat.__nmi_count);
+#elif SMAPBENCH_HAVE_IRQ_COUNT_NMI
+	m->nmi = this_cpu_read(irq_stat.counts[IRQ_COUNT_NMI]);
 #else
 	m->nmi = 0;
 #endif
 	m->smi = 0;
-	if (smi_count_ok && !read_smi_count(&m->smi))
+	if (smapbench_smi_count_ok && !smapbench_read_smi_count(&m->smi))
 		m->smi = 0;
 }
 
@@ -373,14 +387,14 @@ static __always_inline void marks_read(struct marks *m)
  * them: a chunk that would end past @deadline, judged by the one before
  * it, is not started, and the window ends with -ETIME (then discarded
  * like one over the budget). So a window overruns the budget only by a
- * chunk that ran far slower than the one before it (a budget / CHUNKS
- * of iterations at the probed speed), not by the whole count. The same
- * code runs for every op and variant, inside the timed region: it
- * cancels in inline - nopad. A window whose chunks ran over halves them
- * (bounded_window()).
+ * chunk that ran far slower than the one before it (a budget /
+ * SMAPBENCH_CHUNKS of iterations at the probed speed), not by the whole
+ * count. The same code runs for every op and variant, inside the timed
+ * region: it cancels in inline - nopad. A window whose chunks ran over
+ * halves them (smapbench_bounded_window()).
  */
-static __always_inline int run_chunks(struct run_state *st, u32 n,
-				      u64 deadline)
+static __always_inline int smapbench_run_chunks(struct smapbench_run_state *st,
+						u32 n, u64 deadline)
 {
 	u64 now, prev = rdtsc();
 	u32 k, done = 0;
@@ -407,11 +421,12 @@ static __always_inline int run_chunks(struct run_state *st, u32 n,
  * Returns -ETIME for a window stopped at its deadline and -EBUSY for one
  * an NMI or SMI disturbed; neither sample is usable.
  */
-static int window(struct run_state *st, u32 n, struct smapbench_sample *out)
+static int smapbench_window(struct smapbench_run_state *st, u32 n,
+			    struct smapbench_sample *out)
 {
-	bool leak = ac_leak_wanted();
-	struct marks m0, m1;
-	struct stamp t0, t1;
+	bool leak = smapbench_ac_leak_wanted();
+	struct smapbench_marks m0, m1;
+	struct smapbench_stamp t0, t1;
 	unsigned long flags;
 	u64 w0, w1;
 	bool ac;
@@ -422,22 +437,22 @@ static int window(struct run_state *st, u32 n, struct smapbench_sample *out)
 	preempt_disable();
 	local_irq_save(flags);
 	w0 = rdtsc_ordered();
-	marks_read(&m0);
+	smapbench_marks_read(&m0);
 	pagefault_disable();
-	clock_start(&st->clock, &t0);
-	ret = run_chunks(st, n, w0 + st->budget_tsc);
-	clock_stop(&st->clock, &t1);
+	smapbench_clock_start(&st->clock, &t0);
+	ret = smapbench_run_chunks(st, n, w0 + st->budget_tsc);
+	smapbench_clock_stop(&st->clock, &t1);
 	if (unlikely(leak))
-		ac_set();
-	ac = ac_recover(leak);
+		smapbench_ac_set();
+	ac = smapbench_ac_recover(leak);
 	pagefault_enable();
-	marks_read(&m1);
+	smapbench_marks_read(&m1);
 	w1 = rdtsc_ordered();
 	local_irq_restore(flags);
 	preempt_enable();
 
 	out->tsc = t1.tsc - t0.tsc;
-	out->cycles = (t1.cycles - t0.cycles) & PMC_MASK;
+	out->cycles = (t1.cycles - t0.cycles) & SMAPBENCH_PMC_MASK;
 	out->window_tsc = w1 - w0;
 	st->window_max_tsc = max(st->window_max_tsc, out->window_tsc);
 	if (ac)
@@ -452,7 +467,7 @@ static int window(struct run_state *st, u32 n, struct smapbench_sample *out)
  * only slower, which errs towards fewer iterations): what the sizing
  * measures before any window may hold interrupts off.
  */
-static int probe(struct run_state *st, u32 n, u64 *ticks)
+static int smapbench_probe(struct smapbench_run_state *st, u32 n, u64 *ticks)
 {
 	u64 t0;
 	int ret;
@@ -462,7 +477,7 @@ static int probe(struct run_state *st, u32 n, u64 *ticks)
 	st->ctx.first = 0;
 	ret = st->loop(&st->ctx, n);
 	*ticks = rdtsc_ordered() - t0;
-	if (ac_recover(false))
+	if (smapbench_ac_recover(false))
 		ret = -EIO;
 	pagefault_enable();
 	return ret;
@@ -473,7 +488,7 @@ static int probe(struct run_state *st, u32 n, u64 *ticks)
  * with page faults allowed: afterwards the loops find the pages present
  * and writable. A bad buffer fails here, before any timing.
  */
-static int prefault(struct run_state *st)
+static int smapbench_prefault(struct smapbench_run_state *st)
 {
 	struct smapbench_ctx *c = &st->ctx;
 
@@ -493,30 +508,31 @@ static int prefault(struct run_state *st)
 /*
  * A window (or with @sample NULL, a probe) whose loop faulted because a
  * page was reclaimed, migrated or unmapped while interrupts were on:
- * fault the buffer in again and repeat, at most REFAULT_LIMIT times in a
- * row. A buffer that cannot be faulted in is -EFAULT; one that keeps
- * losing pages is -EAGAIN, never mistaken for a bad address.
+ * fault the buffer in again and repeat, at most SMAPBENCH_REFAULT_LIMIT
+ * times in a row. A buffer that cannot be faulted in is -EFAULT; one
+ * that keeps losing pages is -EAGAIN, never mistaken for a bad address.
  */
-static int measure(struct run_state *st, u32 n, struct smapbench_sample *sample,
-		   u64 *ticks)
+static int smapbench_measure(struct smapbench_run_state *st, u32 n,
+			     struct smapbench_sample *sample, u64 *ticks)
 {
 	int tries, ret;
 
 	for (tries = 0;; tries++) {
-		ret = sample ? window(st, n, sample) : probe(st, n, ticks);
+		ret = sample ? smapbench_window(st, n, sample) :
+			       smapbench_probe(st, n, ticks);
 		if (ret != -EFAULT)
 			return ret;
-		if (tries == REFAULT_LIMIT)
+		if (tries == SMAPBENCH_REFAULT_LIMIT)
 			return -EAGAIN;
 		st->refaults++;
-		ret = prefault(st);
+		ret = smapbench_prefault(st);
 		if (ret)
 			return ret;
 	}
 }
 
 /* Between windows: let the CPU go, and stop when the caller is killed. */
-static int breathe(void)
+static int smapbench_breathe(void)
 {
 	if (fatal_signal_pending(current))
 		return -EINTR;
@@ -526,25 +542,26 @@ static int breathe(void)
 
 /*
  * One window that counts. A window over the budget, or stopped at its
- * deadline, is discarded and taken again; OVERRUN_LIMIT of them in a row
- * halve *@n (the caller then starts its samples again), and at one
- * iteration end the run: -E2BIG. A window an NMI or SMI disturbed is
- * discarded and taken again, DISTURB_LIMIT times in a row at most: then
- * -EBUSY (something fires NMIs at every window: perf sampling, say).
+ * deadline, is discarded and taken again; SMAPBENCH_OVERRUN_LIMIT of them
+ * in a row halve *@n (the caller then starts its samples again), and at
+ * one iteration end the run: -E2BIG. A window an NMI or SMI disturbed is
+ * discarded and taken again, SMAPBENCH_DISTURB_LIMIT times in a row at
+ * most: then -EBUSY (something fires NMIs at every window: perf
+ * sampling, say).
  */
-static int bounded_window(struct run_state *st, u32 *n,
-			  struct smapbench_sample *out)
+static int smapbench_bounded_window(struct smapbench_run_state *st, u32 *n,
+				    struct smapbench_sample *out)
 {
 	int overruns = 0, disturbed = 0, ret;
 	bool stopped;
 
 	for (;;) {
-		ret = measure(st, *n, out, NULL);
+		ret = smapbench_measure(st, *n, out, NULL);
 		if (ret == -EBUSY) {
 			st->disturbed++;
-			if (++disturbed > DISTURB_LIMIT)
+			if (++disturbed > SMAPBENCH_DISTURB_LIMIT)
 				return -EBUSY;
-			ret = breathe();
+			ret = smapbench_breathe();
 			if (ret)
 				return ret;
 			continue;
@@ -553,15 +570,15 @@ static int bounded_window(struct run_state *st, u32 *n,
 		if (stopped)
 			ret = 0;
 		if (!ret)
-			ret = breathe();
+			ret = smapbench_breathe();
 		if (ret)
 			return ret;
 		if (!stopped && out->window_tsc <= st->budget_tsc)
 			return 0;
 		st->over_budget++;
-		/* Iterations got slower than sized: check the deadline sooner. */
+		/* Slower than sized: check the deadline sooner. */
 		st->chunk = max(st->chunk / 2, 1U);
-		if (++overruns < OVERRUN_LIMIT)
+		if (++overruns < SMAPBENCH_OVERRUN_LIMIT)
 			continue;
 		if (*n == 1)
 			return -E2BIG;
@@ -570,7 +587,7 @@ static int bounded_window(struct run_state *st, u32 *n,
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int smapbench_cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
@@ -578,92 +595,100 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Median of empty windows: what the clock reads themselves cost. */
-static void measure_overhead(struct run_state *st, u64 *tsc, u64 *cycles)
+static void smapbench_measure_overhead(struct smapbench_run_state *st, u64 *tsc,
+				       u64 *cycles)
 {
-	struct stamp t0, t1;
+	struct smapbench_stamp t0, t1;
 	unsigned long flags;
 	int i;
 
-	for (i = 0; i < OVERHEAD_RUNS; i++) {
+	for (i = 0; i < SMAPBENCH_OVERHEAD_RUNS; i++) {
 		local_irq_save(flags);
-		clock_start(&st->clock, &t0);
-		clock_stop(&st->clock, &t1);
+		smapbench_clock_start(&st->clock, &t0);
+		smapbench_clock_stop(&st->clock, &t1);
 		local_irq_restore(flags);
 		st->overhead[i] = t1.tsc - t0.tsc;
 	}
-	sort(st->overhead, OVERHEAD_RUNS, sizeof(u64), cmp_u64, NULL);
-	*tsc = st->overhead[OVERHEAD_RUNS / 2];
+	sort(st->overhead, SMAPBENCH_OVERHEAD_RUNS, sizeof(u64),
+	     smapbench_cmp_u64, NULL);
+	*tsc = st->overhead[SMAPBENCH_OVERHEAD_RUNS / 2];
 
 	*cycles = 0;
 	if (!st->clock.cycles)
 		return;
-	for (i = 0; i < OVERHEAD_RUNS; i++) {
+	for (i = 0; i < SMAPBENCH_OVERHEAD_RUNS; i++) {
 		local_irq_save(flags);
-		clock_start(&st->clock, &t0);
-		clock_stop(&st->clock, &t1);
+		smapbench_clock_start(&st->clock, &t0);
+		smapbench_clock_stop(&st->clock, &t1);
 		local_irq_restore(flags);
-		st->overhead[i] = (t1.cycles - t0.cycles) & PMC_MASK;
+		st->overhead[i] = (t1.cycles - t0.cycles) & SMAPBENCH_PMC_MASK;
 	}
-	sort(st->overhead, OVERHEAD_RUNS, sizeof(u64), cmp_u64, NULL);
-	*cycles = st->overhead[OVERHEAD_RUNS / 2];
+	sort(st->overhead, SMAPBENCH_OVERHEAD_RUNS, sizeof(u64),
+	     smapbench_cmp_u64, NULL);
+	*cycles = st->overhead[SMAPBENCH_OVERHEAD_RUNS / 2];
 }
 
 /*
  * How many iterations fit in a window, found with interrupts on: the loop
- * runs 1, 2, 4, ... iterations until one run takes a PROBE_FRACTION of
- * the budget (or reaches the request). One iteration that takes more than
- * the window target (half the budget) even at its fastest of
- * PROBE_REPEATS tries is refused: -E2BIG, no window opened. The count is
- * sized to the target, then warm-up windows, discarded, correct it: a
- * first pass that was slow (cold caches, or an emulator translating the
- * code) makes it low, a disturbed one high, so it is corrected both ways
- * until a window lands between half the target and the budget (or the
- * count reaches 1 or @want).
+ * runs 1, 2, 4, ... iterations until one run takes a
+ * SMAPBENCH_PROBE_FRACTION of the budget (or reaches the request). One
+ * iteration that takes more than the window target (half the budget)
+ * even at its fastest of SMAPBENCH_PROBE_REPEATS tries is refused:
+ * -E2BIG, no window opened. The count is sized to the target, then
+ * warm-up windows, discarded, correct it: a first pass that was slow
+ * (cold caches, or an emulator translating the code) makes it low, a
+ * disturbed one high, so it is corrected both ways until a window lands
+ * between half the target and the budget (or the count reaches 1 or
+ * @want).
  */
-static int size_iterations(struct run_state *st, u32 *done)
+static int smapbench_size_iterations(struct smapbench_run_state *st, u32 *done)
 {
-	u64 target = div_u64(st->budget_tsc, WINDOW_FRACTION);
+	u64 target = div_u64(st->budget_tsc, SMAPBENCH_WINDOW_FRACTION);
 	u32 want = st->req.iterations, n = 1;
 	struct smapbench_sample s;
 	u64 ticks, t, next;
 	int ret, tries;
 
 	for (;;) {
-		ret = measure(st, n, NULL, &ticks);
+		ret = smapbench_measure(st, n, NULL, &ticks);
 		if (!ret)
-			ret = breathe();
+			ret = smapbench_breathe();
 		if (ret)
 			return ret;
-		if (n >= want || ticks >= div_u64(st->budget_tsc, PROBE_FRACTION))
+		if (n >= want ||
+		    ticks >= div_u64(st->budget_tsc, SMAPBENCH_PROBE_FRACTION))
 			break;
 		n = min_t(u64, (u64)n * 2, want);
 	}
-	for (tries = 1; n == 1 && ticks > target && tries < PROBE_REPEATS;
+	for (tries = 1;
+	     n == 1 && ticks > target && tries < SMAPBENCH_PROBE_REPEATS;
 	     tries++) {
-		ret = measure(st, 1, NULL, &t);
+		ret = smapbench_measure(st, 1, NULL, &t);
 		if (!ret)
-			ret = breathe();
+			ret = smapbench_breathe();
 		if (ret)
 			return ret;
 		ticks = min(ticks, t);
 	}
 	st->req.iteration_tsc = max_t(u64, DIV_ROUND_UP_ULL(ticks, n), 1);
-	st->chunk = clamp_t(u64, div64_u64(div_u64(st->budget_tsc, CHUNKS),
-					   st->req.iteration_tsc), 1, U32_MAX);
+	st->chunk = clamp_t(u64,
+			    div64_u64(div_u64(st->budget_tsc, SMAPBENCH_CHUNKS),
+				      st->req.iteration_tsc), 1, U32_MAX);
 	if (n == 1 && ticks > target)
 		return -E2BIG;
 	*done = clamp_t(u64, div64_u64(target, st->req.iteration_tsc), 1, want);
 
-	for (tries = 0; tries < WARMUP_TRIES; tries++) {
-		ret = bounded_window(st, done, &s);
+	for (tries = 0; tries < SMAPBENCH_WARMUP_TRIES; tries++) {
+		ret = smapbench_bounded_window(st, done, &s);
 		if (ret)
 			return ret;
 		t = max_t(u64, s.window_tsc, 1);
 		if (t > target && *done > 1)
 			next = max_t(u64, div64_u64((u64)*done * target, t), 1);
 		else if (t < target / 2 && *done < want &&
-			 tries < WARMUP_TRIES - 1)
-			next = min3((u64)want, (u64)*done * WARMUP_GROWTH,
+			 tries < SMAPBENCH_WARMUP_TRIES - 1)
+			next = min3((u64)want,
+				    (u64)*done * SMAPBENCH_WARMUP_GROWTH,
 				    div64_u64((u64)*done * target, t));
 		else
 			break;
@@ -672,7 +697,7 @@ static int size_iterations(struct run_state *st, u32 *done)
 	return 0;
 }
 
-static int take_samples(struct run_state *st)
+static int smapbench_take_samples(struct smapbench_run_state *st)
 {
 	struct smapbench_run *r = &st->req;
 	u32 i, done = 0, count;
@@ -684,14 +709,14 @@ static int take_samples(struct run_state *st)
 	 */
 	migrate_disable();
 	cpu = smp_processor_id();
-	clock_open(&st->clock, cpu);
-	measure_overhead(st, &r->timer_overhead_tsc,
-			 &r->timer_overhead_cycles);
+	smapbench_clock_open(&st->clock, cpu);
+	smapbench_measure_overhead(st, &r->timer_overhead_tsc,
+				   &r->timer_overhead_cycles);
 
-	ret = size_iterations(st, &done);
+	ret = smapbench_size_iterations(st, &done);
 	for (i = 0; !ret && i < r->samples; i++) {
 		count = done;
-		ret = bounded_window(st, &done, &st->samples[i]);
+		ret = smapbench_bounded_window(st, &done, &st->samples[i]);
 		/* All samples share one count: a halved one starts again. */
 		if (!ret && done != count)
 			i = -1;
@@ -710,7 +735,7 @@ static int take_samples(struct run_state *st)
 		for (i = 0; i < r->samples; i++)
 			st->samples[i].cycles = 0;
 	}
-	clock_close(&st->clock);
+	smapbench_clock_close(&st->clock);
 	migrate_enable();
 	r->window_max_tsc = st->window_max_tsc;
 	r->over_budget = st->over_budget;
@@ -719,7 +744,7 @@ static int take_samples(struct run_state *st)
 	return ret;
 }
 
-static bool all_zero(const u32 *v, size_t n)
+static bool smapbench_all_zero(const u32 *v, size_t n)
 {
 	while (n--)
 		if (*v++)
@@ -732,16 +757,17 @@ static bool all_zero(const u32 *v, size_t n)
  * then what this CPU and kernel cannot do (-EOPNOTSUPP), then addresses
  * (-EFAULT). Fills in the descriptor, loop and context geometry.
  */
-static int check_run(struct run_state *st)
+static int smapbench_check_run(struct smapbench_run_state *st)
 {
 	struct smapbench_run *r = &st->req;
 	const struct smapbench_op_desc *d;
 	bool blocks;
 	u32 op, variant, unit, batch;
 
-	if (!all_zero(r->reserved, ARRAY_SIZE(r->reserved)))
+	if (!smapbench_all_zero(r->reserved, ARRAY_SIZE(r->reserved)))
 		return -EINVAL;
-	if (r->op >= SMAPBENCH_OP_COUNT || r->variant >= SMAPBENCH_VARIANT_COUNT)
+	if (r->op >= SMAPBENCH_OP_COUNT ||
+	    r->variant >= SMAPBENCH_VARIANT_COUNT)
 		return -EINVAL;
 	op = array_index_nospec(r->op, SMAPBENCH_OP_COUNT);
 	variant = array_index_nospec(r->variant, SMAPBENCH_VARIANT_COUNT);
@@ -795,7 +821,7 @@ static int check_run(struct run_state *st)
 		return -EOPNOTSUPP;
 	if (((d->flags & SMAPBENCH_OPF_RAW) ||
 	     variant == SMAPBENCH_VARIANT_INLINE ||
-	     variant == SMAPBENCH_VARIANT_NOPAD) && !smap_cpuid)
+	     variant == SMAPBENCH_VARIANT_NOPAD) && !smapbench_smap_cpuid)
 		return -EOPNOTSUPP;
 	st->desc = d;
 	st->loop = d->loop[variant];
@@ -815,7 +841,7 @@ static int check_run(struct run_state *st)
  * The samples in the caller's layout: sample_size bytes each, of which
  * the fields both sides know are filled and the rest was zeroed before.
  */
-static int copy_samples(struct run_state *st)
+static int smapbench_copy_samples(struct smapbench_run_state *st)
 {
 	struct smapbench_run *r = &st->req;
 	void __user *out = u64_to_user_ptr(r->samples_ptr);
@@ -833,9 +859,9 @@ static int copy_samples(struct run_state *st)
 	return 0;
 }
 
-static long ioctl_run(struct smapbench_run __user *arg)
+static long smapbench_ioctl_run(struct smapbench_run __user *arg)
 {
-	struct run_state *st;
+	struct smapbench_run_state *st;
 	int ret;
 
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
@@ -846,7 +872,7 @@ static long ioctl_run(struct smapbench_run __user *arg)
 	ret = -EFAULT;
 	if (copy_from_user(&st->req, arg, sizeof(st->req)))
 		goto out;
-	ret = check_run(st);
+	ret = smapbench_check_run(st);
 	if (ret)
 		goto out;
 
@@ -868,15 +894,15 @@ static long ioctl_run(struct smapbench_run __user *arg)
 			goto out;
 	}
 
-	ret = prefault(st);
+	ret = smapbench_prefault(st);
 	if (ret)
 		goto out;
-	st->budget_tsc = div_u64((u64)budget_ns() *
+	st->budget_tsc = div_u64((u64)smapbench_budget_ns() *
 				 (tsc_khz ? tsc_khz : 1000000), 1000000);
 	st->req.budget_tsc = st->budget_tsc;
-	ret = take_samples(st);
+	ret = smapbench_take_samples(st);
 	if (!ret)
-		ret = copy_samples(st);
+		ret = smapbench_copy_samples(st);
 	/*
 	 * Only the documented (out) fields change; reserved stay zero. A
 	 * refusal or a vanishing buffer reports its figures too.
@@ -891,12 +917,12 @@ out:
 	return ret;
 }
 
-static long ioctl_info(struct smapbench_info __user *arg)
+static long smapbench_ioctl_info(struct smapbench_info __user *arg)
 {
 	struct smapbench_info info;
 	u32 eax, ebx, ecx, edx;
 	unsigned long cr4;
-	struct clock c;
+	struct smapbench_clock c;
 	int op, v;
 
 	memset(&info, 0, sizeof(info));
@@ -904,12 +930,12 @@ static long ioctl_info(struct smapbench_info __user *arg)
 
 	if (boot_cpu_data.cpuid_level >= 7) {
 		cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
-		if (ebx & CPUID_7_EBX_SMAP)
+		if (ebx & SMAPBENCH_CPUID_7_EBX_SMAP)
 			info.flags |= SMAPBENCH_INFO_SMAP_CPUID;
-		if (ebx & CPUID_7_EBX_SMEP)
+		if (ebx & SMAPBENCH_CPUID_7_EBX_SMEP)
 			info.flags |= SMAPBENCH_INFO_SMEP_CPUID;
 	}
-	if (cpuid_ecx(1) & CPUID_1_ECX_HYPERVISOR)
+	if (cpuid_ecx(1) & SMAPBENCH_CPUID_1_ECX_HYPERVISOR)
 		info.flags |= SMAPBENCH_INFO_HYPERVISOR;
 	if (boot_cpu_has(X86_FEATURE_SMAP))
 		info.flags |= SMAPBENCH_INFO_SMAP_FEATURE;
@@ -922,19 +948,19 @@ static long ioctl_info(struct smapbench_info __user *arg)
 		info.flags |= SMAPBENCH_INFO_SMEP_CR4;
 
 	migrate_disable();
-	clock_open(&c, smp_processor_id());
+	smapbench_clock_open(&c, smp_processor_id());
 	if (c.cycles)
 		info.flags |= SMAPBENCH_INFO_PMU_CYCLES;
-	clock_close(&c);
+	smapbench_clock_close(&c);
 	migrate_enable();
 
 	if (SMAPBENCH_HAVE_MASKED)
 		info.flags |= SMAPBENCH_INFO_MASKED_UACCESS;
 	if (SMAPBENCH_HAVE_TRY_CMPXCHG_USER)
 		info.flags |= SMAPBENCH_INFO_FUTEX_BLOCKS;
-	if (SMAPBENCH_HAVE_NMI_COUNT)
+	if (SMAPBENCH_HAVE_NMI_COUNT || SMAPBENCH_HAVE_IRQ_COUNT_NMI)
 		info.flags |= SMAPBENCH_INFO_NMI_COUNT;
-	if (smi_count_ok)
+	if (smapbench_smi_count_ok)
 		info.flags |= SMAPBENCH_INFO_SMI_COUNT;
 
 	info.tsc_khz = tsc_khz;
@@ -950,7 +976,7 @@ static long ioctl_info(struct smapbench_info __user *arg)
 	info.max_iterations = SMAPBENCH_MAX_ITERATIONS;
 	info.max_size = SMAPBENCH_MAX_SIZE;
 	info.max_batch = SMAPBENCH_MAX_BATCH;
-	info.sample_budget_ns = budget_ns();
+	info.sample_budget_ns = smapbench_budget_ns();
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		info.flags |= SMAPBENCH_INFO_PREEMPT_RT;
 	info.sample_size = sizeof(struct smapbench_sample);
@@ -974,8 +1000,8 @@ static long smapbench_ioctl(struct file *file, unsigned int cmd,
 	if (!perfmon_capable())
 		return -EPERM;
 	if (cmd == SMAPBENCH_IOC_INFO)
-		return ioctl_info((struct smapbench_info __user *)arg);
-	return ioctl_run((struct smapbench_run __user *)arg);
+		return smapbench_ioctl_info((void __user *)arg);
+	return smapbench_ioctl_run((void __user *)arg);
 }
 
 /*
@@ -1004,15 +1030,17 @@ static int __init smapbench_init(void)
 
 	if (ret)
 		return ret;
-	smap_cpuid = cpuid_smap();
-	smi_count_ok = read_smi_count(&smis);
+	smapbench_smap_cpuid = smapbench_cpuid_smap();
+	smapbench_smi_count_ok = smapbench_read_smi_count(&smis);
 	ret = misc_register(&smapbench_dev);
 	if (ret)
 		return ret;
-	pr_info("ready: SMAP cpuid=%d feature=%d cr4=%d, tsc_khz=%u, masked=%d, futex blocks=%d, windows of at most %u ns%s\n",
-		smap_cpuid, boot_cpu_has(X86_FEATURE_SMAP),
+	pr_info("ready: SMAP cpuid=%d feature=%d cr4=%d, tsc_khz=%u, masked=%d, futex blocks=%d, NMIs seen=%d, windows of at most %u ns%s\n",
+		smapbench_smap_cpuid, boot_cpu_has(X86_FEATURE_SMAP),
 		!!(__read_cr4() & X86_CR4_SMAP), tsc_khz, SMAPBENCH_HAVE_MASKED,
-		SMAPBENCH_HAVE_TRY_CMPXCHG_USER, budget_ns(),
+		SMAPBENCH_HAVE_TRY_CMPXCHG_USER,
+		SMAPBENCH_HAVE_NMI_COUNT || SMAPBENCH_HAVE_IRQ_COUNT_NMI,
+		smapbench_budget_ns(),
 		IS_ENABLED(CONFIG_PREEMPT_RT) ? " (PREEMPT_RT)" : "");
 	return 0;
 }

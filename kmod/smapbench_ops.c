@@ -94,12 +94,12 @@ static_assert(sizeof(struct smapbench_frame) == SMAPBENCH_SIGFRAME_BYTES);
  * alternatives that this boot may have patched to NOPs. The "memory"
  * clobber keeps the compiler from moving user accesses across them.
  */
-static __always_inline void raw_stac(void)
+static __always_inline void smapbench_raw_stac(void)
 {
 	asm volatile(SMAPBENCH_ASM_STAC : : : "memory");
 }
 
-static __always_inline void raw_clac(void)
+static __always_inline void smapbench_raw_clac(void)
 {
 	asm volatile(SMAPBENCH_ASM_CLAC : : : "memory");
 }
@@ -113,18 +113,18 @@ static __always_inline void raw_clac(void)
  * (smapbench_main.c), so the pair runs once per chunk in both and
  * cancels in inline - nopad.
  */
-static __always_inline void sample_open(const int v)
+static __always_inline void smapbench_sample_open(const int v)
 {
 	if (v == SMAPBENCH_VARIANT_NOPAD || v == SMAPBENCH_VARIANT_INLINE)
-		raw_stac();
+		smapbench_raw_stac();
 	if (v == SMAPBENCH_VARIANT_INLINE)
-		raw_clac();
+		smapbench_raw_clac();
 }
 
-static __always_inline void sample_close(const int v)
+static __always_inline void smapbench_sample_close(const int v)
 {
 	if (v == SMAPBENCH_VARIANT_NOPAD)
-		raw_clac();
+		smapbench_raw_clac();
 }
 
 /*
@@ -137,15 +137,15 @@ static __always_inline void sample_close(const int v)
  * that the loop functions can hand them down as constants and the asm
  * print their names (%c of an address). No C code reads them.
  */
-#define LOOP_SYMBOLS(loop)						\
+#define SMAPBENCH_LOOP_SYMBOLS(loop)					\
 	extern const u8 smapbench_loop_##loop[], smapbench_loop_##loop##_end[]
-#define LOOP_HEAD(loop)		smapbench_loop_##loop
-#define LOOP_TAIL(loop)		smapbench_loop_##loop##_end
+#define SMAPBENCH_LOOP_HEAD(loop)	smapbench_loop_##loop
+#define SMAPBENCH_LOOP_TAIL(loop)	smapbench_loop_##loop##_end
 
-#define LOOP_NAME	"%c[head]:\n"
-#define LOOP_START_NAME	".p2align 6\n" LOOP_NAME
-#define LOOP_END_NAME	"%c[tail]:\n"
-#define LOOP_NAME_OPERANDS(h, t)					\
+#define SMAPBENCH_LOOP_NAME		"%c[head]:\n"
+#define SMAPBENCH_LOOP_START_NAME	".p2align 6\n" SMAPBENCH_LOOP_NAME
+#define SMAPBENCH_LOOP_END_NAME		"%c[tail]:\n"
+#define SMAPBENCH_LOOP_NAME_OPERANDS(h, t)				\
 	[head] "i" (h), [tail] "i" (t)
 
 /* ---- kapi, batched, masked: C around the kernel's primitives ------- */
@@ -155,8 +155,8 @@ static __always_inline void sample_close(const int v)
  * may replace the pointer: use *p afterwards. Returns false when
  * user_access_begin() refuses the range.
  */
-static __always_inline bool block_open(const int v, void __user **p,
-				       unsigned long len)
+static __always_inline bool smapbench_block_open(const int v, void __user **p,
+						 unsigned long len)
 {
 	if (v == SMAPBENCH_VARIANT_BATCHED)
 		return user_access_begin(*p, len);
@@ -170,7 +170,7 @@ static __always_inline bool block_open(const int v, void __user **p,
 	return true;
 }
 
-static __always_inline void block_close(const int v)
+static __always_inline void smapbench_block_close(const int v)
 {
 	if (v == SMAPBENCH_VARIANT_BATCHED || v == SMAPBENCH_VARIANT_MASKED)
 		user_access_end();
@@ -182,8 +182,9 @@ static __always_inline void block_close(const int v)
  * string instruction with RCX holding the bytes left, which is what these
  * return. The asm loops of inline and nopad run the same instructions.
  */
-static __always_inline unsigned long movsb_raw(void *to, const void *from,
-					       unsigned long len)
+static __always_inline unsigned long smapbench_movsb_raw(void *to,
+							 const void *from,
+							 unsigned long len)
 {
 	asm volatile("1:	rep movsb\n"
 		     "2:\n"
@@ -193,7 +194,8 @@ static __always_inline unsigned long movsb_raw(void *to, const void *from,
 	return len;
 }
 
-static __always_inline unsigned long stosb_raw(void *to, unsigned long len)
+static __always_inline unsigned long smapbench_stosb_raw(void *to,
+							 unsigned long len)
 {
 	asm volatile("1:	rep stosb\n"
 		     "2:\n"
@@ -209,8 +211,8 @@ static __always_inline unsigned long stosb_raw(void *to, unsigned long len)
  * inside the block the caller opened. They return 0 or -EFAULT. @size is
  * a constant for get/put_user, so each width gets its own loop.
  */
-static __always_inline int get_one(const int v, const void __user *p,
-				   const unsigned int size, u64 *sum)
+static __always_inline int smapbench_get_one(const int v, const void __user *p,
+					     const unsigned int size, u64 *sum)
 {
 	u64 x;
 
@@ -257,8 +259,8 @@ efault:
 	return -EFAULT;
 }
 
-static __always_inline int put_one(const int v, void __user *p,
-				   const unsigned int size, u64 x)
+static __always_inline int smapbench_put_one(const int v, void __user *p,
+					     const unsigned int size, u64 x)
 {
 	if (v == SMAPBENCH_VARIANT_KAPI) {
 		int ret;
@@ -299,33 +301,36 @@ efault:
 	return -EFAULT;
 }
 
-static __always_inline int copy_to_one(const int v, void __user *p,
-				       const void *k, unsigned int size)
+static __always_inline int smapbench_copy_to_one(const int v, void __user *p,
+						 const void *k,
+						 unsigned int size)
 {
 	if (v == SMAPBENCH_VARIANT_KAPI)
 		return copy_to_user(p, k, size) ? -EFAULT : 0;
-	return movsb_raw((__force void *)p, k, size) ? -EFAULT : 0;
+	return smapbench_movsb_raw((__force void *)p, k, size) ? -EFAULT : 0;
 }
 
-static __always_inline int copy_from_one(const int v, const void __user *p,
-					 void *k, unsigned int size)
+static __always_inline int smapbench_copy_from_one(const int v,
+						   const void __user *p,
+						   void *k, unsigned int size)
 {
 	if (v == SMAPBENCH_VARIANT_KAPI)
 		return copy_from_user(k, p, size) ? -EFAULT : 0;
-	return movsb_raw(k, (__force const void *)p, size) ? -EFAULT : 0;
+	return smapbench_movsb_raw(k, (__force const void *)p, size) ?
+	       -EFAULT : 0;
 }
 
-static __always_inline int clear_one(const int v, void __user *p,
-				     unsigned int size)
+static __always_inline int smapbench_clear_one(const int v, void __user *p,
+					       unsigned int size)
 {
 	if (v == SMAPBENCH_VARIANT_KAPI)
 		return clear_user(p, size) ? -EFAULT : 0;
-	return stosb_raw((__force void *)p, size) ? -EFAULT : 0;
+	return smapbench_stosb_raw((__force void *)p, size) ? -EFAULT : 0;
 }
 
 /* The string was written by the caller; only kapi exists for this op. */
-static __always_inline int strncpy_one(const void __user *p, void *k,
-				       unsigned int size)
+static __always_inline int smapbench_strncpy_one(const void __user *p, void *k,
+						 unsigned int size)
 {
 	long len = strncpy_from_user(k, p, size);
 
@@ -336,7 +341,8 @@ static __always_inline int strncpy_one(const void __user *p, void *k,
  * Compare-and-exchange 0 with 0, as the futex fast path does with the
  * expected and new values: a lock cmpxchg on the user word either way.
  */
-static __always_inline int futex_one(const int v, void __user *p, u64 *sum)
+static __always_inline int smapbench_futex_one(const int v, void __user *p,
+					       u64 *sum)
 {
 	u32 old = 0;
 
@@ -363,61 +369,62 @@ efault:
  * Like the kernel's signal code the errors are or-ed: a fault does not
  * skip the remaining stores, which fault too.
  */
-static __always_inline int sigframe_one(const int v,
-					struct smapbench_frame __user *f)
+static __always_inline int
+smapbench_sigframe_one(const int v, struct smapbench_frame __user *f)
 {
 	int err = 0;
 
-	err |= put_one(v, &f->pretcode, 8, 1);
-	err |= put_one(v, &f->uc_flags, 8, 2);
-	err |= put_one(v, &f->uc_link, 8, 3);
-	err |= put_one(v, &f->ss_sp, 8, 4);
-	err |= put_one(v, &f->ss_flags, 4, 5);
-	err |= put_one(v, &f->ss_size, 8, 6);
-	err |= put_one(v, &f->r8, 8, 7);
-	err |= put_one(v, &f->r9, 8, 8);
-	err |= put_one(v, &f->r10, 8, 9);
-	err |= put_one(v, &f->r11, 8, 10);
-	err |= put_one(v, &f->r12, 8, 11);
-	err |= put_one(v, &f->r13, 8, 12);
-	err |= put_one(v, &f->r14, 8, 13);
-	err |= put_one(v, &f->r15, 8, 14);
-	err |= put_one(v, &f->di, 8, 15);
-	err |= put_one(v, &f->si, 8, 16);
-	err |= put_one(v, &f->bp, 8, 17);
-	err |= put_one(v, &f->bx, 8, 18);
-	err |= put_one(v, &f->dx, 8, 19);
-	err |= put_one(v, &f->ax, 8, 20);
-	err |= put_one(v, &f->cx, 8, 21);
-	err |= put_one(v, &f->sp, 8, 22);
-	err |= put_one(v, &f->ip, 8, 23);
-	err |= put_one(v, &f->flags, 8, 24);
-	err |= put_one(v, &f->cs, 2, 0x33);
+	err |= smapbench_put_one(v, &f->pretcode, 8, 1);
+	err |= smapbench_put_one(v, &f->uc_flags, 8, 2);
+	err |= smapbench_put_one(v, &f->uc_link, 8, 3);
+	err |= smapbench_put_one(v, &f->ss_sp, 8, 4);
+	err |= smapbench_put_one(v, &f->ss_flags, 4, 5);
+	err |= smapbench_put_one(v, &f->ss_size, 8, 6);
+	err |= smapbench_put_one(v, &f->r8, 8, 7);
+	err |= smapbench_put_one(v, &f->r9, 8, 8);
+	err |= smapbench_put_one(v, &f->r10, 8, 9);
+	err |= smapbench_put_one(v, &f->r11, 8, 10);
+	err |= smapbench_put_one(v, &f->r12, 8, 11);
+	err |= smapbench_put_one(v, &f->r13, 8, 12);
+	err |= smapbench_put_one(v, &f->r14, 8, 13);
+	err |= smapbench_put_one(v, &f->r15, 8, 14);
+	err |= smapbench_put_one(v, &f->di, 8, 15);
+	err |= smapbench_put_one(v, &f->si, 8, 16);
+	err |= smapbench_put_one(v, &f->bp, 8, 17);
+	err |= smapbench_put_one(v, &f->bx, 8, 18);
+	err |= smapbench_put_one(v, &f->dx, 8, 19);
+	err |= smapbench_put_one(v, &f->ax, 8, 20);
+	err |= smapbench_put_one(v, &f->cx, 8, 21);
+	err |= smapbench_put_one(v, &f->sp, 8, 22);
+	err |= smapbench_put_one(v, &f->ip, 8, 23);
+	err |= smapbench_put_one(v, &f->flags, 8, 24);
+	err |= smapbench_put_one(v, &f->cs, 2, 0x33);
 	return err ? -EFAULT : 0;
 }
 
 /* One access of a C variant: kapi, or inside a batched or masked block. */
-static __always_inline int access_one(const int op, const int v,
-				      const unsigned int size, void __user *p,
-				      void *kbuf, u32 i, u64 *sum)
+static __always_inline int smapbench_access_one(const int op, const int v,
+						const unsigned int size,
+						void __user *p, void *kbuf,
+						u32 i, u64 *sum)
 {
 	switch ((enum smapbench_op)op) {
 	case SMAPBENCH_OP_GET_USER:
-		return get_one(v, p, size, sum);
+		return smapbench_get_one(v, p, size, sum);
 	case SMAPBENCH_OP_PUT_USER:
-		return put_one(v, p, size, i);
+		return smapbench_put_one(v, p, size, i);
 	case SMAPBENCH_OP_COPY_TO_USER:
-		return copy_to_one(v, p, kbuf, size);
+		return smapbench_copy_to_one(v, p, kbuf, size);
 	case SMAPBENCH_OP_COPY_FROM_USER:
-		return copy_from_one(v, p, kbuf, size);
+		return smapbench_copy_from_one(v, p, kbuf, size);
 	case SMAPBENCH_OP_CLEAR_USER:
-		return clear_one(v, p, size);
+		return smapbench_clear_one(v, p, size);
 	case SMAPBENCH_OP_STRNCPY_FROM_USER:
-		return strncpy_one(p, kbuf, size);
+		return smapbench_strncpy_one(p, kbuf, size);
 	case SMAPBENCH_OP_FUTEX:
-		return futex_one(v, p, sum);
+		return smapbench_futex_one(v, p, sum);
 	case SMAPBENCH_OP_SIGFRAME:
-		return sigframe_one(v, p);
+		return smapbench_sigframe_one(v, p);
 	/* no user access: their asm loops below */
 	case SMAPBENCH_OP_CALIB:
 	case SMAPBENCH_OP_CALIB_IMUL:
@@ -438,7 +445,7 @@ static __always_inline int access_one(const int op, const int v,
  * one block of ctx->batch accesses for batched and masked. Block i + 1
  * starts where block i started: the same ctx->span bytes every
  * iteration. @width is the access width of get/put_user, else 0;
- * @head_name the loop's LOOP_HEAD().
+ * @head_name the loop's SMAPBENCH_LOOP_HEAD().
  *
  * The loop is closed by an asm goto, dec and jnz, that clobbers memory:
  * the compiler cannot lay the loop out around the branch (its latch
@@ -457,9 +464,10 @@ static __always_inline int access_one(const int op, const int v,
  * (callee-saved) is kept on the stack and put back. clang has no
  * -ffixed-r15 on x86, and sound asm goto outputs.
  */
-static __always_inline int c_loop(struct smapbench_ctx *ctx, u32 count,
-				  const int op, const int v, const int width,
-				  const u8 *head_name)
+static __always_inline int smapbench_c_loop(struct smapbench_ctx *ctx,
+					    u32 count, const int op,
+					    const int v, const int width,
+					    const u8 *head_name)
 {
 	const bool blocks = v == SMAPBENCH_VARIANT_BATCHED ||
 			    v == SMAPBENCH_VARIANT_MASKED;
@@ -478,30 +486,32 @@ static __always_inline int c_loop(struct smapbench_ctx *ctx, u32 count,
 #ifdef SMAPBENCH_FIXED_R15
 	asm volatile("mov %%r15, %[saved]\n\t"
 		     "mov %k[count], %%r15d"
-		     : [saved] "=m" (saved_r15) : [count] "r" (count) : "memory");
+		     : [saved] "=m" (saved_r15) : [count] "r" (count)
+		     : "memory");
 	asm volatile(".p2align 6" : "+r" (sum), "+r" (i) : : "memory");
 #else
-	asm volatile(".p2align 6" : "+r" (n), "+r" (sum), "+r" (i) : : "memory");
+	asm volatile(".p2align 6" : "+r" (n), "+r" (sum), "+r" (i)
+		     : : "memory");
 #endif
 head:
-	asm volatile(LOOP_NAME : : [head] "i" (head_name));
+	asm volatile(SMAPBENCH_LOOP_NAME : : [head] "i" (head_name));
 	{
 		/* Widths and batch 1 are constants, as in the kernel's use. */
 		const unsigned int size = width ? width : ctx->size;
 		const u32 batch = blocks ? ctx->batch : 1;
 		void __user *p = ctx->ubuf;
 
-		if (!block_open(v, &p, ctx->span)) {
+		if (!smapbench_block_open(v, &p, ctx->span)) {
 			ret = -EFAULT;
 			goto out;
 		}
 		for (j = 0; j < batch; j++) {
-			ret = access_one(op, v, size, p + j * size, ctx->kbuf,
-					 i, &sum);
+			ret = smapbench_access_one(op, v, size, p + j * size,
+						   ctx->kbuf, i, &sum);
 			if (unlikely(ret))
 				break;
 		}
-		block_close(v);
+		smapbench_block_close(v);
 		if (unlikely(ret))
 			goto out;
 	}
@@ -532,22 +542,22 @@ out:
  * which clears AC where the variant set it (inline: the fixup's CLAC;
  * nopad: its outer CLAC after the loop) and returns -EFAULT.
  */
-#define NOP3_BYTES	".byte 0x0f,0x1f,0x00"
+#define SMAPBENCH_NOP3_BYTES	".byte 0x0f,0x1f,0x00"
 
-#define RAW_LOOP_START							\
+#define SMAPBENCH_RAW_LOOP_START					\
 	"test %k[n], %k[n]\n\t"						\
 	"jz 9f\n"							\
-	LOOP_START_NAME							\
+	SMAPBENCH_LOOP_START_NAME					\
 	"1:\n\t"
-#define RAW_LOOP_END(fixup)						\
+#define SMAPBENCH_RAW_LOOP_END(fixup)					\
 	"dec %k[n]\n\t"							\
 	"jnz 1b\n"							\
-	LOOP_END_NAME							\
+	SMAPBENCH_LOOP_END_NAME						\
 	"\tjmp 9f\n"							\
 	"8:\t" fixup "\n\t"						\
 	"mov %[efault], %k[ret]\n"					\
 	"9:\n"
-#define ACCESS(open, close, insn)					\
+#define SMAPBENCH_ACCESS(open, close, insn)				\
 	open "\n2:\t" insn "\n\t" close "\n\t" _ASM_EXTABLE_UA(2b, 8f)
 
 /*
@@ -556,99 +566,103 @@ out:
  * locals: n, ret, sum, i, x (outputs), p, k, len, head_name, tail_name
  * (inputs).
  */
-#define RAW_LOOP(v, BODY, arg)						\
+#define SMAPBENCH_RAW_LOOP(v, BODY, arg)				\
 do {									\
 	if ((v) == SMAPBENCH_VARIANT_INLINE)				\
-		asm volatile(RAW_LOOP_START				\
-			     BODY(SMAPBENCH_ASM_STAC, SMAPBENCH_ASM_CLAC, arg)		\
-			     RAW_LOOP_END(SMAPBENCH_ASM_CLAC)			\
-			     RAW_OPERANDS);				\
+		asm volatile(SMAPBENCH_RAW_LOOP_START			\
+			     BODY(SMAPBENCH_ASM_STAC, SMAPBENCH_ASM_CLAC, \
+				  arg)					\
+			     SMAPBENCH_RAW_LOOP_END(SMAPBENCH_ASM_CLAC)	\
+			     SMAPBENCH_RAW_OPERANDS);			\
 	else								\
-		asm volatile(RAW_LOOP_START				\
-			     BODY(NOP3_BYTES, NOP3_BYTES, arg)		\
-			     RAW_LOOP_END("")				\
-			     RAW_OPERANDS);				\
+		asm volatile(SMAPBENCH_RAW_LOOP_START			\
+			     BODY(SMAPBENCH_NOP3_BYTES, SMAPBENCH_NOP3_BYTES, \
+				  arg)					\
+			     SMAPBENCH_RAW_LOOP_END("")			\
+			     SMAPBENCH_RAW_OPERANDS);			\
 } while (0)
 
-#define RAW_OPERANDS							\
+#define SMAPBENCH_RAW_OPERANDS						\
 	: [n] "+r" (n), [ret] "+r" (ret), [sum] "+r" (sum), [i] "+r" (i), \
 	  [x] "=&r" (x)							\
 	: [p] "r" (p), [k] "r" (k), [len] "r" (len),			\
 	  [efault] "i" (-EFAULT),					\
-	  LOOP_NAME_OPERANDS(head_name, tail_name)			\
+	  SMAPBENCH_LOOP_NAME_OPERANDS(head_name, tail_name)		\
 	: "rax", "rcx", "rdi", "rsi", "memory", "cc"
 
 /* get_user: load @arg, a width-specific mov into x, and sum it. */
-#define GET_BODY(open, close, load)					\
-	ACCESS(open, close, load)					\
+#define SMAPBENCH_GET_BODY(open, close, load)				\
+	SMAPBENCH_ACCESS(open, close, load)				\
 	"add %q[x], %q[sum]\n\t"
 
 /* put_user: store the iteration count, i, at the access width. */
-#define PUT_BODY(open, close, store)					\
-	ACCESS(open, close, store)					\
+#define SMAPBENCH_PUT_BODY(open, close, store)				\
+	SMAPBENCH_ACCESS(open, close, store)				\
 	"inc %q[i]\n\t"
 
 /* copies: @arg sets RDI and RSI, one rep movsb of len bytes. */
-#define COPY_BODY(open, close, setup)					\
+#define SMAPBENCH_COPY_BODY(open, close, setup)				\
 	setup "\n\t"							\
 	"mov %k[len], %%ecx\n\t"					\
-	ACCESS(open, close, "rep movsb")
+	SMAPBENCH_ACCESS(open, close, "rep movsb")
 
-#define CLEAR_BODY(open, close, unused)					\
+#define SMAPBENCH_CLEAR_BODY(open, close, unused)			\
 	"mov %[p], %%rdi\n\t"						\
 	"mov %k[len], %%ecx\n\t"					\
 	"xor %%eax, %%eax\n\t"						\
-	ACCESS(open, close, "rep stosb")
+	SMAPBENCH_ACCESS(open, close, "rep stosb")
 
 /* futex: lock cmpxchg 0 -> 0, the old value summed. */
-#define FUTEX_BODY(open, close, unused)					\
+#define SMAPBENCH_FUTEX_BODY(open, close, unused)			\
 	"xor %%eax, %%eax\n\t"						\
-	ACCESS(open, close, "lock cmpxchgl %%eax, (%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "lock cmpxchgl %%eax, (%[p])")	\
 	"add %%rax, %q[sum]\n\t"
 
 /*
- * sigframe: the 25 stores of sigframe_one(), each in its own brackets, at
- * the offsets of struct smapbench_frame (checked below).
+ * sigframe: the 25 stores of smapbench_sigframe_one(), each in its own
+ * brackets, at the offsets of struct smapbench_frame (checked below).
  */
-#define SIGFRAME_BODY(open, close, unused)				\
+#define SMAPBENCH_SIGFRAME_BODY(open, close, unused)			\
 	"# the 25 stores of a signal frame\n\t"				\
-	ACCESS(open, close, "movq $1, 0(%[p])")				\
-	ACCESS(open, close, "movq $2, 8(%[p])")				\
-	ACCESS(open, close, "movq $3, 16(%[p])")			\
-	ACCESS(open, close, "movq $4, 24(%[p])")			\
-	ACCESS(open, close, "movl $5, 32(%[p])")			\
-	ACCESS(open, close, "movq $6, 40(%[p])")			\
-	ACCESS(open, close, "movq $7, 48(%[p])")			\
-	ACCESS(open, close, "movq $8, 56(%[p])")			\
-	ACCESS(open, close, "movq $9, 64(%[p])")			\
-	ACCESS(open, close, "movq $10, 72(%[p])")			\
-	ACCESS(open, close, "movq $11, 80(%[p])")			\
-	ACCESS(open, close, "movq $12, 88(%[p])")			\
-	ACCESS(open, close, "movq $13, 96(%[p])")			\
-	ACCESS(open, close, "movq $14, 104(%[p])")			\
-	ACCESS(open, close, "movq $15, 112(%[p])")			\
-	ACCESS(open, close, "movq $16, 120(%[p])")			\
-	ACCESS(open, close, "movq $17, 128(%[p])")			\
-	ACCESS(open, close, "movq $18, 136(%[p])")			\
-	ACCESS(open, close, "movq $19, 144(%[p])")			\
-	ACCESS(open, close, "movq $20, 152(%[p])")			\
-	ACCESS(open, close, "movq $21, 160(%[p])")			\
-	ACCESS(open, close, "movq $22, 168(%[p])")			\
-	ACCESS(open, close, "movq $23, 176(%[p])")			\
-	ACCESS(open, close, "movq $24, 184(%[p])")			\
-	ACCESS(open, close, "movw $0x33, 192(%[p])")
+	SMAPBENCH_ACCESS(open, close, "movq $1, 0(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $2, 8(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $3, 16(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $4, 24(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movl $5, 32(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $6, 40(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $7, 48(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $8, 56(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $9, 64(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $10, 72(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $11, 80(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $12, 88(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $13, 96(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $14, 104(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $15, 112(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $16, 120(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $17, 128(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $18, 136(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $19, 144(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $20, 152(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $21, 160(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $22, 168(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $23, 176(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movq $24, 184(%[p])")		\
+	SMAPBENCH_ACCESS(open, close, "movw $0x33, 192(%[p])")
 static_assert(offsetof(struct smapbench_frame, ss_flags) == 32 &&
 	      offsetof(struct smapbench_frame, ss_size) == 40 &&
 	      offsetof(struct smapbench_frame, cs) == 192);
 
 /*
  * @n iterations of inline or nopad. @width is the access width of
- * get/put_user, else 0; @head_name and @tail_name the loop's LOOP_HEAD()
- * and LOOP_TAIL().
+ * get/put_user, else 0; @head_name and @tail_name the loop's
+ * SMAPBENCH_LOOP_HEAD() and SMAPBENCH_LOOP_TAIL().
  */
-static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
-				    const int op, const int v, const int width,
-				    const u8 *head_name, const u8 *tail_name)
+static __always_inline int smapbench_raw_loop(struct smapbench_ctx *ctx,
+					      u32 count, const int op,
+					      const int v, const int width,
+					      const u8 *head_name,
+					      const u8 *tail_name)
 {
 	/*
 	 * Fixed registers: the compiler allocates the twins' operands alike
@@ -663,56 +677,64 @@ static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
 	register const void *k asm("r12") = ctx->kbuf;
 	register u32 len asm("r13") = ctx->size;
 
-	sample_open(v);
+	smapbench_sample_open(v);
 	switch ((enum smapbench_op)op) {
 	case SMAPBENCH_OP_GET_USER:
 		switch (width) {
 		case 1:
-			RAW_LOOP(v, GET_BODY, "movzbl (%[p]), %k[x]");
+			SMAPBENCH_RAW_LOOP(v, SMAPBENCH_GET_BODY,
+					   "movzbl (%[p]), %k[x]");
 			break;
 		case 2:
-			RAW_LOOP(v, GET_BODY, "movzwl (%[p]), %k[x]");
+			SMAPBENCH_RAW_LOOP(v, SMAPBENCH_GET_BODY,
+					   "movzwl (%[p]), %k[x]");
 			break;
 		case 4:
-			RAW_LOOP(v, GET_BODY, "movl (%[p]), %k[x]");
+			SMAPBENCH_RAW_LOOP(v, SMAPBENCH_GET_BODY,
+					   "movl (%[p]), %k[x]");
 			break;
 		default:
-			RAW_LOOP(v, GET_BODY, "movq (%[p]), %q[x]");
+			SMAPBENCH_RAW_LOOP(v, SMAPBENCH_GET_BODY,
+					   "movq (%[p]), %q[x]");
 			break;
 		}
 		break;
 	case SMAPBENCH_OP_PUT_USER:
 		switch (width) {
 		case 1:
-			RAW_LOOP(v, PUT_BODY, "movb %b[i], (%[p])");
+			SMAPBENCH_RAW_LOOP(v, SMAPBENCH_PUT_BODY,
+					   "movb %b[i], (%[p])");
 			break;
 		case 2:
-			RAW_LOOP(v, PUT_BODY, "movw %w[i], (%[p])");
+			SMAPBENCH_RAW_LOOP(v, SMAPBENCH_PUT_BODY,
+					   "movw %w[i], (%[p])");
 			break;
 		case 4:
-			RAW_LOOP(v, PUT_BODY, "movl %k[i], (%[p])");
+			SMAPBENCH_RAW_LOOP(v, SMAPBENCH_PUT_BODY,
+					   "movl %k[i], (%[p])");
 			break;
 		default:
-			RAW_LOOP(v, PUT_BODY, "movq %q[i], (%[p])");
+			SMAPBENCH_RAW_LOOP(v, SMAPBENCH_PUT_BODY,
+					   "movq %q[i], (%[p])");
 			break;
 		}
 		break;
 	case SMAPBENCH_OP_COPY_TO_USER:
-		RAW_LOOP(v, COPY_BODY,
-			 "mov %[p], %%rdi\n\tmov %[k], %%rsi");
+		SMAPBENCH_RAW_LOOP(v, SMAPBENCH_COPY_BODY,
+				   "mov %[p], %%rdi\n\tmov %[k], %%rsi");
 		break;
 	case SMAPBENCH_OP_COPY_FROM_USER:
-		RAW_LOOP(v, COPY_BODY,
-			 "mov %[k], %%rdi\n\tmov %[p], %%rsi");
+		SMAPBENCH_RAW_LOOP(v, SMAPBENCH_COPY_BODY,
+				   "mov %[k], %%rdi\n\tmov %[p], %%rsi");
 		break;
 	case SMAPBENCH_OP_CLEAR_USER:
-		RAW_LOOP(v, CLEAR_BODY, "");
+		SMAPBENCH_RAW_LOOP(v, SMAPBENCH_CLEAR_BODY, "");
 		break;
 	case SMAPBENCH_OP_FUTEX:
-		RAW_LOOP(v, FUTEX_BODY, "");
+		SMAPBENCH_RAW_LOOP(v, SMAPBENCH_FUTEX_BODY, "");
 		break;
 	case SMAPBENCH_OP_SIGFRAME:
-		RAW_LOOP(v, SIGFRAME_BODY, "");
+		SMAPBENCH_RAW_LOOP(v, SMAPBENCH_SIGFRAME_BODY, "");
 		break;
 	/* kapi only */
 	case SMAPBENCH_OP_STRNCPY_FROM_USER:
@@ -729,7 +751,7 @@ static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
 		ret = -EINVAL;
 		break;
 	}
-	sample_close(v);
+	smapbench_sample_close(v);
 	ctx->sink += sum;
 	return ret;
 }
@@ -737,55 +759,63 @@ static __always_inline int raw_loop(struct smapbench_ctx *ctx, u32 count,
 /* ---- entry points -------------------------------------------------- */
 
 /* One op x variant at one access width: its asm or its C loop. */
-static __always_inline int run_loop(struct smapbench_ctx *ctx, u32 n,
-				    const int op, const int v,
-				    const int width, const u8 *head_name,
-				    const u8 *tail_name)
+static __always_inline int smapbench_run_loop(struct smapbench_ctx *ctx, u32 n,
+					      const int op, const int v,
+					      const int width,
+					      const u8 *head_name,
+					      const u8 *tail_name)
 {
 	if (v == SMAPBENCH_VARIANT_INLINE || v == SMAPBENCH_VARIANT_NOPAD)
-		return raw_loop(ctx, n, op, v, width, head_name, tail_name);
-	return c_loop(ctx, n, op, v, width, head_name);
+		return smapbench_raw_loop(ctx, n, op, v, width, head_name,
+					  tail_name);
+	return smapbench_c_loop(ctx, n, op, v, width, head_name);
 }
 
 /*
- * The loop function of an op x variant, e.g. get_user_inline(), and the
- * names of its loops: smapbench_loop_<loop> for an op that takes the
- * size at run time, smapbench_loop_<loop>_<width> for get/put_user,
- * which get one loop per width, as the kernel's callers do.
+ * The loop function of an op x variant, smapbench_<loop>() (e.g.
+ * smapbench_get_user_inline()), and the names of its loops:
+ * smapbench_loop_<loop> for an op that takes the size at run time,
+ * smapbench_loop_<loop>_<width> for get/put_user, which get one loop
+ * per width, as the kernel's callers do.
  */
-#define DEFINE_LOOP(loop, OP, VARIANT)					\
-LOOP_SYMBOLS(loop);							\
-static int loop(struct smapbench_ctx *ctx, u32 n)			\
+#define SMAPBENCH_DEFINE_LOOP(loop, OP, VARIANT)			\
+SMAPBENCH_LOOP_SYMBOLS(loop);						\
+static int smapbench_##loop(struct smapbench_ctx *ctx, u32 n)		\
 {									\
-	return run_loop(ctx, n, SMAPBENCH_OP_##OP,			\
-			SMAPBENCH_VARIANT_##VARIANT, 0,			\
-			LOOP_HEAD(loop), LOOP_TAIL(loop));		\
+	return smapbench_run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
+				  SMAPBENCH_VARIANT_##VARIANT, 0,	\
+				  SMAPBENCH_LOOP_HEAD(loop),		\
+				  SMAPBENCH_LOOP_TAIL(loop));		\
 }
 
-#define DEFINE_SIZED_LOOP(loop, OP, VARIANT)				\
-LOOP_SYMBOLS(loop##_1);							\
-LOOP_SYMBOLS(loop##_2);							\
-LOOP_SYMBOLS(loop##_4);							\
-LOOP_SYMBOLS(loop##_8);							\
-static int loop(struct smapbench_ctx *ctx, u32 n)			\
+#define SMAPBENCH_DEFINE_SIZED_LOOP(loop, OP, VARIANT)			\
+SMAPBENCH_LOOP_SYMBOLS(loop##_1);					\
+SMAPBENCH_LOOP_SYMBOLS(loop##_2);					\
+SMAPBENCH_LOOP_SYMBOLS(loop##_4);					\
+SMAPBENCH_LOOP_SYMBOLS(loop##_8);					\
+static int smapbench_##loop(struct smapbench_ctx *ctx, u32 n)		\
 {									\
 	switch (ctx->size) {						\
 	case 1:								\
-		return run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
-				SMAPBENCH_VARIANT_##VARIANT, 1,		\
-				LOOP_HEAD(loop##_1), LOOP_TAIL(loop##_1)); \
+		return smapbench_run_loop(ctx, n, SMAPBENCH_OP_##OP,	\
+					  SMAPBENCH_VARIANT_##VARIANT, 1, \
+					  SMAPBENCH_LOOP_HEAD(loop##_1), \
+					  SMAPBENCH_LOOP_TAIL(loop##_1)); \
 	case 2:								\
-		return run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
-				SMAPBENCH_VARIANT_##VARIANT, 2,		\
-				LOOP_HEAD(loop##_2), LOOP_TAIL(loop##_2)); \
+		return smapbench_run_loop(ctx, n, SMAPBENCH_OP_##OP,	\
+					  SMAPBENCH_VARIANT_##VARIANT, 2, \
+					  SMAPBENCH_LOOP_HEAD(loop##_2), \
+					  SMAPBENCH_LOOP_TAIL(loop##_2)); \
 	case 4:								\
-		return run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
-				SMAPBENCH_VARIANT_##VARIANT, 4,		\
-				LOOP_HEAD(loop##_4), LOOP_TAIL(loop##_4)); \
+		return smapbench_run_loop(ctx, n, SMAPBENCH_OP_##OP,	\
+					  SMAPBENCH_VARIANT_##VARIANT, 4, \
+					  SMAPBENCH_LOOP_HEAD(loop##_4), \
+					  SMAPBENCH_LOOP_TAIL(loop##_4)); \
 	case 8:								\
-		return run_loop(ctx, n, SMAPBENCH_OP_##OP,		\
-				SMAPBENCH_VARIANT_##VARIANT, 8,		\
-				LOOP_HEAD(loop##_8), LOOP_TAIL(loop##_8)); \
+		return smapbench_run_loop(ctx, n, SMAPBENCH_OP_##OP,	\
+					  SMAPBENCH_VARIANT_##VARIANT, 8, \
+					  SMAPBENCH_LOOP_HEAD(loop##_8), \
+					  SMAPBENCH_LOOP_TAIL(loop##_8)); \
 	default:							\
 		return -EINVAL;						\
 	}								\
@@ -793,91 +823,100 @@ static int loop(struct smapbench_ctx *ctx, u32 n)			\
 
 /* masked only where the kernel has masked_user_access_begin() */
 #if SMAPBENCH_HAVE_MASKED
-#define DEFINE_MASKED(DEFINE, loop, OP)	DEFINE(loop, OP, MASKED)
-#define MASKED_LOOP(loop)		loop
+#define SMAPBENCH_DEFINE_MASKED(DEFINE, loop, OP)			\
+	DEFINE(loop, OP, MASKED)
+#define SMAPBENCH_MASKED_LOOP(loop)	loop
 #else
-#define DEFINE_MASKED(DEFINE, loop, OP)	static_assert(!SMAPBENCH_HAVE_MASKED)
-#define MASKED_LOOP(loop)		NULL
+#define SMAPBENCH_DEFINE_MASKED(DEFINE, loop, OP)			\
+	static_assert(!SMAPBENCH_HAVE_MASKED)
+#define SMAPBENCH_MASKED_LOOP(loop)	NULL
 #endif
 
 /*
- * Per op the table of its loops by variant, <name>_loops[], that its
- * catalogue entry points at.
+ * Per op the table of its loops by variant, smapbench_<name>_loops[], that
+ * its catalogue entry points at.
  */
-#define ACCESS_LOOPS(name)						\
-static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
-	[SMAPBENCH_VARIANT_KAPI] = name##_kapi,				\
-	[SMAPBENCH_VARIANT_INLINE] = name##_inline,			\
-	[SMAPBENCH_VARIANT_BATCHED] = name##_batched,			\
-	[SMAPBENCH_VARIANT_NOPAD] = name##_nopad,			\
-	[SMAPBENCH_VARIANT_MASKED] = MASKED_LOOP(name##_masked),	\
+#define SMAPBENCH_ACCESS_LOOPS(name)					\
+static const smapbench_loop_t						\
+smapbench_##name##_loops[SMAPBENCH_VARIANT_COUNT] = {			\
+	[SMAPBENCH_VARIANT_KAPI] = smapbench_##name##_kapi,		\
+	[SMAPBENCH_VARIANT_INLINE] = smapbench_##name##_inline,		\
+	[SMAPBENCH_VARIANT_BATCHED] = smapbench_##name##_batched,	\
+	[SMAPBENCH_VARIANT_NOPAD] = smapbench_##name##_nopad,		\
+	[SMAPBENCH_VARIANT_MASKED] =					\
+		SMAPBENCH_MASKED_LOOP(smapbench_##name##_masked),	\
 }
 
-DEFINE_SIZED_LOOP(get_user_kapi, GET_USER, KAPI);
-DEFINE_SIZED_LOOP(get_user_inline, GET_USER, INLINE);
-DEFINE_SIZED_LOOP(get_user_batched, GET_USER, BATCHED);
-DEFINE_SIZED_LOOP(get_user_nopad, GET_USER, NOPAD);
-DEFINE_MASKED(DEFINE_SIZED_LOOP, get_user_masked, GET_USER);
-ACCESS_LOOPS(get_user);
+SMAPBENCH_DEFINE_SIZED_LOOP(get_user_kapi, GET_USER, KAPI);
+SMAPBENCH_DEFINE_SIZED_LOOP(get_user_inline, GET_USER, INLINE);
+SMAPBENCH_DEFINE_SIZED_LOOP(get_user_batched, GET_USER, BATCHED);
+SMAPBENCH_DEFINE_SIZED_LOOP(get_user_nopad, GET_USER, NOPAD);
+SMAPBENCH_DEFINE_MASKED(SMAPBENCH_DEFINE_SIZED_LOOP, get_user_masked, GET_USER);
+SMAPBENCH_ACCESS_LOOPS(get_user);
 
-DEFINE_SIZED_LOOP(put_user_kapi, PUT_USER, KAPI);
-DEFINE_SIZED_LOOP(put_user_inline, PUT_USER, INLINE);
-DEFINE_SIZED_LOOP(put_user_batched, PUT_USER, BATCHED);
-DEFINE_SIZED_LOOP(put_user_nopad, PUT_USER, NOPAD);
-DEFINE_MASKED(DEFINE_SIZED_LOOP, put_user_masked, PUT_USER);
-ACCESS_LOOPS(put_user);
+SMAPBENCH_DEFINE_SIZED_LOOP(put_user_kapi, PUT_USER, KAPI);
+SMAPBENCH_DEFINE_SIZED_LOOP(put_user_inline, PUT_USER, INLINE);
+SMAPBENCH_DEFINE_SIZED_LOOP(put_user_batched, PUT_USER, BATCHED);
+SMAPBENCH_DEFINE_SIZED_LOOP(put_user_nopad, PUT_USER, NOPAD);
+SMAPBENCH_DEFINE_MASKED(SMAPBENCH_DEFINE_SIZED_LOOP, put_user_masked, PUT_USER);
+SMAPBENCH_ACCESS_LOOPS(put_user);
 
-DEFINE_LOOP(copy_to_user_kapi, COPY_TO_USER, KAPI);
-DEFINE_LOOP(copy_to_user_inline, COPY_TO_USER, INLINE);
-DEFINE_LOOP(copy_to_user_batched, COPY_TO_USER, BATCHED);
-DEFINE_LOOP(copy_to_user_nopad, COPY_TO_USER, NOPAD);
-DEFINE_MASKED(DEFINE_LOOP, copy_to_user_masked, COPY_TO_USER);
-ACCESS_LOOPS(copy_to_user);
+SMAPBENCH_DEFINE_LOOP(copy_to_user_kapi, COPY_TO_USER, KAPI);
+SMAPBENCH_DEFINE_LOOP(copy_to_user_inline, COPY_TO_USER, INLINE);
+SMAPBENCH_DEFINE_LOOP(copy_to_user_batched, COPY_TO_USER, BATCHED);
+SMAPBENCH_DEFINE_LOOP(copy_to_user_nopad, COPY_TO_USER, NOPAD);
+SMAPBENCH_DEFINE_MASKED(SMAPBENCH_DEFINE_LOOP, copy_to_user_masked,
+			COPY_TO_USER);
+SMAPBENCH_ACCESS_LOOPS(copy_to_user);
 
-DEFINE_LOOP(copy_from_user_kapi, COPY_FROM_USER, KAPI);
-DEFINE_LOOP(copy_from_user_inline, COPY_FROM_USER, INLINE);
-DEFINE_LOOP(copy_from_user_batched, COPY_FROM_USER, BATCHED);
-DEFINE_LOOP(copy_from_user_nopad, COPY_FROM_USER, NOPAD);
-DEFINE_MASKED(DEFINE_LOOP, copy_from_user_masked, COPY_FROM_USER);
-ACCESS_LOOPS(copy_from_user);
+SMAPBENCH_DEFINE_LOOP(copy_from_user_kapi, COPY_FROM_USER, KAPI);
+SMAPBENCH_DEFINE_LOOP(copy_from_user_inline, COPY_FROM_USER, INLINE);
+SMAPBENCH_DEFINE_LOOP(copy_from_user_batched, COPY_FROM_USER, BATCHED);
+SMAPBENCH_DEFINE_LOOP(copy_from_user_nopad, COPY_FROM_USER, NOPAD);
+SMAPBENCH_DEFINE_MASKED(SMAPBENCH_DEFINE_LOOP, copy_from_user_masked,
+			COPY_FROM_USER);
+SMAPBENCH_ACCESS_LOOPS(copy_from_user);
 
-DEFINE_LOOP(clear_user_kapi, CLEAR_USER, KAPI);
-DEFINE_LOOP(clear_user_inline, CLEAR_USER, INLINE);
-DEFINE_LOOP(clear_user_batched, CLEAR_USER, BATCHED);
-DEFINE_LOOP(clear_user_nopad, CLEAR_USER, NOPAD);
-DEFINE_MASKED(DEFINE_LOOP, clear_user_masked, CLEAR_USER);
-ACCESS_LOOPS(clear_user);
+SMAPBENCH_DEFINE_LOOP(clear_user_kapi, CLEAR_USER, KAPI);
+SMAPBENCH_DEFINE_LOOP(clear_user_inline, CLEAR_USER, INLINE);
+SMAPBENCH_DEFINE_LOOP(clear_user_batched, CLEAR_USER, BATCHED);
+SMAPBENCH_DEFINE_LOOP(clear_user_nopad, CLEAR_USER, NOPAD);
+SMAPBENCH_DEFINE_MASKED(SMAPBENCH_DEFINE_LOOP, clear_user_masked, CLEAR_USER);
+SMAPBENCH_ACCESS_LOOPS(clear_user);
 
 /* futex blocks need unsafe_try_cmpxchg_user() */
-DEFINE_LOOP(futex_kapi, FUTEX, KAPI);
-DEFINE_LOOP(futex_inline, FUTEX, INLINE);
-DEFINE_LOOP(futex_nopad, FUTEX, NOPAD);
+SMAPBENCH_DEFINE_LOOP(futex_kapi, FUTEX, KAPI);
+SMAPBENCH_DEFINE_LOOP(futex_inline, FUTEX, INLINE);
+SMAPBENCH_DEFINE_LOOP(futex_nopad, FUTEX, NOPAD);
 #if SMAPBENCH_HAVE_TRY_CMPXCHG_USER
-DEFINE_LOOP(futex_batched, FUTEX, BATCHED);
-DEFINE_MASKED(DEFINE_LOOP, futex_masked, FUTEX);
-#define FUTEX_BLOCK_LOOP(loop)		loop
+SMAPBENCH_DEFINE_LOOP(futex_batched, FUTEX, BATCHED);
+SMAPBENCH_DEFINE_MASKED(SMAPBENCH_DEFINE_LOOP, futex_masked, FUTEX);
+#define SMAPBENCH_FUTEX_BATCHED	smapbench_futex_batched
+#define SMAPBENCH_FUTEX_MASKED	SMAPBENCH_MASKED_LOOP(smapbench_futex_masked)
 #else
-#define FUTEX_BLOCK_LOOP(loop)		NULL
+#define SMAPBENCH_FUTEX_BATCHED	NULL
+#define SMAPBENCH_FUTEX_MASKED	NULL
 #endif
-static const smapbench_loop_t futex_loops[SMAPBENCH_VARIANT_COUNT] = {
-	[SMAPBENCH_VARIANT_KAPI] = futex_kapi,
-	[SMAPBENCH_VARIANT_INLINE] = futex_inline,
-	[SMAPBENCH_VARIANT_BATCHED] = FUTEX_BLOCK_LOOP(futex_batched),
-	[SMAPBENCH_VARIANT_NOPAD] = futex_nopad,
-	[SMAPBENCH_VARIANT_MASKED] = FUTEX_BLOCK_LOOP(MASKED_LOOP(futex_masked)),
+static const smapbench_loop_t smapbench_futex_loops[SMAPBENCH_VARIANT_COUNT] = {
+	[SMAPBENCH_VARIANT_KAPI] = smapbench_futex_kapi,
+	[SMAPBENCH_VARIANT_INLINE] = smapbench_futex_inline,
+	[SMAPBENCH_VARIANT_BATCHED] = SMAPBENCH_FUTEX_BATCHED,
+	[SMAPBENCH_VARIANT_NOPAD] = smapbench_futex_nopad,
+	[SMAPBENCH_VARIANT_MASKED] = SMAPBENCH_FUTEX_MASKED,
 };
 
-DEFINE_LOOP(sigframe_kapi, SIGFRAME, KAPI);
-DEFINE_LOOP(sigframe_inline, SIGFRAME, INLINE);
-DEFINE_LOOP(sigframe_batched, SIGFRAME, BATCHED);
-DEFINE_LOOP(sigframe_nopad, SIGFRAME, NOPAD);
-DEFINE_MASKED(DEFINE_LOOP, sigframe_masked, SIGFRAME);
-ACCESS_LOOPS(sigframe);
+SMAPBENCH_DEFINE_LOOP(sigframe_kapi, SIGFRAME, KAPI);
+SMAPBENCH_DEFINE_LOOP(sigframe_inline, SIGFRAME, INLINE);
+SMAPBENCH_DEFINE_LOOP(sigframe_batched, SIGFRAME, BATCHED);
+SMAPBENCH_DEFINE_LOOP(sigframe_nopad, SIGFRAME, NOPAD);
+SMAPBENCH_DEFINE_MASKED(SMAPBENCH_DEFINE_LOOP, sigframe_masked, SIGFRAME);
+SMAPBENCH_ACCESS_LOOPS(sigframe);
 
 /* only through the kernel's API */
-DEFINE_LOOP(strncpy_from_user_kapi, STRNCPY_FROM_USER, KAPI);
-static const smapbench_loop_t strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] = {
-	[SMAPBENCH_VARIANT_KAPI] = strncpy_from_user_kapi,
+SMAPBENCH_DEFINE_LOOP(strncpy_from_user_kapi, STRNCPY_FROM_USER, KAPI);
+static const smapbench_loop_t
+smapbench_strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] = {
+	[SMAPBENCH_VARIANT_KAPI] = smapbench_strncpy_from_user_kapi,
 };
 
 /*
@@ -885,17 +924,18 @@ static const smapbench_loop_t strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] =
  * body; the loop's own dec/jnz is part of every op (including calib), so
  * it cancels in differences.
  */
-#define NONE_LOOP_START							\
+#define SMAPBENCH_NONE_LOOP_START					\
 	"test %k[n], %k[n]\n\t"						\
 	"jz 9f\n"							\
-	LOOP_START_NAME							\
+	SMAPBENCH_LOOP_START_NAME					\
 	"1:\n\t"
-#define NONE_LOOP_END							\
+#define SMAPBENCH_NONE_LOOP_END						\
 	"dec %k[n]\n\t"							\
 	"jnz 1b\n"							\
-	LOOP_END_NAME
-#define NONE_OPERANDS(name)						\
-	LOOP_NAME_OPERANDS(LOOP_HEAD(name##_none), LOOP_TAIL(name##_none))
+	SMAPBENCH_LOOP_END_NAME
+#define SMAPBENCH_NONE_OPERANDS(name)					\
+	SMAPBENCH_LOOP_NAME_OPERANDS(SMAPBENCH_LOOP_HEAD(name##_none),	\
+				     SMAPBENCH_LOOP_TAIL(name##_none))
 
 /*
  * The calibration chains: 1024 dependent `add r64, r64` (1 cycle each) and
@@ -903,52 +943,53 @@ static const smapbench_loop_t strncpy_from_user_loops[SMAPBENCH_VARIANT_COUNT] =
  * register whose value the core learns only when the chain runs: an add of
  * an immediate is folded at rename on recent Intel cores, several a cycle.
  */
-LOOP_SYMBOLS(calib_none);
-static int calib_loop(struct smapbench_ctx *ctx, u32 n)
+SMAPBENCH_LOOP_SYMBOLS(calib_none);
+static int smapbench_calib_none(struct smapbench_ctx *ctx, u32 n)
 {
 	u64 acc = ctx->sink, operand = n | 1;
 
-	asm volatile(NONE_LOOP_START
+	asm volatile(SMAPBENCH_NONE_LOOP_START
 		     ".rept 1024\n\t"
 		     "add %[operand], %[acc]\n\t"
 		     ".endr\n\t"
-		     NONE_LOOP_END
+		     SMAPBENCH_NONE_LOOP_END
 		     "9:\n"
 		     : [acc] "+r" (acc), [n] "+r" (n)
-		     : [operand] "r" (operand), NONE_OPERANDS(calib)
+		     : [operand] "r" (operand), SMAPBENCH_NONE_OPERANDS(calib)
 		     : "cc");
 	ctx->sink += acc;
 	return 0;
 }
 
-LOOP_SYMBOLS(calib_imul_none);
-static int calib_imul_loop(struct smapbench_ctx *ctx, u32 n)
+SMAPBENCH_LOOP_SYMBOLS(calib_imul_none);
+static int smapbench_calib_imul_none(struct smapbench_ctx *ctx, u32 n)
 {
 	u64 acc = ctx->sink | 1, operand = (n >> 1) | 3;
 
-	asm volatile(NONE_LOOP_START
+	asm volatile(SMAPBENCH_NONE_LOOP_START
 		     ".rept 1024\n\t"
 		     "imul %[operand], %[acc]\n\t"
 		     ".endr\n\t"
-		     NONE_LOOP_END
+		     SMAPBENCH_NONE_LOOP_END
 		     "9:\n"
 		     : [acc] "+r" (acc), [n] "+r" (n)
-		     : [operand] "r" (operand), NONE_OPERANDS(calib_imul)
+		     : [operand] "r" (operand),
+		       SMAPBENCH_NONE_OPERANDS(calib_imul)
 		     : "cc");
 	ctx->sink += acc;
 	return 0;
 }
 
-LOOP_SYMBOLS(pair_none);
-static int pair_loop(struct smapbench_ctx *ctx, u32 n)
+SMAPBENCH_LOOP_SYMBOLS(pair_none);
+static int smapbench_pair_none(struct smapbench_ctx *ctx, u32 n)
 {
-	asm volatile(NONE_LOOP_START
+	asm volatile(SMAPBENCH_NONE_LOOP_START
 		     SMAPBENCH_ASM_STAC "\n\t"
 		     SMAPBENCH_ASM_CLAC "\n\t"
-		     NONE_LOOP_END
+		     SMAPBENCH_NONE_LOOP_END
 		     "9:\n"
 		     : [n] "+r" (n)
-		     : NONE_OPERANDS(pair)
+		     : SMAPBENCH_NONE_OPERANDS(pair)
 		     : "memory", "cc");
 	return 0;
 }
@@ -959,75 +1000,77 @@ static int pair_loop(struct smapbench_ctx *ctx, u32 n)
  * enable", so this function is excluded from objtool's checks; it has no
  * stack frame and calls nothing.
  */
-LOOP_SYMBOLS(stac_none);
-static int stac_loop(struct smapbench_ctx *ctx, u32 n)
+SMAPBENCH_LOOP_SYMBOLS(stac_none);
+static int smapbench_stac_none(struct smapbench_ctx *ctx, u32 n)
 {
-	asm volatile(NONE_LOOP_START
+	asm volatile(SMAPBENCH_NONE_LOOP_START
 		     SMAPBENCH_ASM_STAC "\n\t"
-		     NONE_LOOP_END
+		     SMAPBENCH_NONE_LOOP_END
 		     "\t" SMAPBENCH_ASM_CLAC "\n"
 		     "9:\n"
 		     : [n] "+r" (n)
-		     : NONE_OPERANDS(stac)
+		     : SMAPBENCH_NONE_OPERANDS(stac)
 		     : "memory", "cc");
 	return 0;
 }
-STACK_FRAME_NON_STANDARD(stac_loop);
+STACK_FRAME_NON_STANDARD(smapbench_stac_none);
 
 /* CLAC alone with AC already clear ("redundant UACCESS disable"). */
-LOOP_SYMBOLS(clac_none);
-static int clac_loop(struct smapbench_ctx *ctx, u32 n)
+SMAPBENCH_LOOP_SYMBOLS(clac_none);
+static int smapbench_clac_none(struct smapbench_ctx *ctx, u32 n)
 {
-	asm volatile(NONE_LOOP_START
+	asm volatile(SMAPBENCH_NONE_LOOP_START
 		     SMAPBENCH_ASM_CLAC "\n\t"
-		     NONE_LOOP_END
+		     SMAPBENCH_NONE_LOOP_END
 		     "9:\n"
 		     : [n] "+r" (n)
-		     : NONE_OPERANDS(clac)
+		     : SMAPBENCH_NONE_OPERANDS(clac)
 		     : "memory", "cc");
 	return 0;
 }
-STACK_FRAME_NON_STANDARD(clac_loop);
+STACK_FRAME_NON_STANDARD(smapbench_clac_none);
 
 /*
  * Set AC and clear it again through the flags image on the stack: what
  * SMAP would have cost without STAC/CLAC. Works on any x86-64: outside
  * ring 3 AC only matters to SMAP.
  */
-LOOP_SYMBOLS(popf_ac_none);
-static int popf_ac_loop(struct smapbench_ctx *ctx, u32 n)
+SMAPBENCH_LOOP_SYMBOLS(popf_ac_none);
+static int smapbench_popf_ac_none(struct smapbench_ctx *ctx, u32 n)
 {
-	asm volatile(NONE_LOOP_START
+	asm volatile(SMAPBENCH_NONE_LOOP_START
 		     "pushf\n\t"
 		     "orl %[ac], (%%rsp)\n\t"
 		     "popf\n\t"
 		     "pushf\n\t"
 		     "andl %[noac], (%%rsp)\n\t"
 		     "popf\n\t"
-		     NONE_LOOP_END
+		     SMAPBENCH_NONE_LOOP_END
 		     "9:\n"
 		     : [n] "+r" (n)
 		     : [ac] "i" ((u32)X86_EFLAGS_AC),
-		       [noac] "i" (~(u32)X86_EFLAGS_AC), NONE_OPERANDS(popf_ac)
+		       [noac] "i" (~(u32)X86_EFLAGS_AC),
+		       SMAPBENCH_NONE_OPERANDS(popf_ac)
 		     : "memory", "cc");
 	return 0;
 }
 
-/* An op without an access to bracket: its asm loop, name_loop(). */
-#define DEFINE_NONE_LOOPS(name)						\
-static const smapbench_loop_t name##_loops[SMAPBENCH_VARIANT_COUNT] = {	\
-	[SMAPBENCH_VARIANT_NONE] = name##_loop,				\
+/* An op without an access to bracket: its asm loop, smapbench_<name>_none() */
+#define SMAPBENCH_DEFINE_NONE_LOOPS(name)				\
+static const smapbench_loop_t						\
+smapbench_##name##_loops[SMAPBENCH_VARIANT_COUNT] = {			\
+	[SMAPBENCH_VARIANT_NONE] = smapbench_##name##_none,		\
 }
 
-DEFINE_NONE_LOOPS(calib);
-DEFINE_NONE_LOOPS(calib_imul);
-DEFINE_NONE_LOOPS(pair);
-DEFINE_NONE_LOOPS(stac);
-DEFINE_NONE_LOOPS(clac);
-DEFINE_NONE_LOOPS(popf_ac);
+SMAPBENCH_DEFINE_NONE_LOOPS(calib);
+SMAPBENCH_DEFINE_NONE_LOOPS(calib_imul);
+SMAPBENCH_DEFINE_NONE_LOOPS(pair);
+SMAPBENCH_DEFINE_NONE_LOOPS(stac);
+SMAPBENCH_DEFINE_NONE_LOOPS(clac);
+SMAPBENCH_DEFINE_NONE_LOOPS(popf_ac);
 
 /* The op table: the catalogue's entries, with each op's loops. */
-#define SMAPBENCH_OP(id, op_name, min, max, op_flags, op_align,	\
+#define SMAPBENCH_OP(id, op_name, min, max, op_flags, op_align,		\
 		     op_variants, ...)					\
 	[SMAPBENCH_OP_##id] = {						\
 		.name = #op_name,					\
@@ -1036,7 +1079,7 @@ DEFINE_NONE_LOOPS(popf_ac);
 		.flags = op_flags,					\
 		.align = op_align,					\
 		.variants = op_variants,				\
-		.loop = op_name##_loops,				\
+		.loop = smapbench_##op_name##_loops,			\
 	},
 
 const struct smapbench_op_desc smapbench_ops[SMAPBENCH_OP_COUNT] = {
@@ -1060,7 +1103,7 @@ static_assert((int)SMAPBENCH_CATALOGUE_COUNT == (int)SMAPBENCH_OP_COUNT);
  * @op: enum smapbench_op.
  * @v: enum smapbench_variant the catalogue lists for @op.
  *
- * Return: the kernel API whose absence (scripts/kmod-config.sh) left the
+ * Return: the kernel API whose absence (kmod/probes/config.sh) left the
  * loop out, or NULL when it must be built.
  */
 const char *smapbench_missing_feature(int op, int v)

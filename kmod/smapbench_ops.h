@@ -15,7 +15,7 @@
 #include "uapi/smapbench.h"
 /*
  * SMAPBENCH_HAVE_<feature>, 1 or 0: what the build found when it compiled
- * each of kmod/probes/ against this kernel (scripts/kmod-config.sh). The
+ * each of kmod/probes/ against this kernel (kmod/probes/config.sh). The
  * module asks these, never the version number, so distribution kernels
  * with backports get what they have. A feature a kernel lacks removes
  * only what needs it: those op x variant pairs answer -EOPNOTSUPP.

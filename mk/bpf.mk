@@ -73,3 +73,19 @@ $(BPF_BUILD)/loader_stub.o: bpf/loader_stub.c bpf/loader.h $(BUILD_FLAGS) | $(BP
 $(BPF_LIB): $(BPF_LOADER_OBJ) $(BPF_BUILD)/common.o $(BUILD_FLAGS)
 	@echo "  AR      $@"
 	@rm -f $@ && ar rcs $@ $(BPF_LOADER_OBJ) $(BPF_BUILD)/common.o
+
+# The loader stub of build/smapbench-static where this distribution's
+# libbpf cannot be linked into a static program (mk/user.mk tries, and
+# says so when it cannot): the guests' bpf suite is then skipped with
+# this reason.
+ifeq ($(HAVE_BPF),1)
+BPF_STATIC_STUB_LIB := $(BPF_BUILD)/libbpfbench-static-stub.a
+$(BPF_BUILD)/loader_static_stub.o: bpf/loader_stub.c bpf/loader.h $(BUILD_FLAGS) | $(BPF_BUILD)
+	@echo "  CC      $@"
+	@$(CC) $(BPF_USER_CFLAGS) -DBPFBENCH_STUB_REASON='"libbpf could not be linked statically where this static program was built"' \
+		-c $< -o $@
+
+$(BPF_STATIC_STUB_LIB): $(BPF_BUILD)/loader_static_stub.o $(BPF_BUILD)/common.o $(BUILD_FLAGS)
+	@echo "  AR      $@"
+	@rm -f $@ && ar rcs $@ $(BPF_BUILD)/loader_static_stub.o $(BPF_BUILD)/common.o
+endif

@@ -5,7 +5,8 @@
 #                        (part of `make` where mk/config.mk found QEMU and
 #                        QEMU 7.2's qemu-plugin.h: scripts/deps.sh install
 #                        test or scripts/fetch-qemu-plugin-header.sh)
-#   make census          boot Debian's 6.1 and 6.12 kernels in each SMAP
+#   make census          boot Debian's 6.1 and 6.12 kernels and unstable's
+#                        newest (fetched: vm/kernel.sh sid) in each SMAP
 #                        state under the plugin (vm/census.sh) and write
 #                        a census run directory under data/
 #   make census-check    the same into build/census/, then the oracle

@@ -12,8 +12,9 @@
 #                                `module` too
 #       KMOD_OUT=<dir>           build directory instead of build/kmod/<release>
 #   make kmod-lint               checkpatch, sparse and W=1 for the default kernel,
-#                                and the layout of its timed loops
-#                                (tests/kmod/check-layout.sh)
+#                                the layout of its timed loops
+#                                (tests/kmod/check-layout.sh) and the prefix of
+#                                its names (tests/kmod/check-prefix.sh)
 #   make kmod-selftest           build/tests/kmod_selftest, the static program
 #                                the VM boots run against /dev/smapbench
 #   make kmod-clean              remove build/kmod
@@ -25,11 +26,12 @@
 # there, and copying them along breaks every other kernel's build
 # ("disagrees about version of symbol module_layout").
 
+# With them the compile tests of the kernel APIs the module may lack,
+# which the module's Kbuild runs (kmod/probes/config.sh): a change to one
+# probes again.
 KMOD_SOURCES := kmod/Kbuild kmod/smapbench_main.c kmod/smapbench_ops.c \
-	kmod/smapbench_ops.h kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def
-# The compile tests of the kernel APIs the module may lack
-# (scripts/kmod-config.sh): a change to one probes again.
-KMOD_PROBES  := $(wildcard kmod/probes/*.c) scripts/kmod-config.sh
+	kmod/smapbench_ops.h kmod/uapi/smapbench.h kmod/uapi/smapbench_ops.def \
+	$(wildcard kmod/probes/*.c) kmod/probes/config.sh
 
 # Arguments of every kbuild run for the module and its probes, which
 # select the compiler or the headers rather than warnings:
@@ -73,18 +75,12 @@ from_top = $(if $(filter /%,$(1)),$(1),$$top/$(1))
 kmod_build_label = $(if $(KMOD_LLVM), LLVM=1)$(if $(KMOD_OVERLAY), overlay $(KMOD_OVERLAY))$(if $(KMOD_VERSION), as $(KMOD_VERSION))
 
 # $(call kmod_build,<kernel build dir>,<output dir>,<kbuild flags>)
-# The probes run first (scripts/kmod-config.sh writes smapbench_config.h
-# beside the sources); each feature the kernel lacks is named, with
-# what it leaves out of the module.
+# The sources, in kmod/'s layout; the Kbuild runs the probes
+# (kmod/probes/config.sh writes smapbench_config.h beside them, and
+# names each feature the kernel lacks with what it leaves out).
 define kmod_build
-	@mkdir -p "$(2)/uapi"
-	@cp -p $(filter-out kmod/uapi/%,$(KMOD_SOURCES)) "$(2)/"
-	@cp -p $(filter kmod/uapi/%,$(KMOD_SOURCES)) "$(2)/uapi/"
-	+@$(call via_space_free_path,$$top/scripts/kmod-config.sh $(1) \
-		$(call from_top,$(2)) $(KMOD_KBUILD_ARGS))
-	@awk '/^\/\* / { what = $$0; sub(/^\/\* /, "", what); sub(/ \*\/$$/, "", what) } \
-		/^#define SMAPBENCH_HAVE_/ && $$3 == 0 { print "  ABSENT  " what }' \
-		"$(2)/smapbench_config.h"
+	@dest=$$(mkdir -p "$(2)" && cd "$(2)" && pwd) && cd kmod && \
+		cp -p --parents $(patsubst kmod/%,%,$(KMOD_SOURCES)) "$$dest/"
 	@echo "  KBUILD  $(2) against $(1)$(kmod_build_label)$(if $(3), $(3))"
 	+@$(call via_space_free_path,$(MAKE) --no-print-directory -C $(1) \
 		M=$(call from_top,$(2)) $(KMOD_KBUILD_ARGS) $(3) modules)
@@ -101,7 +97,7 @@ ifneq ($(KMOD_KDIR),)
 # (its configuration and symbol versions) or KMOD_FLAGS call for it.
 KMOD_KO := $(KMOD_BUILD)/$(call kmod_release,$(KMOD_KDIR))/smapbench.ko
 module: $(KMOD_KO)
-$(KMOD_KO): $(KMOD_SOURCES) $(KMOD_PROBES) $(wildcard $(KMOD_KDIR)/include/generated/autoconf.h \
+$(KMOD_KO): $(KMOD_SOURCES) $(wildcard $(KMOD_KDIR)/include/generated/autoconf.h \
 		$(KMOD_KDIR)/Module.symvers) $(if $(KMOD_FLAGS),FORCE)
 	$(call kmod_build,$(KMOD_KDIR),$(patsubst %/,%,$(dir $@)),$(KMOD_FLAGS))
 	@touch $@
@@ -117,7 +113,7 @@ endif
 # e.g. scripts/kmod-clang-tree.sh's), else the headers of release KVER.
 kmod_for_kdir = $(if $(KMOD_TREE),$(wildcard $(KMOD_TREE)/Makefile),$(call kmod_kdir_of,$(KVER)))
 KMOD_OUT ?= $(KMOD_BUILD)/$(or $(KVER),$(call kmod_release,$(KMOD_TREE)))
-kmod-for: $(KMOD_SOURCES) $(KMOD_PROBES)
+kmod-for: $(KMOD_SOURCES)
 	@if [ -z "$(KVER)$(KMOD_TREE)" ]; then \
 		echo "usage: make kmod-for KVER=<release>|KMOD_TREE=<dir> [KMOD_FLAGS=W=1|C=2] [KMOD_LLVM=1] [KMOD_OVERLAY=<dir>]" >&2; \
 		exit 2; \
@@ -136,11 +132,12 @@ kmod-checkpatch: kmod-doctools
 		$(wildcard kmod/probes/*.c)
 
 kmod-lint: kmod-checkpatch kmod-kerneldoc
-	shellcheck -S warning tests/kmod/check-layout.sh
+	shellcheck -S warning tests/kmod/check-layout.sh tests/kmod/check-prefix.sh
 ifneq ($(KMOD_KDIR),)
 	@rm -rf $(KMOD_BUILD)/lint-w1
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-w1,W=1)
 	tests/kmod/check-layout.sh --label "loop layout" $(KMOD_BUILD)/lint-w1/smapbench.ko
+	tests/kmod/check-prefix.sh --label "prefix" $(KMOD_BUILD)/lint-w1
 	$(call kmod_build,$(KMOD_KDIR),$(KMOD_BUILD)/lint-sparse,C=2)
 else
 	@echo "note: no kernel headers: W=1 and sparse builds of the module skipped"

@@ -75,9 +75,13 @@ bpf_packages() {
 # package ships, is built from Debian's kernel source tarball (136 MB;
 # mk/linux-source.mk), and libpfm4 names its event. Without them the
 # harness times with rdtscp and converts with its own calibration, so the
-# run works either way.
+# run works either way. The tarball is Debian 12's (mk/linux-source.mk):
+# where the archive has none (Debian 13 and later), the perf counter is
+# left out, as make says, rather than the run failing at apt-get.
 perf_counter_packages() {
-	echo linux-source-6.1 xz-utils libpfm4-dev
+	if apt-cache show linux-source-6.1 >/dev/null 2>&1; then
+		echo linux-source-6.1 xz-utils libpfm4-dev
+	fi
 }
 
 # Headers for the running kernel, when the archive has them.
@@ -131,16 +135,19 @@ test_packages() {
 	echo linux-headers-6.12-amd64 linux-image-6.12-amd64
 	# PREEMPT_RT, built and booted: the module caps its windows lower there.
 	echo linux-headers-6.12-rt-amd64 linux-image-6.12-rt-amd64
-	# A clang-configured 6.12 tree for the module (scripts/kmod-clang-tree.sh).
-	echo linux-source-6.12 lld libssl-dev
 	echo qemu-system-x86 busybox-static cpio
 	# run-bench.sh --vm --boots: the guest reboots itself with kexec.
 	echo kexec-tools
 	# scripts/fetch-qemu-plugin-header.sh: Debian's QEMU source tarball.
 	echo curl xz-utils
-	echo sparse flex bison bc shellcheck
-	# tests/stages/50-fresh-machine.sh: a minimal Debian root to run the
-	# README's commands in, and the clones the build stages test.
+	echo sparse shellcheck
+	# tests/stages/21-kmod-dkms.sh: the module rebuilt by dkms, as users
+	# install it (kmod/dkms.conf).
+	echo dkms
+	# Roots of Debian 12, 13 and unstable (scripts/distro-root.sh): the
+	# README's commands run in them (stage 50-fresh-machine) and the
+	# module's matrix builds in them, unstable's clang tree included
+	# (stage 20-kmod); git for the clones the build stages test.
 	echo mmdebstrap debian-archive-keyring git
 	# tests/stages/55-fleet.sh: the fleet playbook, run against localhost.
 	echo ansible

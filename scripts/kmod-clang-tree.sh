@@ -1,30 +1,48 @@
 #!/bin/bash
 # Prepares a kernel tree configured for clang (LLVM=1) from Debian's
-# linux-source-6.12, to build smapbench.ko the way a clang-built kernel
-# (Android, ChromeOS, some distributions' kernels) would.
+# linux-source package, to build smapbench.ko the way a clang-built
+# kernel (Android, ChromeOS, some distributions' kernels) would.
 #
-#   scripts/kmod-clang-tree.sh [--check]   prints the tree's path
+#   scripts/kmod-clang-tree.sh [--check] [SERIES]   prints the tree's path
 #
-# Debian ships no clang-built kernel, so this takes Debian's own 6.12
-# configuration, lets kconfig adapt it to clang (olddefconfig drops what
-# is GCC-only), and runs modules_prepare: enough to build and check an
-# external module, not to boot. BTF is turned off (it needs pahole and a
-# vmlinux) and the trusted keys emptied (Debian's are not in the source
-# tarball). Module.symvers is Debian's 6.12 one, so that modpost checks
-# the module's symbols. About 3 minutes on two cores, once: the tree is
-# kept in $SMAPBENCH_CACHE (default /var/cache/smapbench), outside the
-# checkout, and rebuilt only when the source package or clang changes.
-# --check only says (exit 0 or 1) whether a prepared tree is there.
+# SERIES (6.12, 7.2, ...) chooses /usr/src/linux-source-SERIES.tar.xz;
+# by default the newest one installed. Debian ships no clang-built
+# kernel, so this takes the configuration of Debian's headers of that
+# series (linux-headers-SERIES*-amd64, not PREEMPT_RT), lets kconfig adapt
+# it to clang (olddefconfig drops what is GCC-only), and runs
+# modules_prepare: enough to build and check an external module, not to
+# boot. BTF is turned off (it needs pahole and a vmlinux) and the trusted
+# keys emptied (Debian's are not in the source tarball). Module.symvers
+# is the headers', so that modpost checks the module's symbols. About 3
+# minutes on two cores, once: the tree is kept in $SMAPBENCH_CACHE
+# (default /var/cache/smapbench) as linux-SERIES-llvm, outside the
+# checkout, and prepared again only when the source package, the headers
+# or clang change. --check only says (exit 0 or 1) whether a prepared
+# tree is there.
 set -eu
 cache=${SMAPBENCH_CACHE:-/var/cache/smapbench}
-tarball=/usr/src/linux-source-6.12.tar.xz
-# Debian's 6.12 headers (not the PREEMPT_RT ones), the newest.
+check=0
+if [ "${1:-}" = --check ]; then
+	check=1
+	shift
+fi
+series=${1:-}
+if [ -z "$series" ]; then
+	series=$(find /usr/src -maxdepth 1 -name 'linux-source-*.tar.xz' 2>/dev/null |
+		sed 's|.*/linux-source-\(.*\)\.tar\.xz$|\1|' | sort -V | tail -n 1)
+	if [ -z "$series" ]; then
+		echo "kmod-clang-tree: no /usr/src/linux-source-*.tar.xz (apt-get install linux-source)" >&2
+		exit 1
+	fi
+fi
+tarball=/usr/src/linux-source-$series.tar.xz
+# Debian's headers of that series (not the PREEMPT_RT ones), the newest.
 headers=""
-for d in /usr/src/linux-headers-6.12.*-amd64; do
+for d in /usr/src/linux-headers-"$series".*-amd64; do
 	case $d in *-rt-amd64 | *'*'*) continue ;; esac
 	headers=$d
 done
-tree=$cache/linux-6.12-llvm
+tree=$cache/linux-$series-llvm
 stamp=$tree/.smapbench-prepared
 
 want_stamp() {
@@ -33,13 +51,13 @@ want_stamp() {
 	echo "clang $(clang --version 2>/dev/null | head -n 1)"
 }
 
-if [ "${1:-}" = --check ]; then
+if [ "$check" = 1 ]; then
 	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(want_stamp)" ]
 	exit
 fi
 for need in "$tarball" "$headers/.config"; do
 	if ! [ -e "$need" ]; then
-		echo "kmod-clang-tree: $need is missing (apt-get install linux-source-6.12 linux-headers-6.12-amd64)" >&2
+		echo "kmod-clang-tree: $need is missing (apt-get install linux-source-$series linux-headers-$series-amd64, or the linux-source and linux-headers-amd64 of the same kernel)" >&2
 		exit 1
 	fi
 done
@@ -55,7 +73,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(want_stamp)" ]; then
 fi
 
 mkdir -p "$cache"
-work=$(mktemp -d "$cache/linux-6.12-llvm.XXXXXX")
+work=$(mktemp -d "$cache/linux-$series-llvm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 echo "kmod-clang-tree: unpacking $tarball" >&2
 tar -xJf "$tarball" -C "$work" --strip-components=1

@@ -18,8 +18,15 @@
 # boot that fails.
 #
 # Options:
-#   --kernel PATH     kernel image to boot; repeat for more (default:
-#                     Debian's 6.1 and 6.12, those installed)
+#   --kernel KERNEL   the kernel to boot, repeat for more: an image, a
+#                     Debian kernel .deb, a release or a Debian suite such
+#                     as sid (vm/kernel.sh fetches and unpacks packages;
+#                     default: Debian's 6.1 and 6.12, those installed,
+#                     and, but with --command, Debian unstable's newest)
+#   --headers H       headers of the (last) --kernel, when vm/kernel.sh
+#                     does not find them: a directory or a .deb
+#   --build-root B    where the module for the (last) --kernel is built
+#                     when this machine cannot (vm/kernel.sh)
 #   --states LIST     comma separated, of smap, clearcpuid, cpu-off
 #                     (default: all three)
 #   --suite NAME      all (default), syscall, kmod or bpf
@@ -47,12 +54,19 @@ vm_script_init census 'failed, 2'
 help() { vm_help; }
 die() { vm_die "$@"; }
 
-kernels=() states="" out=$top/data check=0
+kernels=() kernel_headers=() kernel_roots=() states="" out=$top/data check=0
 boot_timeout="" guest_args=() command=0 work="" smapbench_path="" cd=$PWD
 command_timeout=1800
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel) kernels+=("${2:?--kernel needs a path}"); shift ;;
+	--kernel) kernels+=("${2:?--kernel needs an image, a .deb, a release or a suite}")
+		kernel_headers+=("") kernel_roots+=(""); shift ;;
+	--headers)
+		[ ${#kernels[@]} -gt 0 ] || die "--headers comes after the --kernel it belongs to"
+		kernel_headers[-1]=${2:?--headers needs a directory or a .deb}; shift ;;
+	--build-root)
+		[ ${#kernels[@]} -gt 0 ] || die "--build-root comes after the --kernel it belongs to"
+		kernel_roots[-1]=${2:?--build-root needs a directory or a suite}; shift ;;
 	--states) states=${2:?--states needs a list}; shift ;;
 	--suite)
 		case ${2:?--suite needs a name} in all | syscall | kmod | bpf) ;;
@@ -127,10 +141,14 @@ debian_image() {
 }
 if [ ${#kernels[@]} -eq 0 ]; then
 	for package in linux-image-amd64 linux-image-6.12-amd64; do
-		image=$(debian_image "$package") && kernels+=("$image")
+		image=$(debian_image "$package") &&
+			kernels+=("$image") kernel_headers+=("") kernel_roots+=("")
 	done
 	[ ${#kernels[@]} -gt 0 ] ||
 		die "no Debian kernel installed: apt-get install linux-image-amd64 linux-headers-amd64"
+	# The benchmark census also counts the newest kernel, unstable's,
+	# fetched (vm/kernel.sh sid); a command's census the installed ones.
+	[ "$command" -eq 1 ] || kernels+=(sid) kernel_headers+=("") kernel_roots+=("")
 fi
 
 make_quiet() {
@@ -150,11 +168,14 @@ trap stop INT TERM
 
 # The boots of the census of a command (the second form above).
 command_boots() {
-	local image release state dir tsv cpu append rc
+	local i image release state dir tsv cpu append rc kernel_args
 	: >"$work/boots.list" || return 1
-	for image in "${kernels[@]}"; do
-		[ -r "$image" ] || die "--kernel $image: no such file"
-		release=$(vm_image_release "$image") || die "$image is not an x86 bzImage"
+	for i in "${!kernels[@]}"; do
+		# The guest builds nothing: no build root.
+		vm_kernel "${kernels[i]}" "${kernel_headers[i]}" none || exit 2
+		image=$VM_KERNEL_IMAGE release=$VM_KERNEL_RELEASE
+		kernel_args=(--kernel "$image" --modules-dir "$VM_KERNEL_MODULES")
+		[ -n "$VM_KERNEL_HEADERS" ] && kernel_args+=(--headers "$VM_KERNEL_HEADERS")
 		for state in "${state_list[@]}"; do
 			cpu=max append=""
 			case $state in
@@ -168,7 +189,7 @@ command_boots() {
 			mkdir -p "$dir" || return 1
 			vm_note "census boot: $release $state"
 			"$here/hostroot.sh" boot --accel tcg --smp 1 --quiet \
-				--plugin "$plugin,out=$tsv" --kernel "$image" \
+				--plugin "$plugin,out=$tsv" "${kernel_args[@]}" \
 				--dir "$dir" --cpu "$cpu" --append "$append" --cd "$cd" \
 				--timeout "$boot_timeout" -- \
 				"$smapbench_path" census exec --env-file "$work/command.env" \
@@ -206,15 +227,23 @@ work_root=$build/census/work
 rm -rf "$work_root"
 mkdir -p "$work_root" || die "cannot create $work_root"
 
-# initramfs_for RELEASE DIR: the guest's initramfs, path on stdout.
+# initramfs_for RELEASE DIR HEADERS BUILD_ROOT: the guest's initramfs,
+# path on stdout. The module is built where the kernel's kbuild runs:
+# here, or in BUILD_ROOT (vm/kernel.sh).
 initramfs_for() {
-	local release=$1 dir=$2 ko root applet
+	local release=$1 dir=$2 hdr=$3 build_root=$4 ko root applet
 	ko=${SMAPBENCH_KMOD_DIR:-$build/kmod}/$release/smapbench.ko
 	if [ -z "${SMAPBENCH_KMOD_DIR:-}" ]; then
-		make_quiet kmod-for KVER="$release" >"$dir/kmod-build.log" 2>&1 || {
+		[ -n "$hdr" ] || {
+			echo "census: error: no headers for $release: apt-get install" \
+				"linux-headers-$release, or pass --headers" >&2
+			return 1
+		}
+		vm_kbuild "$build_root" "$hdr" -- make -C "$top" --no-print-directory -s \
+			BUILD="$BUILD" module KDIR="$hdr" >"$dir/kmod-build.log" 2>&1 || {
 			tail -n 20 "$dir/kmod-build.log" >&2
 			echo "census: error: building the module for $release failed" \
-				"(make kmod-for KVER=$release)" >&2
+				"(make module KDIR=$hdr${build_root:+, in the build root $build_root})" >&2
 			return 1
 		}
 	fi
@@ -264,12 +293,17 @@ boot() {
 
 failures=0 collect=()
 total_start=$(date +%s)
-for image in "${kernels[@]}"; do
-	[ -r "$image" ] || die "--kernel $image: no such file"
-	release=$(vm_image_release "$image") || die "$image is not an x86 bzImage"
+# Every kernel first: a bad one is bad input, before any boot.
+resolved=()
+for i in "${!kernels[@]}"; do
+	vm_kernel "${kernels[i]}" "${kernel_headers[i]}" "${kernel_roots[i]}" || exit 2
+	resolved+=("$VM_KERNEL_RELEASE|$VM_KERNEL_IMAGE|$VM_KERNEL_HEADERS|$VM_KERNEL_BUILD_ROOT")
+done
+for entry in "${resolved[@]}"; do
+	IFS='|' read -r release image hdr build_root <<<"$entry"
 	kdir=$work_root/$release
 	mkdir -p "$kdir" || die "cannot create $kdir"
-	if ! initramfs=$(initramfs_for "$release" "$kdir"); then
+	if ! initramfs=$(initramfs_for "$release" "$kdir" "$hdr" "$build_root"); then
 		failures=$((failures + 1))
 		continue
 	fi

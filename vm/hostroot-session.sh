@@ -31,6 +31,12 @@ if [ -r "$share/headers" ]; then
 	ln -sfn "$(cat "$share/headers")" "/lib/modules/$release/build"
 fi
 
+# The image of a kernel not installed on the host, where an installed
+# one would lie (a boot series kexecs /boot/vmlinuz-<release>).
+if [ -r "$share/image" ]; then
+	ln -sfn "$(cat "$share/image")" "/boot/vmlinuz-$(uname -r)"
+fi
+
 echo "smapbench-hostroot: running job.sh"
 # Appended: a boot series (run-bench.sh --boots) runs the job on every
 # boot of the guest, and each boot's output stays.

@@ -5,16 +5,21 @@
 # any host that loads modules. docs/vm.md, "The host-root guest".
 #
 #   vm/hostroot.sh boot [options] -- COMMAND [ARGUMENT]...
-#   vm/hostroot.sh initramfs [--kernel PATH] [--modules-dir DIR]
-#   vm/hostroot.sh accel [--kernel PATH] [--accel A]
+#   vm/hostroot.sh initramfs [--kernel KERNEL] [--modules-dir DIR]
+#   vm/hostroot.sh accel [--kernel KERNEL] [--accel A]
 #                      print the line that says which accelerator a boot
 #                      of that kernel gets, and why
 #
 # Options:
-#   --kernel PATH      kernel image (default: Debian's linux-image-amd64)
-#   --headers DIR      headers of that kernel, when they are not at
-#                      /lib/modules/<release>/build (linked there in the guest)
-#   --modules-dir DIR  its modules (default /lib/modules/<release>)
+#   --kernel KERNEL    the kernel: an image, a Debian kernel .deb, a release
+#                      or a Debian suite such as sid (vm/kernel.sh fetches
+#                      and unpacks packages; default: Debian's
+#                      linux-image-amd64)
+#   --headers H        headers of that kernel, when they are not at
+#                      /lib/modules/<release>/build (linked there in the
+#                      guest): a directory or a linux-headers .deb
+#   --modules-dir DIR  its modules (default: those of a package, or
+#                      /lib/modules/<release>)
 #   --dir DIR          where the boot's files go (default build/vm/hostroot/boot)
 #   --share DIR        the host directory the guest sees at /run/smapbench
 #                      (default: DIR/share, emptied first; one given here
@@ -64,8 +69,8 @@ append="" workdir=$top hostname=smapbench-vm accel=auto memory=2048
 limit=1800 quiet=0 smp=${VM_SMP:-2} plugin=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel) kernel=${2:?--kernel needs a path}; shift ;;
-	--headers) headers=${2:?--headers needs a directory}; shift ;;
+	--kernel) kernel=${2:?--kernel needs an image, a .deb, a release or a suite}; shift ;;
+	--headers) headers=${2:?--headers needs a directory or a .deb}; shift ;;
 	--modules-dir) moddir=${2:?--modules-dir needs a directory}; shift ;;
 	--dir) dir=${2:?--dir needs a directory}; shift ;;
 	--share) share=${2:?--share needs a directory}; shift ;;
@@ -104,15 +109,15 @@ if [ -z "$kernel" ]; then
 			"apt-get install linux-image-amd64 linux-headers-amd64"
 	kernel=/boot/vmlinuz-$release
 fi
-[ -r "$kernel" ] || vm_die "--kernel $kernel: no such file"
-release=$(vm_image_release "$kernel") ||
-	vm_die "$kernel is not a readable x86 bzImage"
-moddir=${moddir:-/lib/modules/$release}
-if [ -n "$headers" ]; then
-	[ -r "$headers/Makefile" ] || vm_die "--headers $headers: no kernel headers there"
-	headers=$(cd "$headers" && pwd)
-	vm_check_headers "$kernel" "$release" "$headers" || exit 2
-elif ! [ -r "/lib/modules/$release/build/Makefile" ]; then
+# The guest only links the headers in: no build root is asked for.
+vm_kernel "$kernel" "$headers" none || exit 2
+kernel=$VM_KERNEL_IMAGE
+release=$VM_KERNEL_RELEASE
+moddir=${moddir:-$VM_KERNEL_MODULES}
+if [ -n "$VM_KERNEL_HEADERS" ] &&
+	[ "$VM_KERNEL_HEADERS" != "$(readlink -f "/lib/modules/$release/build")" ]; then
+	headers=$VM_KERNEL_HEADERS
+elif [ -z "$VM_KERNEL_HEADERS" ] && [ "$mode" = boot ]; then
 	vm_note "warning: no headers at /lib/modules/$release/build:" \
 		"the module cannot be built in the guest (apt-get install" \
 		"linux-headers-$release, or pass --headers)"
@@ -159,11 +164,15 @@ fi
 mkdir -p "$share" || vm_die "cannot create $share"
 share=$(cd "$share" && pwd)
 # What an earlier boot left in a kept share must not pass for this one's.
-rm -f "$share"/{session.sh,job.sh,job.out,job.rc,done,hostname,headers} \
+rm -f "$share"/{session.sh,job.sh,job.out,job.rc,done,hostname,headers,image} \
 	"$share"/{dmesg.txt,tainted,cmdline,release,cpuflags}
 cp "$here/hostroot-session.sh" "$share/session.sh"
 echo "$hostname" >"$share/hostname"
 [ -n "$headers" ] && echo "$headers" >"$share/headers"
+# A kernel not installed here (unpacked from its packages): its image is
+# linked where an installed one lies, for what looks there (kexec).
+[ "$(readlink -f "$kernel")" = "$(readlink -f "/boot/vmlinuz-$release")" ] ||
+	readlink -f "$kernel" >"$share/image"
 {
 	echo "# Written by vm/hostroot.sh; run by session.sh in the guest."
 	printf 'cd %q || exit 125\n' "$workdir"

@@ -235,7 +235,7 @@ vm_accel_cache_key() {
 # initramfs. Prints "kvm" or "tcg REASON" (REASON a code, see
 # vm_accel_text), leaving PREFIX.serial and PREFIX.qemu.
 vm_kvm_probe() {
-	local image=$1 dir=$2 prefix=$3 initramfs pid waited=0 rc
+	local image=$1 dir=$2 prefix=$3 initramfs pid deadline rc
 	initramfs=$(vm_probe_initramfs "$dir/probe-initramfs.cpio.gz") || {
 		echo "tcg probe-unbuilt"
 		return
@@ -247,21 +247,20 @@ vm_kvm_probe() {
 		-initrd "$initramfs" -append "console=ttyS0 panic=-1" \
 		>"$prefix.qemu" 2>&1 </dev/null &
 	pid=$!
-	# Poll: a working KVM gets there in about a second.
+	# Poll: a working KVM gets there in about a second. The limit is of
+	# wall time, not of polls, which a loaded host makes slower.
+	deadline=$((SECONDS + VM_KVM_PROBE_SECONDS))
 	while kill -0 "$pid" 2>/dev/null; do
 		grep -aqF "$VM_PROBE_MARKER" "$prefix.serial" 2>/dev/null && break
-		if [ "$waited" -ge $((VM_KVM_PROBE_SECONDS * 4)) ]; then
-			break
-		fi
+		[ "$SECONDS" -ge "$deadline" ] && break
 		sleep 0.25
-		waited=$((waited + 1))
 	done
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	rc=$?
 	if grep -aqF "$VM_PROBE_MARKER" "$prefix.serial" 2>/dev/null; then
 		echo kvm
-	elif [ "$waited" -lt $((VM_KVM_PROBE_SECONDS * 4)) ] && [ "$rc" -ne 137 ]; then
+	elif [ "$SECONDS" -lt "$deadline" ] && [ "$rc" -ne 137 ]; then
 		echo "tcg kvm-failed"
 	elif grep -aq 'Linux version' "$prefix.serial" 2>/dev/null; then
 		echo "tcg kvm-no-userspace"
@@ -343,6 +342,96 @@ vm_accel_choose() {
 vm_debian_release() {
 	dpkg-query -W -f='${Status} ${Depends}\n' "$1" 2>/dev/null |
 		sed -n 's/^install ok installed linux-image-\([^ ,]*\).*/\1/p'
+}
+
+# vm_kernel SPEC [HEADERS] [BUILD_ROOT]: the kernel SPEC names (an image,
+# a .deb, a release, a Debian suite: vm/kernel.sh), fetched and unpacked
+# when it must be; BUILD_ROOT "none" looks for no build root. Sets VM_KERNEL_RELEASE, _IMAGE, _MODULES, _HEADERS
+# (empty when there are none), _BUILD_ROOT (empty: this machine builds its
+# modules), _COMPILER and _SOURCE. Returns vm/kernel.sh's status: 2 for
+# bad input, which it has explained.
+vm_kernel() {
+	local spec=$1 hdr=${2:-} root=${3:-} out key value args=()
+	[ -n "$hdr" ] && args+=(--headers "$hdr")
+	case $root in
+	"") ;;
+	none) args+=(--no-build-root) ;;
+	*) args+=(--build-root "$root") ;;
+	esac
+	out=$("$(dirname "${BASH_SOURCE[0]}")/kernel.sh" resolve "${args[@]}" "$spec") ||
+		return
+	VM_KERNEL_RELEASE="" VM_KERNEL_IMAGE="" VM_KERNEL_MODULES=""
+	VM_KERNEL_HEADERS="" VM_KERNEL_BUILD_ROOT="" VM_KERNEL_COMPILER=""
+	VM_KERNEL_SOURCE=""
+	while IFS= read -r line; do
+		key=${line%%=*}
+		value=${line#*=}
+		case $key in
+		release) VM_KERNEL_RELEASE=$value ;;
+		image) VM_KERNEL_IMAGE=$value ;;
+		modules) VM_KERNEL_MODULES=$value ;;
+		headers) VM_KERNEL_HEADERS=$value ;;
+		build_root) VM_KERNEL_BUILD_ROOT=$value ;;
+		compiler) VM_KERNEL_COMPILER=$value ;;
+		source) VM_KERNEL_SOURCE=$value ;;
+		esac
+	done <<<"$out"
+}
+
+# vm_kbuild BUILD_ROOT HEADERS [DIR...] -- COMMAND...: runs COMMAND where
+# modules for the kernel of HEADERS can be built. With no BUILD_ROOT,
+# here. Else chrooted into BUILD_ROOT (a root of the kernel's
+# distribution, with its compiler) in a mount namespace of its own: the
+# root is the lower layer of an overlay (it is never written), with
+# /proc, /dev, a fresh /tmp, and this checkout, the build directory, the
+# kernel cache, HEADERS, the working directory and each DIR at their own
+# paths. The namespace, and every mount in it, ends with COMMAND: nothing
+# is left mounted, whatever stops it.
+vm_kbuild() {
+	local root=$1 hdr=$2 scratch rc binds=() here_top
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		binds+=("$1")
+		shift
+	done
+	shift
+	if [ -z "$root" ]; then
+		"$@"
+		return
+	fi
+	command -v unshare >/dev/null || {
+		echo "run-vm: error: unshare not found: apt-get install util-linux" >&2
+		return 1
+	}
+	here_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	binds+=("$here_top" "$PWD")
+	[ -n "${build:-}" ] && binds+=("$build")
+	[ -d "${SMAPBENCH_CACHE:-/var/cache/smapbench}/kernels" ] &&
+		binds+=("$(cd "${SMAPBENCH_CACHE:-/var/cache/smapbench}/kernels" && pwd -P)")
+	[ -n "$hdr" ] && binds+=("$hdr")
+	scratch=$(mktemp -d) || return 1
+	mkdir -p "$scratch/upper" "$scratch/work" "$scratch/root"
+	unshare --mount --propagation private bash -c '
+		set -e
+		root=$1 scratch=$2 nbinds=$3
+		shift 3
+		m=$scratch/root
+		mount -t overlay -o "lowerdir=$root,upperdir=$scratch/upper,workdir=$scratch/work" \
+			overlay "$m"
+		mount -t proc proc "$m/proc"
+		mount --rbind /dev "$m/dev"
+		mount -t tmpfs tmpfs "$m/tmp"
+		for ((i = 0; i < nbinds; i++)); do
+			mkdir -p "$m$1"
+			mount --bind "$1" "$m$1"
+			shift
+		done
+		exec chroot "$m" /usr/bin/env -C "$PWD" \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+	' vm-kbuild "$root" "$scratch" "${#binds[@]}" "${binds[@]}" "$@"
+	rc=$?
+	rm -rf "$scratch"
+	return "$rc"
 }
 
 # Fails when a header tree was configured for another release than the
@@ -439,7 +528,7 @@ vm_cmdline_to_tcg() {
 }
 
 vm_run_qemu_once() {
-	local dir=$1 limit=$2 start end rc pid watch=0 waited=0
+	local dir=$1 limit=$2 start end rc pid watch=0 deadline
 	shift 2
 	[ "$(vm_qemu_accel "$@")" = kvm ] && watch=1
 	start=$(date +%s.%N)
@@ -452,16 +541,17 @@ vm_run_qemu_once() {
 	pid=$!
 	echo "$pid" >"$dir/timeout.pid"
 	# Under KVM, the first kernel line must come soon: a host whose KVM
-	# hangs Linux before long mode prints nothing, ever.
+	# hangs Linux before long mode prints nothing, ever. Wall time, as in
+	# vm_kvm_probe.
+	deadline=$((SECONDS + VM_KVM_FIRST_LINE_SECONDS))
 	while [ "$watch" -eq 1 ] && kill -0 "$pid" 2>/dev/null; do
 		grep -aqm1 'Linux version' "$dir/serial.log" 2>/dev/null && break
-		if [ "$waited" -ge $((VM_KVM_FIRST_LINE_SECONDS * 2)) ]; then
+		if [ "$SECONDS" -ge "$deadline" ]; then
 			: >"$dir/kvm-silent"
 			kill -TERM "$pid" 2>/dev/null
 			break
 		fi
 		sleep 0.5
-		waited=$((waited + 1))
 	done
 	wait "$pid"
 	rc=$?

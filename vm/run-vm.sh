@@ -11,13 +11,19 @@
 # userland instead: vm/hostroot.sh.
 #
 # Options:
-#   --kernel PATH     kernel image (default: Debian's linux-image-amd64;
-#                     check also boots linux-image-6.12-amd64 and
-#                     linux-image-6.12-rt-amd64)
-#   --headers DIR     headers matching --kernel, to build the modules
-#                     (default: /lib/modules/<release>/build)
+#   --kernel KERNEL   the kernel to boot: an image, a Debian kernel .deb, a
+#                     release or a Debian suite such as sid (vm/kernel.sh
+#                     fetches and unpacks packages); default: Debian's
+#                     linux-image-amd64, and check also boots
+#                     linux-image-6.12-amd64 and linux-image-6.12-rt-amd64
+#   --headers H       headers matching --kernel, to build the modules: a
+#                     directory or a linux-headers .deb (default: those of
+#                     a package, or /lib/modules/<release>/build)
+#   --build-root B    where modules for --kernel are built when this
+#                     machine cannot (vm/kernel.sh): a root directory or a
+#                     Debian suite (default: the suite it came from)
 #   --modules-dir DIR the kernel's modules, for 9p and pvpanic
-#                     (default: /lib/modules/<release>)
+#                     (default: those of a package, or /lib/modules/<release>)
 #   --accel A         auto (default, or SMAPBENCH_ACCEL), kvm or tcg: auto
 #                     boots each kernel under KVM to user space first
 #                     (cached in build/vm/accel/), else takes TCG
@@ -42,11 +48,12 @@ check | initramfs) ;;
 -h | --help) vm_help; exit 0 ;;
 *) vm_usage ;;
 esac
-kernel="" headers="" moddir="" accel=auto jobs=2 boot_timeout=300 only=""
+kernel="" headers="" build_root="" moddir="" accel=auto jobs=2 boot_timeout=300 only=""
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel) kernel=${2:?--kernel needs a path}; shift ;;
-	--headers) headers=${2:?--headers needs a directory}; shift ;;
+	--kernel) kernel=${2:?--kernel needs an image, a .deb, a release or a suite}; shift ;;
+	--headers) headers=${2:?--headers needs a directory or a .deb}; shift ;;
+	--build-root) build_root=${2:?--build-root needs a directory or a suite}; shift ;;
 	--modules-dir) moddir=${2:?--modules-dir needs a directory}; shift ;;
 	--accel) accel=${2:?--accel needs auto, kvm or tcg}; shift ;;
 	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
@@ -59,47 +66,48 @@ while [ $# -gt 0 ]; do
 done
 accel=$(vm_accel_request "$accel") || exit 2
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || vm_die "--jobs must be a positive number"
-if [ -n "$headers" ] && [ -z "$kernel" ]; then
-	vm_die "--headers needs --kernel: the headers must match the kernel booted"
+if { [ -n "$headers" ] || [ -n "$build_root" ]; } && [ -z "$kernel" ]; then
+	vm_die "--headers and --build-root need --kernel: they must match the kernel booted"
 fi
 [[ $boot_timeout =~ ^[1-9][0-9]*$ ]] || vm_die "--timeout must be a number of seconds"
 command -v qemu-system-x86_64 >/dev/null ||
 	vm_die "qemu-system-x86_64 not found: apt-get install --no-install-recommends qemu-system-x86"
 
 # ------------------------------------------------------------ kernels
-# kernels[i]: "release image headers modules-dir", one per kernel to boot.
+# kernels[i]: "release image headers modules-dir build-root", one per
+# kernel to boot ("-" for no build root).
 kernels=()
 add_kernel() {
-	local image=$1 hdr=$2 mods=$3 release
-	release=$(vm_image_release "$image") ||
-		vm_die "$image is not a readable x86 bzImage"
-	hdr=${hdr:-/lib/modules/$release/build}
-	mods=${mods:-/lib/modules/$release}
-	vm_check_headers "$image" "$release" "$hdr" || exit 2
-	kernels+=("$release $image $hdr $mods")
+	local spec=$1 hdr=$2 mods=$3 root=$4
+	vm_kernel "$spec" "$hdr" "$root" || exit 2
+	[ -n "$VM_KERNEL_HEADERS" ] ||
+		vm_die "no headers for $VM_KERNEL_RELEASE: apt-get install" \
+			"linux-headers-$VM_KERNEL_RELEASE, or pass --headers"
+	[[ "$VM_KERNEL_IMAGE$VM_KERNEL_HEADERS${mods:-$VM_KERNEL_MODULES}$VM_KERNEL_BUILD_ROOT" != *" "* ]] ||
+		vm_die "$VM_KERNEL_RELEASE: a path with a space (kernel, headers, modules or build root) is not supported"
+	kernels+=("$VM_KERNEL_RELEASE $VM_KERNEL_IMAGE $VM_KERNEL_HEADERS ${mods:-$VM_KERNEL_MODULES} ${VM_KERNEL_BUILD_ROOT:--}")
 }
 
 skipped_kernels=()
 if [ -n "$kernel" ]; then
-	[ -r "$kernel" ] || vm_die "--kernel $kernel: no such file"
-	add_kernel "$kernel" "$headers" "$moddir"
+	add_kernel "$kernel" "$headers" "$moddir" "$build_root"
 else
 	release=$(vm_debian_release linux-image-amd64)
 	[ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ] ||
 		vm_die "Debian's default kernel is not installed:" \
 			"apt-get install linux-image-amd64 linux-headers-amd64"
-	add_kernel "/boot/vmlinuz-$release" "" "$moddir"
+	add_kernel "/boot/vmlinuz-$release" "" "$moddir" ""
 	if [ "$mode" = check ]; then
 		release=$(vm_debian_release linux-image-6.12-amd64)
 		if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
-			add_kernel "/boot/vmlinuz-$release" "" ""
+			add_kernel "/boot/vmlinuz-$release" "" "" ""
 		else
 			skipped_kernels+=("6.12 (linux-image-6.12-amd64 not installed)")
 		fi
 		# PREEMPT_RT: the module's lower interrupts-off budget.
 		release=$(vm_debian_release linux-image-6.12-rt-amd64)
 		if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
-			add_kernel "/boot/vmlinuz-$release" "" ""
+			add_kernel "/boot/vmlinuz-$release" "" "" ""
 		else
 			skipped_kernels+=("6.12-rt (linux-image-6.12-rt-amd64 not installed)")
 		fi
@@ -116,7 +124,8 @@ make_quiet() {
 }
 
 build_guest_files() {
-	local release=$1 hdr=$2 mods=$3 dir ko canary programs=()
+	local release=$1 hdr=$2 mods=$3 root=$4 dir ko canary programs=()
+	[ "$root" = - ] && root=""
 	dir=$build/vm/$release
 	mkdir -p "$dir" || return 2
 	[ -r "$hdr/Makefile" ] || {
@@ -127,17 +136,12 @@ build_guest_files() {
 
 	ko=${SMAPBENCH_KMOD_DIR:-$build/kmod}/$release/smapbench.ko
 	if [ -z "${SMAPBENCH_KMOD_DIR:-}" ]; then
-		# kmod-for finds the headers of Debian's kernels itself; other
-		# header trees are passed in place of its lookup.
-		local lookup=()
-		if [ "$(readlink -f "$hdr")" != "$(readlink -f "/lib/modules/$release/build")" ] &&
-			[ "$(readlink -f "$hdr")" != "$(readlink -f "/usr/src/linux-headers-$release")" ]; then
-			lookup=(KDIR="$hdr" kmod_kdir_of="$hdr")
-		fi
-		make_quiet kmod-for KVER="$release" "${lookup[@]}" >"$dir/kmod-build.log" 2>&1 || {
+		# Where the kernel's own kbuild runs: here, or in its build root.
+		vm_kbuild "$root" "$hdr" -- make -C "$top" --no-print-directory -s \
+			BUILD="$BUILD" module KDIR="$hdr" >"$dir/kmod-build.log" 2>&1 || {
 			tail -n 30 "$dir/kmod-build.log" >&2
 			echo "run-vm: error: building the module for $release failed" \
-				"(make kmod-for KVER=$release)" >&2
+				"(make module KDIR=$hdr${root:+, in the build root $root})" >&2
 			return 2
 		}
 	fi
@@ -155,7 +159,8 @@ build_guest_files() {
 		alias=$(mktemp -d) && ln -s "$canary" "$alias/canary" || return 2
 		canary_m=$alias/canary
 	fi
-	make -C "$hdr" M="$canary_m" -s modules >"$canary/build.log" 2>&1
+	vm_kbuild "$root" "$hdr" ${alias:+"$alias"} -- make -C "$hdr" M="$canary_m" -s modules \
+		>"$canary/build.log" 2>&1
 	canary_rc=$?
 	[ -z "$alias" ] || rm -rf "$alias"
 	[ "$canary_rc" -eq 0 ] || {
@@ -446,7 +451,7 @@ mkdir -p "$build/vm" || vm_die "cannot create $build/vm"
 # The accelerator of each kernel: "ACCEL REASON", by release.
 declare -A kernel_accel=()
 for entry in "${kernels[@]}"; do
-	read -r release image hdr mods <<<"$entry"
+	read -r release image _ <<<"$entry"
 	vm_accel_choose "$accel" "$image" "$build/vm" || exit 2
 	kernel_accel[$release]="$VM_ACCEL $VM_ACCEL_WHY"
 	vm_note "$release: $VM_ACCEL_LINE"
@@ -474,9 +479,9 @@ run_check() {
 		echo "ok - vm boots of kernel $label # SKIP not installed"
 	done
 	for entry in "${kernels[@]}"; do
-		read -r release image hdr mods <<<"$entry"
+		read -r release image hdr mods root <<<"$entry"
 		prefix=$release
-		if ! initramfs=$(build_guest_files "$release" "$hdr" "$mods"); then
+		if ! initramfs=$(build_guest_files "$release" "$hdr" "$mods" "$root"); then
 			result 1 "guest files (module, canary, programs, initramfs) built"
 			continue
 		fi
@@ -520,8 +525,8 @@ case $mode in
 check) run_check ;;
 initramfs)
 	for entry in "${kernels[@]}"; do
-		read -r release image hdr mods <<<"$entry"
-		build_guest_files "$release" "$hdr" "$mods" || exit 2
+		read -r release image hdr mods root <<<"$entry"
+		build_guest_files "$release" "$hdr" "$mods" "$root" || exit 2
 	done
 	;;
 esac

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe: masked_user_access_begin(), x86-64 since 6.12
+ * tree: arch/x86/include/asm/uaccess_64.h define masked_user_access_begin
+ * without: no masked rows
  *
  * Merged for 6.12 ("x86: support user address masking instead of
  * non-speculative conditional"); can_do_masked_user_access() says whether

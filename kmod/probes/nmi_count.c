@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * probe: irq_stat.__nmi_count, the NMIs this CPU took
+ * probe: irq_stat.__nmi_count, the NMIs this CPU took (6.1, 6.12)
  * exports: irq_stat
+ * tree: arch/x86/include/asm/hardirq.h __nmi_count;
+ * without: windows see NMIs only if the other NMI probe answers
  *
  * x86 counts every NMI per CPU in irq_stat, which it exports to
  * modules. Without it a window cannot tell that an NMI ran inside it.

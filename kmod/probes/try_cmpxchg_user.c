@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe: unsafe_try_cmpxchg_user(), x86 since 5.19
+ * tree: arch/x86/include/asm/uaccess.h define unsafe_try_cmpxchg_user
+ * without: no futex batched and masked rows
  *
  * A lock cmpxchg on user memory inside a user_access_begin() block,
  * merged for 5.19 ("x86/uaccess: Implement unsafe_try_cmpxchg_user()").

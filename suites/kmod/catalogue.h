@@ -73,7 +73,7 @@ int kmod_variant_is_block(unsigned variant);
 /* Whether the list holds value. */
 int kmod_list_has(const struct kmod_list *list, unsigned value);
 
-/* Whether the module accepts this size for op (its check_run() rule). */
+/* Whether the module accepts this size for op (its smapbench_check_run() rule). */
 int kmod_size_accepted(unsigned op, unsigned size);
 /*
  * User accesses of one iteration of op in variant with this batch (the

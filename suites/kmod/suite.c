@@ -608,6 +608,8 @@ static void kmod_context(struct context *c)
 	/* Whether a window that an NMI or SMI disturbed can be told. */
 	context_set(c, "kmod_sees_nmi", "%d",
 		    !!(i->flags & SMAPBENCH_INFO_NMI_COUNT));
+	if (!(i->flags & SMAPBENCH_INFO_NMI_COUNT))
+		context_warn(c, "the module cannot see NMIs on this kernel (it found no NMI count it can read, kmod/README.md): a window an NMI ran inside is kept");
 	context_set(c, "kmod_sees_smi", "%d",
 		    !!(i->flags & SMAPBENCH_INFO_SMI_COUNT));
 	kmod_context_thp(c);

@@ -28,7 +28,7 @@
  * kind:	KMOD_OP_* flags (catalogue.h) for what reads the op by kind
  *		rather than by name: KMOD_OP_CALIBRATION, a chain that converts
  *		ticks to cycles, not a cost of SMAP; KMOD_OP_PER_WIDTH, one
- *		loop per access width (the module's DEFINE_SIZED_LOOP), whose
+ *		loop per access width (the module's SMAPBENCH_DEFINE_SIZED_LOOP), whose
  *		loop heads end in _<size>; KMOD_OP_NOT_PLOTTED, no bar in the
  *		ops and delta plots. Left out: none.
  * table_cell:	the op's pair cell in the cross-machine table

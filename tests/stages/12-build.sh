@@ -161,15 +161,16 @@ foreign_crcs() { # module.ko release
 		[ "$crc" = "$want" ] || echo "$sym"
 	done
 }
-# An up-to-date 6.1 build, then a kbuild run by hand in kmod/ for 6.12
-# (through a link: kbuild cannot take the space), then 6.1 again: a
-# generated file copied along would be newer than its object and used.
+# An up-to-date 6.1 build, then the plain external-module build in kmod/
+# for 6.12 (through a link: kbuild cannot take the space), whose Kbuild
+# runs the probes itself, then 6.1 again: a generated file copied along
+# would be newer than its object and used.
 ko61=$clone/build/kmod/$rel61/smapbench.ko
 ln -s "$clone" "$tmp/link"
 if in_clone make --no-print-directory kmod-for KVER="$rel61" >"$tmp/kmod61.log" 2>&1 &&
-	"$clone/scripts/kmod-config.sh" "/usr/src/linux-headers-$rel612" "$tmp/link/kmod" >"$tmp/byhand.log" 2>&1 &&
 	make -s -C "/usr/src/linux-headers-$rel612" M="$tmp/link/kmod" modules \
-		>>"$tmp/byhand.log" 2>&1 && [ -f "$clone/kmod/smapbench.mod.c" ] &&
+		>"$tmp/byhand.log" 2>&1 && [ -f "$clone/kmod/smapbench.ko" ] &&
+	grep -q '^#define SMAPBENCH_HAVE_MASKED	1$' "$clone/kmod/smapbench_config.h" &&
 	in_clone make --no-print-directory kmod-for KVER="$rel61" >>"$tmp/kmod61.log" 2>&1; then
 	foreign=$(foreign_crcs "$ko61" "$rel61" 2>&1 | head -n 5)
 	if [ -f "$ko61" ] && [ -z "$foreign" ] &&
@@ -180,6 +181,14 @@ if in_clone make --no-print-directory kmod-for KVER="$rel61" >"$tmp/kmod61.log" 
 	fi
 else
 	cat "$tmp/kmod61.log" "$tmp/byhand.log" | show
-	not_ok "module builds for $rel61, by hand for $rel612 in kmod/, then $rel61 again"
+	not_ok "module builds for $rel61, by hand for $rel612 in kmod/ (make -C <headers> M=$PWD/kmod modules, its probes' answers $rel612's), then $rel61 again"
+fi
+# What the build in kmod/ left is all in .gitignore.
+left=$(git -C "$clone" status --porcelain --untracked-files=all -- kmod)
+if [ -f "$clone/kmod/smapbench.ko" ] && [ -z "$left" ]; then
+	ok "a build in kmod/ leaves nothing git does not ignore"
+else
+	show <<<"$left"
+	not_ok "a build in kmod/ leaves files .gitignore does not cover (or built nothing)"
 fi
 stage_exit

@@ -1,165 +1,349 @@
 #!/bin/bash
-# The module's build-time checks: a matrix of the kernels users run.
+# The module's build-time checks: a matrix of the kernel trees users run,
+# each built in its own distribution's root with that distribution's
+# compiler, as the distribution's users build it.
 #
-# Cells: Debian 12's 6.1, 6.12 and 6.12-rt headers with GCC; Debian's
-# 6.12 configured for clang (scripts/kmod-clang-tree.sh, LLVM=1); and
-# header overlays over 6.12 that model 5.15, 6.8, 6.15 and 6.18
-# (tests/kmod/overlays/), with GCC, and 6.18 with clang too. Each cell:
-# a W=1 build without a warning (objtool's included), sparse (C=2)
-# without a report, the layout of the timed loops (every inline/nopad
-# twin: same bytes but STAC/CLAC <-> NOP3, same offset mod 64; every
-# loop head: tests/kmod/check-layout.sh), and the kernel features the
-# probes found (scripts/kmod-config.sh) against what that kernel has,
-# with the rows each absence leaves out. Then: each overlay takes
-# effect, a kernel older than 5.11 is refused with a message,
-# checkpatch and kernel-doc are clean, the uapi header is usable from
-# C11 with one layout for 32- and 64-bit callers, `make module`
-# without headers says what to install, and the in-guest self-test
-# builds statically. Loading and running the module is the VM stage's
-# business (40-vm.sh).
+# Cells from real trees (roots made and cached by scripts/distro-root.sh,
+# made at once; about 4 GB under /var/cache/smapbench/roots):
+#   debian12   Debian 12's linux-headers-amd64 (6.1), GCC 12
+#   debian13   Debian 13's linux-headers-amd64 (6.12), GCC 14
+#   unstable   unstable's linux-headers-amd64, whatever it is on the day
+#              (the release is printed), with its GCC
+#   unstable-clang  unstable's linux-source of that kernel, its config
+#              prepared with LLVM=1 (scripts/kmod-clang-tree.sh, in the
+#              root), clang
+# and cheap cells on this machine's headers (scripts/deps.sh test):
+# Debian 12's 6.12 PREEMPT_RT headers, and header overlays over its 6.12
+# headers for versions no archive here has, 5.15 and 6.8
+# (tests/kmod/overlays/). Each cell: a W=1 build without a warning
+# (objtool's included), sparse (C=2) without a report where the
+# distribution has sparse, the layout of the timed loops (every
+# inline/nopad twin: same bytes but STAC/CLAC <-> NOP3, same offset mod
+# 64; every loop head: tests/kmod/check-layout.sh, run in the root), the
+# smapbench_ prefix of every name the module defines
+# (tests/kmod/check-prefix.sh, shown to fail on planted names), and
+# each probe's answer (kmod/probes/config.sh) against what the tree
+# shows (the probe's "tree:" lines, its "exports:" in Module.symvers;
+# an overlay's #undef takes it away). Then: the matrix as a table, the
+# README's claim against it, each overlay takes effect, a kernel older
+# than 5.11 is refused with a message, checkpatch and kernel-doc are
+# clean, the uapi header is usable from C11 with one layout for 32- and
+# 64-bit callers, `make module` without headers says what to install,
+# and the in-guest self-test builds statically. Loading and running the
+# module is the VM stage's business (40-vm.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/lib/tap.sh
 . tests/lib/tap.sh
+top=$PWD
 
 BUILD=${BUILD:-build}
-out_dir=$BUILD/kmod-check
+out_dir=$top/$BUILD/kmod-check
+mkdir -p "$out_dir"
+matrix=$out_dir/matrix.md
+printf '| cell | kernel tree | compiler | result | left out |\n| --- | --- | --- | --- | --- |\n' >"$matrix"
 
 # Newest installed headers whose release matches a pattern, as a release.
-headers_like() {
+headers_like() { # pattern [root]
 	local d
-	for d in /usr/src/linux-headers-*; do
+	for d in "${2:-}"/usr/src/linux-headers-*; do
 		[ -f "$d/include/generated/utsrelease.h" ] || continue
 		sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$d/include/generated/utsrelease.h"
 	done | grep -E -- "$1" | sort -uV | tail -n 1
 }
-rel61=$(headers_like '^6\.1\.[0-9]+-[0-9]+-amd64$')
-rel612=$(headers_like '^6\.12\.[0-9]+.*-amd64$' | grep -v -- '-rt-')
-[ -n "$rel612" ] || rel612=$(headers_like '^6\.12\.[0-9]+\+deb[0-9]+-amd64$')
-rel612rt=$(headers_like '^6\.12\.[0-9]+.*-rt-amd64$')
 
-clang_tree=""
-clang_why=""
-if tree=$(scripts/kmod-clang-tree.sh 2>"$BUILD/kmod-clang-tree.log"); then
-	clang_tree=$tree
+# ------------------------------------------------------------ the roots
+# What each distribution's cells need, on top of its pristine root
+# (build-essential and git): its kernel headers, which bring the
+# compiler its kernel was built with, and sparse; unstable's also the
+# kernel's source and what prepares it with clang.
+declare -A root_packages=(
+	[bookworm]="linux-headers-amd64 sparse"
+	[trixie]="linux-headers-amd64 sparse"
+	[sid]="linux-headers-amd64 sparse linux-source clang lld llvm flex bison bc libelf-dev libssl-dev xz-utils"
+)
+declare -A root_of=()
+if [ "$(id -u)" -ne 0 ] || ! command -v mmdebstrap >/dev/null; then
+	roots_why="needs root and mmdebstrap (scripts/deps.sh install test)"
 else
-	clang_why=$(tail -n 1 "$BUILD/kmod-clang-tree.log")
+	roots_why=""
+	started=$SECONDS
+	for suite in "${!root_packages[@]}"; do
+		# shellcheck disable=SC2086 # one word per package
+		scripts/distro-root.sh make "$suite" ${root_packages[$suite]} \
+			>"$out_dir/root-$suite.path" 2>"$out_dir/root-$suite.log" &
+	done
+	wait
+	for suite in "${!root_packages[@]}"; do
+		path=$(cat "$out_dir/root-$suite.path")
+		if [ -n "$path" ] && [ -d "$path" ]; then
+			root_of[$suite]=$path
+		else
+			show <"$out_dir/root-$suite.log"
+			not_ok "$suite root with ${root_packages[$suite]}"
+		fi
+	done
+	echo "# roots ready in $((SECONDS - started)) s"
+fi
+
+# in_root ROOT COMMAND...: COMMAND in ROOT, this checkout at its path.
+in_root() {
+	local root=$1
+	shift
+	if [ -z "$root" ]; then
+		"$@"
+	else
+		scripts/distro-root.sh run --bind "$top" "$root" "$@"
+	fi
+}
+
+# unstable's clang tree: prepared in the root, in the background while
+# the GCC cells build (it is kept in the root's /var/cache/smapbench).
+clang_pid=""
+if [ -n "${root_of[sid]:-}" ]; then
+	in_root "${root_of[sid]}" "$top/scripts/kmod-clang-tree.sh" \
+		>"$out_dir/clang-tree.path" 2>"$out_dir/clang-tree.log" &
+	clang_pid=$!
 fi
 
 # A fresh build directory per cell and flag, so every file is compiled
 # (and checked) again rather than found up to date.
-# kbuild LABEL FLAGS MAKE-ARGUMENT...
+# kbuild ROOT LABEL FLAGS MAKE-ARGUMENT...
 kbuild() {
-	local dir="$out_dir/$1-$2"
-	shift 2
+	local root=$1 dir="$out_dir/$2-$3"
+	shift 3
 	rm -rf "$dir"
-	make --no-print-directory -s kmod-for KMOD_OUT="$dir" "$@" 2>&1
+	in_root "$root" make -C "$top" --no-print-directory -s kmod-for KMOD_OUT="$dir" "$@" 2>&1
 }
 
-# The features a cell's kernel has (scripts/kmod-config.sh), as
+# The features a cell's kernel has (kmod/probes/config.sh), as
 # "masked=1 nmi_count=1 try_cmpxchg_user=1", from a build's header.
 features_of() {
 	sed -n 's/^#define SMAPBENCH_HAVE_\([A-Z_]*\)\t\([01]\)$/\1=\2/p' "$1" |
 		tr '[:upper:]' '[:lower:]' | sort | tr '\n' ' ' | sed 's/ $//'
 }
 
-# What an absent feature leaves out of the module: its rows answer
-# EOPNOTSUPP, and the kmod suite skips them with this reason.
-left_out_by() {
-	case $1 in
-	masked) echo "every masked row (masked_user_access_begin(), 6.12 and later)" ;;
-	try_cmpxchg_user) echo "futex batched and masked (unsafe_try_cmpxchg_user(), 5.19 and later)" ;;
-	nmi_count) echo "no rows; windows cannot see NMIs (irq_stat.__nmi_count)" ;;
-	*) echo "unknown feature $1" ;;
-	esac
+# tree_file ROOT KDIR FILE: FILE of the tree at KDIR in ROOT, as this
+# machine sees it; Debian's headers keep the sources in a -common
+# directory their Makefile includes.
+tree_file() {
+	local common
+	if [ -f "$1$2/$3" ]; then
+		echo "$1$2/$3"
+		return
+	fi
+	common=$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$1$2/Makefile" | head -n 1)
+	echo "$1$common/$3"
 }
 
-# cell LABEL EXPECTED-FEATURES LAYOUT-OPTION MAKE-ARGUMENT...
+# What the tree at KDIR (a path as this machine sees it; ROOT-relative
+# paths inside it are resolved) has of each probe's API, in the form of
+# features_of: a probe's "tree:" lines (any one), its "exports:" in
+# Module.symvers, less what the overlay's #undef lines take away.
+# tree_features ROOT KDIR OVERLAY
+tree_features() {
+	local root=$1 kdir=$2 overlay=$3 probe name have file ere sym undefs
+	undefs=""
+	[ -z "$overlay" ] || undefs=$(cat "$overlay"/*/*.h 2>/dev/null | sed -n 's/^#undef \([A-Za-z0-9_]*\).*/\1/p')
+	for probe in kmod/probes/*.c; do
+		name=$(basename "$probe" .c)
+		have=0
+		while read -r file ere; do
+			file=$(tree_file "$root" "$kdir" "$file")
+			grep -qE -- "$ere" "$file" 2>/dev/null && have=1
+			for sym in $undefs; do
+				grep -qw -- "$sym" <<<"$ere" && have=0
+			done
+		done < <(sed -n 's/^ \* tree: //p' "$probe")
+		[ -n "$(sed -n 's/^ \* tree: //p' "$probe")" ] || have="unknown(no tree: line in $probe)"
+		for sym in $(sed -n 's/^ \* exports: //p' "$probe"); do
+			awk -v s="$sym" '$2 == s { found = 1 } END { exit !found }' \
+				"$root$kdir/Module.symvers" 2>/dev/null || have=0
+		done
+		echo "$name=$have"
+	done | sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# What an absent feature leaves out of the module: its probe's "without:"
+# line.
+left_out_by() { sed -n 's/^ \* without: //p' "kmod/probes/$1.c" | head -n 1; }
+
+# cell LABEL ROOT KDIR OVERLAY TREE-TEXT LAYOUT-OPTION MAKE-ARGUMENT...
+# ROOT empty: this machine. KDIR: the tree as seen inside ROOT.
 cell() {
-	local label=$1 want=$2 layout=$3 log rc ko warnings got f reports
-	shift 3
-	log=$(kbuild "$label" w1 KMOD_FLAGS=W=1 "$@")
+	local label=$1 root=$2 kdir=$3 overlay=$4 tree_text=$5 layout=$6
+	local log rc ko warnings got want f reports compiler result=ok absent=""
+	shift 6
+	log=$(kbuild "$root" "$label" w1 KMOD_FLAGS=W=1 "$@")
 	rc=$?
 	ko="$out_dir/$label-w1/smapbench.ko"
 	# objtool complaints count as warnings too: they name the object.
 	warnings=$(echo "$log" | grep -E 'warning|error|objtool' | grep -v 'Skipping BTF')
+	compiler=$(readelf -p .comment "$ko" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' |
+		grep -E 'GCC|clang' | head -n 1)
 	if [ "$rc" -eq 0 ] && [ -f "$ko" ] && [ -z "$warnings" ]; then
-		ok "$label: builds with W=1 and no warning"
+		ok "$label: builds with W=1 and no warning against $tree_text (${compiler:-compiler unknown})"
 	else
 		show 30 <<<"$log"
-		not_ok "$label: W=1 build: status $rc, warnings above"
+		not_ok "$label: W=1 build against $tree_text: status $rc, warnings above"
+		result="W=1 build fails"
 	fi
 	got=$(features_of "$out_dir/$label-w1/smapbench_config.h" 2>/dev/null)
+	want=$(tree_features "$root" "$kdir" "$overlay")
 	if [ "$got" = "$want" ]; then
-		ok "$label: the probes found what this kernel has: $got"
+		ok "$label: the probes found what the tree has: $got"
 	else
-		not_ok "$label: the probes found '$got', this kernel has '$want'"
+		not_ok "$label: the probes found '$got', the tree has '$want'"
+		result="$result; probes wrong"
 	fi
 	for f in $got; do
 		[ "${f#*=}" = 0 ] || continue
-		echo "#   $label: no ${f%=*}: left out $(left_out_by "${f%=*}")"
+		# what leaves nothing out is no loss
+		[[ "$(left_out_by "${f%=*}")" == nothing* ]] && continue
+		absent="$absent${absent:+, }${f%=*} ($(left_out_by "${f%=*}"))"
 	done
 	if [ -f "$ko" ]; then
-		# One TAP line per twin pair, from the module's disassembly.
+		# One TAP line per twin pair, from the module's disassembly,
+		# by the root's own binutils.
 		# shellcheck disable=SC2086 # an option or nothing
-		relay < <(tests/kmod/check-layout.sh $layout --label "$label: loop layout" "$ko")
+		relay < <(in_root "$root" "$top/tests/kmod/check-layout.sh" $layout \
+			--label "$label: loop layout" "$ko" 2>&1) || result="$result; layout"
 	else
 		not_ok "$label: loop layout: no module to disassemble"
 	fi
-	if ! command -v sparse >/dev/null; then
-		skip "$label: sparse (C=2) is clean" "sparse not installed (apt-get install sparse)"
+	# Every name the module defines carries its prefix: no kernel macro
+	# can take one (tests/kmod/check-prefix.sh, the root's nm).
+	relay < <(in_root "$root" "$top/tests/kmod/check-prefix.sh" \
+		--label "$label: prefix" "$out_dir/$label-w1" 2>&1) || result="$result; prefix"
+	if ! in_root "$root" sh -c 'command -v sparse' >/dev/null 2>&1; then
+		skip "$label: sparse (C=2) is clean" "no sparse where this cell builds"
+	else
+		log=$(kbuild "$root" "$label" sparse KMOD_FLAGS=C=2 "$@")
+		rc=$?
+		reports=$(echo "$log" | grep -E ':[0-9]+:[0-9]+: (warning|error)')
+		# kbuild turns C=2 off, with a warning, where the tree cannot
+		# check with this sparse (7.x headers without
+		# scripts/checker-valid.sh, or a sparse too old for them):
+		# that is no clean run.
+		if echo "$log" | grep -q 'specified, but .* is not available or not up to date'; then
+			skip "$label: sparse (C=2) is clean" \
+				"kbuild found no sparse it can use for this tree: $(echo "$log" | grep -o 'C=2 specified.*' | head -n 1)"
+			result="$result (sparse: none for this tree)"
+		elif [ "$rc" -eq 0 ] && [ -z "$reports" ]; then
+			ok "$label: sparse (C=2) is clean"
+		else
+			show 30 <<<"$log"
+			not_ok "$label: sparse (C=2): status $rc, reports above"
+			result="$result; sparse"
+		fi
+	fi
+	printf '| %s | %s | %s | %s | %s |\n' "$label" "$tree_text" "${compiler:-?}" \
+		"${result#ok; }" "${absent:-none}" >>"$matrix"
+}
+
+# root_cell LABEL SUITE DISTRIBUTION: the cell of SUITE's root and its
+# linux-headers-amd64.
+newest_release=""
+root_cell() {
+	local label=$1 suite=$2 distribution=$3 root release
+	root=${root_of[$suite]:-}
+	if [ -z "$root" ]; then
+		not_ok "$label: no $suite root${roots_why:+: $roots_why}"
+		printf '| %s | %s | - | no root | - |\n' "$label" "$distribution" >>"$matrix"
 		return
 	fi
-	log=$(kbuild "$label" sparse KMOD_FLAGS=C=2 "$@")
-	rc=$?
-	reports=$(echo "$log" | grep -E ':[0-9]+:[0-9]+: (warning|error)')
-	if [ "$rc" -eq 0 ] && [ -z "$reports" ]; then
-		ok "$label: sparse (C=2) is clean"
-	else
-		show 30 <<<"$log"
-		not_ok "$label: sparse (C=2): status $rc, reports above"
+	release=$(headers_like '-amd64$' "$root" | grep -v -- '-rt-')
+	if [ -z "$release" ]; then
+		not_ok "$label: no kernel headers in the $suite root"
+		return
+	fi
+	cell "$label" "$root" "/usr/src/linux-headers-$release" "" \
+		"$distribution's $release headers" "" KVER="$release"
+	if [ "$suite" = sid ]; then
+		newest_release=$release
+		echo "# $label: unstable's newest kernel today: $release"
 	fi
 }
 
-all="masked=1 nmi_count=1 try_cmpxchg_user=1"
-no_masked="masked=0 nmi_count=1 try_cmpxchg_user=1"
 overlays=tests/kmod/overlays
+root_cell debian12 bookworm "Debian 12"
+root_cell debian13 trixie "Debian 13"
+root_cell unstable sid "unstable"
 
-if [ -n "$rel61" ]; then
-	cell "6.1-gcc" "$no_masked" "" KVER="$rel61"
-	vermagic=$(modinfo -F vermagic "$out_dir/6.1-gcc-w1/smapbench.ko" 2>/dev/null | cut -d' ' -f1)
-	if [ "$vermagic" = "$rel61" ]; then
-		ok "smapbench.ko for $rel61 carries vermagic $rel61"
-	else
-		not_ok "smapbench.ko for $rel61 has vermagic '$vermagic'"
-	fi
-else
-	not_ok "6.1 gcc: no Debian 6.1 headers (apt-get install linux-headers-amd64)"
-fi
-if [ -n "$rel612" ]; then
-	cell "6.12-gcc" "$all" "" KVER="$rel612"
-	cell "5.15-gcc" "masked=0 nmi_count=1 try_cmpxchg_user=0" "" KVER="$rel612" \
-		KMOD_OVERLAY="$overlays/5.15"
-	cell "6.8-gcc" "$no_masked" "" KVER="$rel612" KMOD_OVERLAY="$overlays/6.8"
-	cell "6.15-gcc" "$all" "" KVER="$rel612" KMOD_OVERLAY="$overlays/6.15"
-	cell "6.18-gcc" "$all" "" KVER="$rel612" KMOD_OVERLAY="$overlays/6.18"
-else
-	not_ok "6.12 gcc: no Debian 6.12 headers (apt-get install linux-headers-6.12-amd64)"
-fi
-if [ -n "$rel612rt" ]; then
-	cell "6.12-rt-gcc" "$all" "" KVER="$rel612rt"
-else
-	not_ok "6.12-rt gcc: no Debian 6.12 PREEMPT_RT headers (apt-get install linux-headers-6.12-rt-amd64)"
-fi
 # clang puts an IBT endbr64 at the C loops' heads: check-layout.sh
 # --c-loops-any-offset (kmod/README.md, "Kernels and compilers").
-if [ -n "$clang_tree" ]; then
-	cell "6.12-clang" "$all" --c-loops-any-offset KMOD_TREE="$clang_tree" KMOD_LLVM=1
-	cell "6.18-clang" "$all" --c-loops-any-offset KMOD_TREE="$clang_tree" KMOD_LLVM=1 \
-		KMOD_OVERLAY="$overlays/6.18"
+if [ -n "$clang_pid" ]; then
+	wait "$clang_pid"
+	clang_tree=$(cat "$out_dir/clang-tree.path")
+	if [ -n "$clang_tree" ] && [ -f "${root_of[sid]}$clang_tree/Makefile" ]; then
+		clang_release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' \
+			"${root_of[sid]}$clang_tree/include/generated/utsrelease.h")
+		cell unstable-clang "${root_of[sid]}" "$clang_tree" "" \
+			"unstable's linux-source $clang_release, LLVM=1" \
+			--c-loops-any-offset KMOD_TREE="$clang_tree" KMOD_LLVM=1
+	else
+		show 10 <"$out_dir/clang-tree.log"
+		not_ok "unstable-clang: no clang-configured tree (scripts/kmod-clang-tree.sh in the sid root)"
+	fi
+fi
+
+# This machine's headers: Debian 12's PREEMPT_RT 6.12, and its 6.12 as
+# the base of the overlays.
+rel612=$(headers_like '^6\.12\.[0-9]+\+deb[0-9]+-amd64$')
+rel612rt=$(headers_like '^6\.12\.[0-9]+.*-rt-amd64$')
+kdir_of() { local d; for d in "/lib/modules/$1/build" "/usr/src/linux-headers-$1"; do
+	[ -f "$d/Makefile" ] && { echo "$d"; return; }; done; }
+if [ -n "$rel612rt" ]; then
+	cell 6.12-rt "" "$(kdir_of "$rel612rt")" "" "Debian 12's $rel612rt headers" "" KVER="$rel612rt"
 else
-	show 10 <"$BUILD/kmod-clang-tree.log"
-	not_ok "6.12 clang: no clang-configured tree: $clang_why"
+	not_ok "6.12-rt: no Debian 6.12 PREEMPT_RT headers (apt-get install linux-headers-6.12-rt-amd64)"
+fi
+if [ -n "$rel612" ]; then
+	for version in 5.15 6.8; do
+		cell "$version" "" "$(kdir_of "$rel612")" "$overlays/$version" \
+			"$rel612 headers + overlay $version" "" KVER="$rel612" \
+			KMOD_OVERLAY="$overlays/$version"
+	done
+else
+	not_ok "5.15, 6.8: no Debian 6.12 headers (apt-get install linux-headers-6.12-amd64)"
+fi
+# The prefix check itself, on names planted in a copy of a build: an
+# unprefixed symbol in an object (the loop name 7.2's <linux/uaccess.h>
+# took) and an unprefixed macro in a source.
+if [ -f "$out_dir/6.12-rt-w1/smapbench_ops.o" ]; then
+	planted=$out_dir/prefix-planted
+	rm -rf "$planted"
+	mkdir -p "$planted"
+	cp -r "$out_dir/6.12-rt-w1/." "$planted/"
+	objcopy --add-symbol get_user_inline=.text:0,local,function "$planted/smapbench_ops.o" &&
+		echo '#define ACCESS(insn) insn' >>"$planted/smapbench_ops.c"
+	log=$(tests/kmod/check-prefix.sh "$planted")
+	if [ $? -ne 0 ] && echo "$log" | grep -q '^not ok .*smapbench_ops.o: get_user_inline' &&
+		echo "$log" | grep -q '^not ok .*smapbench_ops.c:[0-9]*: macro ACCESS'; then
+		ok "the prefix check fails on planted names: $(echo "$log" | sed 's/^not ok - [^:]*: //' | paste -sd';' - | sed 's/;/; /')"
+	else
+		show 5 <<<"$log"
+		not_ok "the prefix check does not catch an unprefixed symbol and macro planted in a copy of the 6.12-rt build"
+	fi
+fi
+sed 's/^/# /' "$matrix"
+
+# ------------------------------------------------------------ the README's claim
+# It names the newest release the matrix built against: never one newer
+# than what the matrix built today.
+claimed=$(tr -s '\n ' '  ' <README.md |
+	sed -n 's/.*unstable'\''s [0-9][0-9.]* (\([0-9][0-9.]*\) when last checked.*/\1/p')
+built=$(grep -E '^\| unstable \|' "$matrix" | grep -cE '\| ok[ |]')
+if [ -z "$newest_release" ]; then
+	skip "the README's newest kernel ($claimed) is what the matrix builds" "no unstable cell here"
+elif [ -z "$claimed" ]; then
+	not_ok "README.md names no newest kernel as \"unstable's X.Y (X.Y.Z when last checked)\""
+elif [ "$built" = 1 ] && [ "$(printf '%s\n' "$claimed" "${newest_release%%[+-]*}" | sort -V | tail -n 1)" = "${newest_release%%[+-]*}" ]; then
+	ok "the README's newest kernel, $claimed, is no newer than the matrix built today (${newest_release%%[+-]*})"
+	[ "$claimed" = "${newest_release%%[+-]*}" ] ||
+		echo "# README.md could name ${newest_release%%[+-]*}: the matrix built against it"
+else
+	not_ok "README.md claims $claimed; the matrix built ${newest_release%%[+-]*}$([ "$built" = 1 ] || echo ", and failed")"
 fi
 
 # An overlay only models a change if the base tree has what it takes
@@ -173,8 +357,7 @@ defined_in() {
 	printf '#include <%s>\n#ifdef %s\nsmapbench_defined\n#endif\n' "$2" "$3" >"$dir/probe.c"
 	echo 'obj-m += probe.o' >"$dir/Kbuild"
 	[ -n "$1" ] && args=("NOSTDINC_FLAGS=-nostdinc -I$PWD/$1")
-	make -s -C "/lib/modules/$rel612/build" M="$PWD/$dir" "${args[@]}" probe.i >/dev/null 2>&1 ||
-		make -s -C "/usr/src/linux-headers-$rel612" M="$PWD/$dir" "${args[@]}" probe.i >/dev/null 2>&1
+	make -s -C "$(kdir_of "$rel612")" M="$dir" "${args[@]}" probe.i >/dev/null 2>&1
 	grep -qx smapbench_defined "$dir/probe.i" 2>/dev/null && echo 1 || echo 0
 }
 if [ -n "$rel612" ]; then
@@ -186,15 +369,12 @@ if [ -n "$rel612" ]; then
 		else
 			not_ok "overlay $overlay: $macro of <$header> defined $base in $rel612, $with with the overlay (want 1, 0)"
 		fi
-	done <<'EOF'
+	done <<'EOF2'
 5.15 asm/uaccess.h unsafe_try_cmpxchg_user
 5.15 linux/uaccess.h can_do_masked_user_access
 6.8 linux/uaccess.h masked_user_access_begin
-6.15 asm/smap.h __ASM_STAC
-6.15 asm/smap.h __ASM_CLAC
-6.18 asm/smap.h __ASM_CLAC
-EOF
-	log=$(kbuild "5.10-gcc" w1 KVER="$rel612" KMOD_VERSION=5.10)
+EOF2
+	log=$(kbuild "" "5.10-gcc" w1 KVER="$rel612" KMOD_VERSION=5.10)
 	if [ $? -ne 0 ] && echo "$log" | grep -q "needs Linux 5.11 or later; this kernel is 5.10"; then
 		ok "a 5.10 kernel is refused: $(echo "$log" | grep -o 'smapbench.ko needs Linux 5.11.*5\.10')"
 	else

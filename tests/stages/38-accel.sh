@@ -50,14 +50,20 @@ rc=$? took=$((SECONDS - start))
 echo "# $line"
 check "accel: a KVM that hangs Linux gives TCG with the reason, in ${took}s" \
 	test "$rc" -eq 0 -a "$line" = "accelerator: TCG: $work/kvm is present, but a Linux guest printed no kernel line in 20 s under KVM (emulated timings)"
-check "accel: the probe gives up within its 20 s and a margin (${took}s)" [ "$took" -le 35 ]
+# The margin is for building the probe's initramfs and starting and
+# stopping QEMU, which a loaded host stretches; a probe that waited twice
+# its 20 s still fails.
+check "accel: the probe gives up within its 20 s and a margin (${took}s)" [ "$took" -le 50 ]
 cache=$(ls "$work/build/vm/accel/$release"-* 2>/dev/null | head -n 1)
 check "accel: the answer is cached per host and kernel ($(cat "$cache" 2>/dev/null))" \
 	test "$(cat "$cache" 2>/dev/null)" = "tcg kvm-no-kernel"
+# A cached answer boots nothing: the probe's console is not written again.
+console_before=$(stat -c %y "$cache.serial" 2>/dev/null)
 start=$SECONDS
 again=$("${hang_env[@]}" BUILD="$work/build" vm/hostroot.sh accel --kernel "$image" 2>&1)
-check "accel: the cached answer comes back at once ($((SECONDS - start))s), the same" \
-	test "$again" = "$line" -a $((SECONDS - start)) -le 3
+check "accel: the cached answer comes back without a boot ($((SECONDS - start))s), the same" \
+	test "$again" = "$line" -a -n "$console_before" \
+	-a "$(stat -c %y "$cache.serial" 2>/dev/null)" = "$console_before"
 out=$("${hang_env[@]}" BUILD="$work/build" SMAPBENCH_ACCEL=kvm vm/hostroot.sh accel --kernel "$image" 2>&1)
 rc=$?
 echo "# $out"
@@ -74,7 +80,10 @@ check "accel: SMAPBENCH_ACCEL=fast is refused (status $?)" \
 # TCG, once, and the guest's run says why.
 mkdir -p "$work/fallback"
 start=$SECONDS
+# The probe itself boots under TCG here: give it time to reach user space
+# on a loaded host, or it answers kvm-no-userspace and nothing falls back.
 "${hang_env[@]}" FAKE_KVM=probe-passes BUILD="$work/build-probe-passes" \
+	SMAPBENCH_KVM_PROBE_SECONDS=120 \
 	SMAPBENCH_KVM_FIRST_LINE_SECONDS=10 vm/hostroot.sh boot --quiet \
 	--kernel "$image" --dir "$work/fallback" --timeout 600 -- \
 	sh -c "cat /proc/cmdline; '$build/smapbench' info --format=kv | grep -E '^(virt|virt_accel_why|warnings)='" \

@@ -30,14 +30,15 @@ static char tmpdir[] = "/tmp/smapbench-census-XXXXXX";
 	"row\tsyscall/getppid syscall getppid none 0 0\t1000\t0\t3\t3\t0\t322000\n"
 
 /* get_user inline: 1000 iterations, one pair each, and one per call of its 10. */
-#define ROW_INLINE_HEAD(clac, head)					\
+#define ROW_INLINE_NAMED(clac, func, head)				\
 	"row\tkmod/get_user/inline/8 kmod get_user inline 8 0\t0\t1014\t"	\
 	#clac "\t1\t0\t90000\tf:window=10/0/0/0/0\t"			\
-	"f:get_user_inline=10/1010/" #clac "/1/0\t"			\
-	"p:" head "=1000\ts:get_user_inline+0x40=1000\t"		\
+	"f:" func "=10/1010/" #clac "/1/0\t"				\
+	"p:" head "=1000\ts:" func "+0x40=1000\t"			\
 	"s:_copy_to_user+0x2b=14\n"
 #define ROW_INLINE(clac)						\
-	ROW_INLINE_HEAD(clac, "smapbench_loop_get_user_inline_8")
+	ROW_INLINE_NAMED(clac, "smapbench_get_user_inline",		\
+			 "smapbench_loop_get_user_inline_8")
 
 #define TAIL								\
 	"skip\tkmod/get_user/masked/1/1\tvariant masked is not built into this module\n" \
@@ -112,7 +113,6 @@ static void test_rows_and_scopes(void **state)
 	census_free(&c);
 }
 
-/* A loop one CLAC short in 10 iterations is not what it claims. */
 /* Raw counts of census runs whose module numbered its loop heads. */
 static void test_numbered_loop_heads(void **state)
 {
@@ -121,13 +121,46 @@ static void test_numbered_loop_heads(void **state)
 
 	(void)state;
 	assert_int(load(&c, "smap", SMAP_NOTES
-			ROW_INLINE_HEAD(1011, "smapbench_loop_5_1_8") TAIL,
+			ROW_INLINE_NAMED(1011, "get_user_inline",
+					 "smapbench_loop_5_1_8") TAIL,
 			err, sizeof(err)), 0, err);
 	assert_str(c.rows[0].status, "ok", "the numbered head is the loop's");
 	assert_int(c.rows[0].ops, 1000, "its executions are the operations");
 	census_free(&c);
 }
 
+/*
+ * Raw counts of census runs whose module named its loop functions without
+ * the smapbench_ prefix (get_user_inline), and one that counted some
+ * other function: that row has no loop scope, and says which name it
+ * looked for.
+ */
+static void test_loop_function_names(void **state)
+{
+	struct census c = { 0 };
+	char err[512] = "";
+
+	(void)state;
+	assert_int(load(&c, "smap", SMAP_NOTES
+			ROW_INLINE_NAMED(1011, "get_user_inline",
+					 "smapbench_loop_get_user_inline_8") TAIL,
+			err, sizeof(err)), 0, err);
+	assert_str(c.rows[0].status, "ok", "the unprefixed function is the loop's");
+	assert_int(c.rows[0].loop_calls, 10, "its calls are the loop's");
+	census_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	assert_int(load(&c, "smap", SMAP_NOTES
+			ROW_INLINE_NAMED(1011, "smapbench_get_user_nopad",
+					 "smapbench_loop_get_user_inline_8") TAIL,
+			err, sizeof(err)), 0, err);
+	if (!strstr(c.rows[0].status, "failed: smapbench_get_user_inline was not counted"))
+		fail_msg("another loop's function was taken for get_user_inline's: %s",
+			 c.rows[0].status);
+	census_free(&c);
+}
+
+/* A loop one CLAC short in 10 iterations is not what it claims. */
 static void test_oracle_catches_a_missing_clac(void **state)
 {
 	struct census c = { 0 };
@@ -258,6 +291,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_scopes),
 		cmocka_unit_test(test_numbered_loop_heads),
+		cmocka_unit_test(test_loop_function_names),
 		cmocka_unit_test(test_oracle_catches_a_missing_clac),
 		cmocka_unit_test(test_smap_off_boot_executes_none),
 		cmocka_unit_test(test_refused_outputs),
