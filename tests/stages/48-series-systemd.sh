@@ -98,7 +98,9 @@ fi
 left() {
 	local n=$1 what=""
 	[ -f "$out/units-$n.txt" ] || { echo "no record of the machine after series $n"; return; }
-	grep -q . "$out/units-$n.txt" && what+="unit: $(head -n 1 "$out/units-$n.txt"); "
+	# Every smapbench unit but the guest's own job's.
+	grep -v '^smapbench-guest-job\.service ' "$out/units-$n.txt" | grep -q . &&
+		what+="unit: $(grep -v '^smapbench-guest-job\.service ' "$out/units-$n.txt" | head -n 1); "
 	grep -q . "$out/unit-files-$n.txt" && what+="unit files: $(tr '\n' ' ' <"$out/unit-files-$n.txt"); "
 	grep -q . "$out/state-$n.txt" && what+="state/marker: $(tr '\n' ' ' <"$out/state-$n.txt"); "
 	[ "$(cat "$out/kexec-loaded-$n.txt")" = 0 ] || what+="a kexec image loaded; "
@@ -123,7 +125,7 @@ else
 	show <"$out/series-1.start.log"
 	not_ok "series 1: states '$states', $ids boot_ids, status '$(cat "$s1/status" 2>/dev/null)'"
 fi
-settles=$(tail -n +2 "$s1/boots.csv" | cut -d, -f"$settle_col" | tr '\n' ' ')
+settles=$(tail -n +2 "$s1/boots.csv" | cut -d, -f"$settle_col" | paste -sd' ')
 if [ -n "$settles" ] && ! tail -n +2 "$s1/boots.csv" | cut -d, -f"$settle_col" | awk '$1 >= 30 { bad = 1 } END { exit !bad }'; then
 	ok "series 1: settling took under 30 s on each boot ($settles s)"
 else
