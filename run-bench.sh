@@ -65,14 +65,16 @@ options:
                    (kexec, not the boot loader) with SMAP off, run,
                    with SMAP on, ... N boots in all (default 4), then
                    compare them and reboot into the original command
-                   line (docs/boot-series.md); with --vm, in a guest
-  --series-status  where the pending boot series stands
+                   line (docs/boot-series.md); asks first on a terminal
+                   (--yes: not); with --vm, in a guest
+  --series-status  where the boot series pending on this machine stands
   --boots-abort    end the pending boot series: keep its finished runs,
                    reboot into the original command line
   --no-install     do not apt-get install missing packages
   --yes            install missing packages without asking (without it,
                    the list and its size are shown and a terminal is asked
-                   first; with stdin not a terminal nothing is asked).
+                   first; with stdin not a terminal nothing is asked), and
+                   start a boot series without asking.
                    Only what a run on this machine can use is installed
                    (scripts/deps.sh list run; with --vm, list vm); apt's
                    output goes to build/deps-apt.log
@@ -243,6 +245,23 @@ if [ -n "$build_root" ] && is_path "$build_root"; then build_root=$(absolute "$b
 
 [ "$(id -u)" -eq 0 ] || die "run me as root (sudo ./$prog): loading the module, pinning and installing packages need it"
 
+# ---------------------------------------------------------------- series
+# A boot series (scripts/boot-series.sh) is one per machine. Its status,
+# its end and its next step (--series-resume, the command of its systemd
+# unit) install nothing and build nothing: they run before the set-up.
+series=$here/scripts/boot-series.sh
+if [ "$series_step" -eq 0 ] && [ "$vm" -eq 0 ]; then
+	case $series_cmd in
+	status) exec "$series" status "$out" ;;
+	abort | resume) exec "$series" "$series_cmd" ;;
+	esac
+	if [ "$boots" -gt 0 ] && pending_dir=$("$series" pending); then
+		printf '%s: error: a boot series is pending on this machine: %s (%s --series-status; %s --boots-abort ends it)\n' \
+			"$prog" "$pending_dir" "$prog" "$prog" >&2
+		exit 2
+	fi
+fi
+
 # Emptied now, so that a bad path fails before anything runs and a run
 # that keeps nothing leaves it empty (as smapbench run --run-dir-file).
 if [ -n "$caller_run_dir_file" ]; then
@@ -395,13 +414,14 @@ if [ "$vm" -eq 1 ]; then
 fi
 
 build_start=$SECONDS
-mkdir -p "$here/build" || die "cannot create $here/build"
 build_log=$here/build/run-bench-make.log
-if [ "$series_step" -eq 1 ] && [ -x "$here/build/smapbench" ]; then
-	# Every boot of a series runs what the series started with: a
-	# checkout edited meanwhile must not change the program mid-series.
-	say "a boot of a series: the series' build, as it was at its start"
+if [ "$series_step" -eq 1 ]; then
+	# A boot of a series runs the copy of the program the series made at
+	# its start (scripts/boot-series.sh): nothing is built.
+	[ -x "$here/build/smapbench" ] || die "the series' copy of smapbench is missing ($here/build/smapbench)"
+	say "a boot of a series: the programs the series copied at its start"
 else
+	mkdir -p "$here/build" || die "cannot create $here/build"
 	say "building"
 	# KDIR: the module for the running kernel, whatever the environment
 	# says; `make all` builds it into build/kmod/<release>/ when its
@@ -430,36 +450,22 @@ say "built in $((SECONDS - build_start)) s"
 smapbench="$here/build/smapbench"
 [ -x "$smapbench" ] || die "build produced no $smapbench"
 
-# ---------------------------------------------------------------- series
-# A boot series (scripts/boot-series.sh): started here, or continued on
-# each of its boots by the same command (a test guest's init runs it
-# again) or by its systemd unit (--series-resume). Its own runs come
-# back here with --series-step, and run once, as without a series.
-series=$here/scripts/boot-series.sh
+# A series starts here, once built; its runs come back with
+# --series-step, from the copy it keeps. Any other run, on any boot, is a
+# run of its own: it never moves a series on.
 if [ "$series_step" -eq 0 ] && [ "$vm" -eq 0 ]; then
-	case $series_cmd in
-	status | abort | resume) exec "$series" "$series_cmd" "$out" ;;
-	esac
-	# A pending series whose next step this boot is goes on (its guest
-	# runs the very command that started it, on every boot).
-	if "$series" due "$out"; then
-		"$series" resume "$out"
-		exit $?
-	fi
-	if [ -f "$out/.series-active" ] && [ "$boots" -eq 0 ]; then
-		warn "a boot series is pending ($prog --series-status); this run is not part of it"
-	fi
 	if [ "$boots" -gt 0 ]; then
-		if ! command -v kexec >/dev/null && [ "$install" -eq 1 ]; then
-			say "installing kexec-tools, to reboot between the boots of the series"
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-				--no-upgrade kexec-tools >"$here/build/run-bench-apt.log" 2>&1 ||
-				warn "kexec-tools could not be installed ($here/build/run-bench-apt.log): each reboot will be by hand"
-		fi
 		trap - EXIT
 		rm -rf "$scratch"
 		give_back
-		exec "$series" start "$out" "$boots" "${series_args[@]}"
+		start_opts=()
+		[ "$assume_yes" -eq 1 ] && start_opts+=(--yes)
+		[ "$install" -eq 1 ] && start_opts+=(--install)
+		[ "$vm_guest" -eq 1 ] && start_opts+=(--vm-guest)
+		exec "$series" start "$out" "$boots" "${start_opts[@]}" -- "${series_args[@]}"
+	fi
+	if pending_dir=$("$series" pending); then
+		warn "a boot series is pending on this machine ($pending_dir; $prog --series-status): this run is not part of it"
 	fi
 fi
 
@@ -612,9 +618,13 @@ vm_mode() {
 # vm_series: run-bench.sh --vm --boots N: the boot series itself, in one
 # host-root guest that reboots with kexec for real (the path a host takes),
 # its initramfs the guest's initrd; the series' directory is then copied
-# here and each run's plots and report.md drawn natively.
+# here and each run's plots and report.md drawn natively. The guest's
+# session runs its job on every boot: the first starts the series, the
+# others run --series-resume, as a systemd machine's unit would. The
+# series' machine state (/var/lib/smapbench) is kept in the share, which
+# outlives the guest's kexecs as a disk would.
 vm_series() {
-	vm_guest_args --boots "$boots"
+	vm_guest_args --boots "$boots" --yes
 	if [ "$quick" -eq 1 ]; then
 		boot_args+=(--timeout $((1800 * boots)))
 	else
@@ -629,8 +639,14 @@ vm_series() {
 	dir=$here/build/vm/run-bench/series
 	vm_start=$SECONDS
 	say "VM mode: a series of $boots boots of $guest_release in one guest ($accel_word), rebooted with kexec; guest output follows"
-	run_child "$here/vm/hostroot.sh" boot "${boot_args[@]}" --dir "$dir" \
-		-- env "${envs[@]}" ./"$prog" "${inner[@]}"
+	# shellcheck disable=SC2016 # the guest's shell expands them
+	run_child "$here/vm/hostroot.sh" boot "${boot_args[@]}" --dir "$dir" -- bash -c '
+		share=/run/smapbench
+		mkdir -p "$share/series-state" /var/lib/smapbench &&
+			mount --bind "$share/series-state" /var/lib/smapbench || exit 125
+		[ -e "$share/series-started" ] && exec ./run-bench.sh --series-resume
+		: >"$share/series-started"
+		exec "$@"' vm-series env "${envs[@]}" ./"$prog" "${inner[@]}"
 	rc=$?
 	say "the guest ended after $((SECONDS - vm_start)) s, status $rc"
 	series_found=""

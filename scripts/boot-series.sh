@@ -1,92 +1,119 @@
 #!/bin/bash
 # The boot series of `run-bench.sh --boots N` (docs/boot-series.md): the
 # suites on N boots of the running kernel, SMAP on and off in turn, one
-# command, without touching the boot loader.
+# command, without touching the boot loader. Fail-safe: every way a series
+# stops ends on the boot loader's default (the original command line, SMAP
+# on) with nothing of the series left on the machine; docs/boot-series.md
+# has the hazard table this file follows.
 #
-#   scripts/boot-series.sh start OUT N [RUN-BENCH-ARGUMENT...]
-#   scripts/boot-series.sh resume OUT   continue the pending series, if
-#                                       this boot is its next step
-#   scripts/boot-series.sh status OUT
-#   scripts/boot-series.sh abort OUT
-#   scripts/boot-series.sh due OUT      exit 0 when this boot is the
-#                                       pending series' next step
-#   scripts/boot-series.sh unit OUT     print the systemd unit a series
-#                                       installs
+#   scripts/boot-series.sh start OUT N [--yes] [--install] [--vm-guest] [-- RUN-ARGUMENT...]
+#   scripts/boot-series.sh resume      the pending series' next step, when
+#                                      this boot is it (the unit's command)
+#   scripts/boot-series.sh status [OUT]
+#   scripts/boot-series.sh abort
+#   scripts/boot-series.sh pending     exit 0 and print the series'
+#                                      directory when one is pending here
+#   scripts/boot-series.sh unit DIR    the systemd unit of a series in DIR
+#   scripts/boot-series.sh kernel      the kernel image and initrd a
+#                                      series would kexec on this boot
 #
-# run-bench.sh calls it (start, resume, status, abort); it calls
-# run-bench.sh back for each boot's run (--series-step). A series lives in
-# OUT/series-<id>/: plan (key=value), args (run-bench.sh's arguments, one
-# a line), boots.csv (one row a boot), status (one line), log, runs/ (the
-# run directories) and, at the end, compare-*/ and report.md. Every file
-# is replaced by a rename, never written in place. OUT/.series-active
-# names the pending series: one at a time.
+# run-bench.sh calls it; it calls run-bench.sh back for each boot's run
+# (--series-step), from the copy the series keeps. A series lives in
+# OUT/series-<id>/: plan (key=value), args (the runs' arguments, one a
+# line), boots.csv, status, log, runs/, bin/ (the programs it runs, copied
+# at its start) and, at the end, compare-*/, report.md and final.csv.
+# What the machine needs to end it, whatever happens to OUT, is in
+# /var/lib/smapbench/boot-series/: the plan again, this script (the
+# unit runs that copy) and the marker "series", written last and removed
+# first. One series per machine.
 #
-# Between boots: kexec into the same kernel image and initrd with the
-# original command line, plus the SMAP-off parameter for the SMAP-off
-# boots, plus smapbench.series=<id>; `systemctl kexec` where systemd runs
-# (services stop cleanly), else `kexec -e`. The next boot continues the
-# series from a systemd unit installed for the series' duration (where
-# systemd runs), or from whatever runs run-bench.sh at boot (a test
-# guest's init), or by hand. After the last run: the comparison, and one
-# more kexec into the original command line. Any failure ends the series
-# the same way, keeping every run that finished.
-#
-# Environment: SMAPBENCH_KEXEC_INITRD (the initrd to boot, default
-# /boot/initrd.img-<release>; "none" for none), SMAPBENCH_SETTLE_SECONDS
-# (longest wait for a quiet system, default 120),
-# SMAPBENCH_SERIES_STEP_SECONDS (longest run, default 7200),
-# SMAPBENCH_NO_KEXEC (set: never kexec, say how to boot by hand),
+# start's knobs, read once and kept in the plan (a boot never reads its
+# environment): SMAPBENCH_NO_KEXEC (set: every reboot by hand),
+# SMAPBENCH_SETTLE_SECONDS (longest wait for the system to be up, and again
+# for it to be quiet; default 120), SMAPBENCH_SERIES_STEP_SECONDS (longest
+# run, default 7200), SMAPBENCH_KEXEC_KERNEL and SMAPBENCH_KEXEC_INITRD
+# (the image and initrd to boot when this script cannot find them),
 # SMAPBENCH_SERIES_FAIL_AT=K (tests: boot K's run fails).
 #
 # Exit status: 0 done or a boot pending; 1 a failure (the series ended);
-# 2 bad usage or a series that cannot start here (the reason printed).
+# 2 bad usage or a series that cannot start here (the reason printed, and
+# nothing changed).
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
 prog="run-bench.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+state_root=/var/lib/smapbench
+state=$state_root/boot-series
 unit_name=smapbench-series.service
 unit_path=/etc/systemd/system/$unit_name
+wants_link=/etc/systemd/system/multi-user.target.wants/$unit_name
+# A boot that is not the series' next step ends it; a series rebooted by
+# hand waits for at most this many such boots.
+manual_misses=3
+# Series boots reboot through the firmware this many seconds after a
+# panic, unless the original command line already reboots on one.
+panic_seconds=10
+# Seconds timeout(1) waits after its SIGTERM before SIGKILL.
+kill_grace=30
 
 say() { printf '%s: %s\n' "$prog" "$*"; }
 refuse() {
 	printf '%s: error: %s\n' "$prog" "$*" >&2
 	exit 2
 }
-
-mode=${1:-}
-out=${2:-}
-[ -n "$mode" ] && [ -n "$out" ] || refuse "usage: $0 start|resume|status|abort OUT ..."
-shift 2
-active=$out/.series-active
+now() { date +%s; }
+utc() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 
 # ------------------------------------------------------------ state files
 # put FILE: stdin into FILE through a rename in the same directory.
 put() {
 	local tmp
 	tmp=$(mktemp "$1.XXXXXX") || return 1
-	cat >"$tmp" && mv -f "$tmp" "$1"
+	cat >"$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" "$1" || { rm -f "$tmp"; return 1; }
 }
-plan_get() { sed -n "s/^$1=//p" "$series/plan" | head -n 1; }
+kv_get() { sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1; }
+# The machine's copy of the plan: readable whatever happened to the
+# series' directory.
+plan_get() { kv_get "$state/plan" "$1"; }
+# A number kept in a state file.
+counter() { local v; v=$(cat "$state/$1" 2>/dev/null); echo "${v:-0}"; }
+set_counter() { printf '%s\n' "$2" | put "$state/$1"; }
+
+series_reachable() { [ -f "$series/plan" ] && [ -w "$series" ]; }
 set_status() {
-	printf '%s\n' "$*" | put "$series/status"
+	series_reachable && printf '%s\n' "$*" | put "$series/status"
 	note "$*"
 }
-# note TEXT: to the series' log, the journal and the terminal.
+# note TEXT: the series' log, the journal (tag smapbench-series), stdout.
 note() {
-	printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" >>"$series/log"
-	command -v logger >/dev/null && logger -t smapbench-series -- "$*" 2>/dev/null
+	series_reachable && printf '%s %s\n' "$(utc)" "$*" >>"$series/log"
+	command -v logger >/dev/null && logger -t smapbench-series -- "series $id: $*" 2>/dev/null
 	say "series $id: $*"
 }
+status_line() { cat "$series/status" 2>/dev/null; }
 boots_done() {
 	[ -f "$series/boots.csv" ] || { echo 0; return; }
 	tail -n +2 "$series/boots.csv" | grep -c .
 }
+state_word() { [ "$1" = smap ] && echo on || echo off; }
+
+# The machine's lock: every change of a series' state holds it, so that an
+# abort and a step's hand-over never interleave.
+lock() {
+	[ -d "$state_root" ] || return 0
+	exec 9<"$state_root" && flock -w 300 9 ||
+		refuse "another boot series command holds $state_root; try again"
+}
+unlock() { exec 9<&-; }
+pending() { [ -f "$state/series" ]; }
 
 # ------------------------------------------------------------ this boot
 current_cmdline() { cat /proc/cmdline; }
 boot_id() { cat /proc/sys/kernel/random/boot_id; }
+have_systemd() { [ -d /run/systemd/system ] && [ "$(cat /proc/1/comm 2>/dev/null)" = systemd ]; }
 # The state the program reports (smap or nosmap): system/smap_context.c.
+# Bounded: a step must not hang before its run's own limit applies.
 smap_state() {
-	"$here/build/smapbench" info --format=kv 2>/dev/null | sed -n 's/^smap_state=//p'
+	timeout -k 5 60 "$1" info --format=kv 2>/dev/null | sed -n 's/^smap_state=//p'
 }
 # The parameter that turns SMAP off on this kernel: clearcpuid=smap from
 # 5.19 (nosmap is ignored there), nosmap before.
@@ -99,204 +126,623 @@ off_param_for() {
 		echo nosmap
 	fi
 }
-# A command line without the series' own words and the SMAP-off ones.
-strip_words() {
-	local word kept=()
-	for word in $1; do
-		case $word in
-		clearcpuid=smap | nosmap | smapbench.series=*) ;;
-		*) kept+=("$word") ;;
-		esac
+# The value of smapbench.series= on this boot's command line: <id>:<k>.
+series_param() {
+	current_cmdline | tr ' ' '\n' | sed -n 's/^smapbench\.series=//p' | head -n 1
+}
+
+# ------------------------------------------------------------ command lines
+# edit_cmdline STATE ADD: the original command line for a boot with SMAP
+# STATE (smap or nosmap), the words ADD inserted before a " -- " (past it
+# the kernel hands words to init) or at the end. Words are split as the
+# kernel does (lib/cmdline.c): whitespace outside double quotes. Every
+# byte not edited stays as it was. SMAP off merges into the last
+# clearcpuid= (the only one the kernel reads: clearcpuid=pku becomes
+# clearcpuid=pku,smap) or adds the plan's off parameter; SMAP on removes
+# smap (or 308) from clearcpuid= lists and nosmap words, and nothing else.
+edit_cmdline() {
+	CMDLINE=$(plan_get original_cmdline) WANT=$1 OFF=$(plan_get off_param) ADD=$2 \
+		LC_ALL=C awk '
+	function space(c) { return c != "" && index(" \t\n\v\f\r", c) > 0 }
+	# delete word w with one whitespace byte next to it
+	function drop(w,   st, len) {
+		st = ws[w]; len = wl[w]
+		if (st > 1 && space(substr(s, st - 1, 1))) { st--; len++ }
+		else if (space(substr(s, st + len, 1))) len++
+		edit(st, len, "")
+	}
+	function edit(st, len, text) { ne++; es[ne] = st; el[ne] = len; et[ne] = text }
+	BEGIN {
+		s = ENVIRON["CMDLINE"]; n = length(s); want = ENVIRON["WANT"]
+		add = ENVIRON["ADD"]; off = ENVIRON["OFF"]
+		stop = 0; nw = 0; i = 1
+		while (i <= n) {
+			while (i <= n && space(substr(s, i, 1))) i++
+			if (i > n) break
+			st = i; q = 0
+			for (; i <= n; i++) {
+				c = substr(s, i, 1)
+				if (c == "\"") q = !q
+				else if (!q && space(c)) break
+			}
+			w = substr(s, st, i - st)
+			# the kernel takes "--" quoted or not (next_arg() drops quotes)
+			if (w == "--" || w == "\"--\"") { stop = st; break }
+			nw++; ws[nw] = st; wl[nw] = i - st; word[nw] = w
+		}
+		last = 0
+		for (w = 1; w <= nw; w++)
+			if (word[w] ~ /^clearcpuid=/) last = w
+		if (want == "nosmap" && off == "clearcpuid=smap") {
+			if (!last) {
+				add = "clearcpuid=smap " add
+			} else {
+				value = substr(word[last], 12)
+				m = split(value, item, ",")
+				has = 0
+				for (j = 1; j <= m; j++) if (item[j] == "smap" || item[j] == "308") has = 1
+				if (!has) edit(ws[last] + wl[last], 0, (value == "" ? "smap" : ",smap"))
+			}
+		} else if (want == "nosmap") {
+			has = 0
+			for (w = 1; w <= nw; w++) if (word[w] == "nosmap") has = 1
+			if (!has) add = "nosmap " add
+		} else {
+			for (w = 1; w <= nw; w++) {
+				if (word[w] == "nosmap") { drop(w); continue }
+				if (word[w] !~ /^clearcpuid=/) continue
+				m = split(substr(word[w], 12), item, ",")
+				kept = ""; dropped = 0
+				for (j = 1; j <= m; j++) {
+					if (item[j] == "smap" || item[j] == "308") { dropped = 1; continue }
+					kept = kept (kept == "" ? "" : ",") item[j]
+				}
+				if (!dropped) continue
+				if (kept == "") drop(w)
+				else edit(ws[w], wl[w], "clearcpuid=" kept)
+			}
+		}
+		if (stop) edit(stop, 0, add " ")
+		# Edits never overlap: apply them from the right.
+		for (a = 1; a <= ne; a++) order[a] = a
+		for (a = 1; a <= ne; a++)
+			for (b = a + 1; b <= ne; b++)
+				if (es[order[b]] > es[order[a]]) { t = order[a]; order[a] = order[b]; order[b] = t }
+		for (a = 1; a <= ne; a++) {
+			e = order[a]
+			s = substr(s, 1, es[e] - 1) et[e] substr(s, es[e] + el[e])
+		}
+		if (!stop) {
+			n = length(s)
+			if (n == 0) s = add
+			else if (space(substr(s, n, 1))) s = s add
+			else s = s " " add
+		}
+		printf "%s", s
+	}'
+}
+# panic_word: panic=<seconds> unless the original command line already
+# reboots after a panic (its last panic= is not 0).
+panic_word() {
+	local last
+	last=$(plan_get original_cmdline | tr ' ' '\n' | sed -n 's/^panic=//p' | tail -n 1)
+	case $last in '' | 0 | *[!0-9-]*) echo "panic=$panic_seconds" ;; esac
+}
+# series_cmdline K: the command line of boot K of the series.
+series_cmdline() {
+	local k=$1 want panic
+	want=$(plan_get states | cut -d' ' -f"$k")
+	panic=$(panic_word)
+	edit_cmdline "$want" "smapbench.series=$id:$k${panic:+ $panic}"
+}
+# One CSV field, quoted (RFC 4180).
+csv_field() { local v=${1//\"/\"\"}; printf '"%s"' "$v"; }
+
+# ------------------------------------------------------------ the kernel to kexec
+# Release of a bzImage, from its setup header ("HdrS" at 0x202; at 0x20e
+# the offset, less 0x200, of a string starting with the release).
+image_release() {
+	local offset
+	[ -r "$1" ] && [ "$(dd if="$1" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ] || return 1
+	offset=$(od -An -t u2 -j 526 -N 2 "$1" | tr -d ' ')
+	[ -n "$offset" ] && [ "$offset" -gt 0 ] || return 1
+	dd if="$1" bs=1 skip=$((offset + 512)) count=128 2>/dev/null | tr '\0' '\n' | head -n 1 | cut -d' ' -f1
+}
+# A unified kernel image: a PE file with a .linux section.
+is_uki() {
+	[ "$(head -c 2 "$1" 2>/dev/null)" = MZ ] && ! image_release "$1" >/dev/null &&
+		head -c 4096 "$1" | LC_ALL=C grep -qa '\.linux'
+}
+# The boot loader roots: where /boot/loader/entries and EFI/Linux live.
+boot_roots() { local r; for r in /boot /efi /boot/efi; do [ -d "$r" ] && echo "$r"; done; }
+# bls_entry RELEASE: the Boot Loader Specification entry of RELEASE,
+# "ROOT FILE" (Fedora, RHEL, systemd-boot).
+bls_entry() {
+	local root f linux
+	for root in $(boot_roots); do
+		for f in "$root"/loader/entries/*.conf; do
+			[ -f "$f" ] || continue
+			linux=$(sed -n 's/^linux[[:space:]]\{1,\}//p' "$f" | head -n 1)
+			[ -n "$linux" ] && [ "$(image_release "$root$linux")" = "$1" ] &&
+				{ echo "$root $f"; return 0; }
+		done
 	done
-	echo "${kept[*]}"
+	return 1
 }
-# cmdline_for STATE: the original command line, SMAP on or off.
-cmdline_for() {
-	local base
-	base=$(strip_words "$(plan_get original_cmdline)")
-	if [ "$1" = nosmap ]; then
-		echo "$base $(plan_get off_param) smapbench.series=$id"
-	else
-		echo "$base smapbench.series=$id"
+# The initrd of a BLS entry: its initrd lines but microcode (the CPU
+# keeps its microcode across kexec) and unexpanded $variables; the last.
+bls_initrd() {
+	local root=$1 file=$2 word found=""
+	for word in $(sed -n 's/^initrd[[:space:]]\{1,\}//p' "$file"); do
+		case $word in '$'* | *ucode*) continue ;; esac
+		[ -r "$root$word" ] && found=$root$word
+	done
+	echo "$found"
+}
+# discover_kernel: sets image, initrd and kernel_how for the running
+# kernel, or kernel_why (the refusal).
+discover_kernel() {
+	local rel p entry root file base dir cand word
+	rel=$(uname -r)
+	image="" initrd="" kernel_how="" kernel_why="" entry=""
+	if [ -n "${SMAPBENCH_KEXEC_KERNEL:-}" ]; then
+		[ "$SMAPBENCH_KEXEC_KERNEL" != none ] ||
+			{ kernel_why="SMAPBENCH_KEXEC_KERNEL=none: a series needs the kernel image to kexec"; return; }
+		[ -r "$SMAPBENCH_KEXEC_KERNEL" ] ||
+			{ kernel_why="SMAPBENCH_KEXEC_KERNEL=$SMAPBENCH_KEXEC_KERNEL: no such file"; return; }
+		image=$SMAPBENCH_KEXEC_KERNEL kernel_how="SMAPBENCH_KEXEC_KERNEL"
 	fi
+	if [ -z "$image" ]; then
+		# The image the boot loader named (GRUB: BOOT_IMAGE=, relative to
+		# the partition it read it from), NixOS's, a BLS entry's, then the
+		# layouts by name, then any /boot/vmlinuz* of this release (Arch).
+		p=$(current_cmdline | tr ' ' '\n' | sed -n 's/^BOOT_IMAGE=//p' | head -n 1)
+		p=${p#(*)}
+		for cand in ${p:+"$p" "/boot$p"}; do
+			[ "$(image_release "$cand")" = "$rel" ] && { image=$cand kernel_how="BOOT_IMAGE"; break; }
+		done
+	fi
+	if [ -z "$image" ] && [ "$(image_release /run/booted-system/kernel)" = "$rel" ]; then
+		image=/run/booted-system/kernel kernel_how="NixOS /run/booted-system"
+	fi
+	if [ -z "$image" ] && entry=$(bls_entry "$rel"); then
+		read -r root file <<<"$entry"
+		image=$root$(sed -n 's/^linux[[:space:]]\{1,\}//p' "$file" | head -n 1)
+		kernel_how="boot loader entry $file"
+	fi
+	if [ -z "$image" ]; then
+		for cand in /boot/vmlinuz-"$rel" /boot/vmlinux-"$rel" /boot/kernel-"$rel" \
+			/usr/lib/modules/"$rel"/vmlinuz /lib/modules/"$rel"/vmlinuz /boot/vmlinuz*; do
+			[ "$(image_release "$cand")" = "$rel" ] && { image=$cand kernel_how="$cand"; break; }
+		done
+	fi
+	if [ -z "$image" ]; then
+		for root in $(boot_roots); do
+			for cand in "$root"/EFI/Linux/*.efi; do
+				[ -f "$cand" ] && is_uki "$cand" && LC_ALL=C grep -qaF "$rel" "$cand" || continue
+				if uki_loads "$cand"; then
+					image=$cand kernel_how="unified kernel image (its own initrd)"
+					return
+				fi
+				kernel_why="the running kernel $rel was booted from a unified kernel image, $cand, and this kexec ($(kexec --version 2>/dev/null | head -n 1)) cannot load it: boot the SMAP-off command line by hand instead (docs/smap-off.md)"
+				return
+			done
+		done
+		kernel_why="no kernel image of the running kernel $rel found (BOOT_IMAGE, /run/booted-system, boot loader entries, /boot/vmlinuz-$rel, /usr/lib/modules/$rel/vmlinuz, /boot/vmlinuz*): name it with SMAPBENCH_KEXEC_KERNEL=PATH"
+		return
+	fi
+	if [ "$kernel_how" != SMAPBENCH_KEXEC_KERNEL ] || ! is_uki "$image"; then
+		[ "$(image_release "$image")" = "$rel" ] || {
+			kernel_why="$image is not an image of the running kernel $rel (it says '$(image_release "$image")')"
+			return
+		}
+	elif uki_loads "$image"; then
+		return
+	else
+		kernel_why="$image is a unified kernel image, which this kexec cannot load"
+		return
+	fi
+	# The initrd: named, the BLS entry's, NixOS's, next to the image
+	# under the names each layout gives it, the EFI stub's initrd=.
+	if [ -n "${SMAPBENCH_KEXEC_INITRD:-}" ]; then
+		[ "$SMAPBENCH_KEXEC_INITRD" != none ] || {
+			kernel_why="SMAPBENCH_KEXEC_INITRD=none: refused, a boot without its initramfs cannot mount an encrypted or LVM root; name the initrd the boot loader uses"
+			return
+		}
+		[ -r "$SMAPBENCH_KEXEC_INITRD" ] ||
+			{ kernel_why="SMAPBENCH_KEXEC_INITRD=$SMAPBENCH_KEXEC_INITRD: no such file"; return; }
+		initrd=$SMAPBENCH_KEXEC_INITRD
+		return
+	fi
+	[ -z "$entry" ] && entry=$(bls_entry "$rel")
+	if [ -n "$entry" ]; then
+		read -r root file <<<"$entry"
+		initrd=$(bls_initrd "$root" "$file")
+		[ -n "$initrd" ] && return
+	fi
+	if [ "$image" = /run/booted-system/kernel ] && [ -r /run/booted-system/initrd ]; then
+		initrd=/run/booted-system/initrd
+		return
+	fi
+	base=${image##*/} dir=${image%/*}
+	base=${base#vmlinuz-} base=${base#vmlinux-} base=${base#kernel-}
+	for cand in "$dir/initrd.img-$base" "$dir/initramfs-$base.img" "$dir/initrd-$base" \
+		"$dir/initramfs-$base" /boot/initrd.img-"$rel" /boot/initramfs-"$rel".img \
+		/boot/initrd-"$rel" "$dir/initrd" /usr/lib/modules/"$rel"/initrd; do
+		[ -f "$cand" ] && [ -r "$cand" ] && { initrd=$cand; return; }
+	done
+	for word in $(current_cmdline | tr ' ' '\n' | sed -n 's/^initrd=//p'); do
+		word=${word//\\//}
+		for root in $(boot_roots); do
+			[ -r "$root/${word#/}" ] && { initrd=$root/${word#/}; return; }
+		done
+	done
+	kernel_why="no initramfs of $rel found next to $image (initrd.img-*, initramfs-*.img, initrd-*, a boot loader entry's): name the one the boot loader uses with SMAPBENCH_KEXEC_INITRD=PATH"
 }
-series_param() { tr ' ' '\n' </proc/cmdline | sed -n 's/^smapbench\.series=//p' | head -n 1; }
+# uki_loads FILE: kexec can load the unified kernel image FILE (then
+# unloaded again).
+uki_loads() {
+	have_kexec && kexec -s -l "$1" --append="$(current_cmdline)" >/dev/null 2>&1 || return 1
+	kexec_unload
+}
 
 # ------------------------------------------------------------ rebooting
-have_systemd() { [ -d /run/systemd/system ]; }
-# Why kexec cannot be used here, or nothing.
+# An executable kexec in PATH (command -v also names one that is not).
+have_kexec() { local p; p=$(command -v kexec) && [ -x "$p" ]; }
+kexec_unload() {
+	have_kexec || return 0
+	kexec -s -u >/dev/null 2>&1
+	kexec -u >/dev/null 2>&1
+	return 0
+}
+# Why kexec cannot be used on this boot, or nothing.
 kexec_unusable() {
-	if [ -n "${SMAPBENCH_NO_KEXEC:-}" ]; then
-		echo "kexec is not to be used (SMAPBENCH_NO_KEXEC is set)"
-	elif ! command -v kexec >/dev/null; then
-		echo "kexec is not installed (apt-get install kexec-tools)"
+	if ! have_kexec; then
+		echo "kexec is not installed"
 	elif [ "$(cat /proc/sys/kernel/kexec_load_disabled 2>/dev/null)" = 1 ]; then
 		echo "kexec is disabled on this boot (kernel.kexec_load_disabled=1)"
-	elif ! [ -r "$(plan_get kernel_image)" ]; then
-		echo "no kernel image at $(plan_get kernel_image)"
 	fi
 }
+# The series has not been ended (by abort, a failure elsewhere) meanwhile;
+# while it returns home, that it is still pending.
+series_live() {
+	pending && [ "$(cat "$state/series" 2>/dev/null)" = "$series" ] &&
+		{ [ "$returning" -eq 1 ] || [ ! -f "$state/ending" ]; }
+}
+# systemctl kexec's flag that skips logind's inhibitor check, where it
+# exists (248); inhibitors that block a shutdown are waited for first.
+systemctl_kexec() {
+	local version waited=0 flags=()
+	while systemd-inhibit --list --no-pager 2>/dev/null | grep -q 'shutdown.*block'; do
+		[ "$waited" -ge 600 ] && break
+		[ "$waited" -eq 0 ] && note "waiting for what blocks a shutdown to end (systemd-inhibit --list), at most 600 s"
+		sleep 10
+		waited=$((waited + 10))
+	done
+	version=$(systemctl --version 2>/dev/null | sed -n '1s/^systemd \([0-9]\{1,\}\).*/\1/p')
+	[ "${version:-0}" -ge 248 ] && flags+=(--check-inhibitors=no)
+	systemctl kexec "${flags[@]}"
+}
+# reboot_into CMDLINE WHAT: into this kernel with CMDLINE. Returns 0 when
+# the machine is going down (the caller exits at once), 3 when the reboot
+# is the user's to make (instructions printed), 4 when the series ended
+# meanwhile, 1 when it failed (reboot_why says why). The marker is
+# checked under the lock before the image is loaded and again before it
+# is executed; every path that does not execute it unloads it.
+reboot_into() {
+	local cmdline=$1 what=$2 image initrd how load=()
+	image=$(plan_get kernel_image) initrd=$(plan_get initrd) how=$(plan_get reboot)
+	reboot_why=""
+	if [ "$returning" -eq 0 ]; then
+		case " $cmdline " in
+		*" smapbench.series=$id:"*) ;;
+		*)
+			reboot_why="the next boot's command line could not be made ('$cmdline')"
+			return 1 ;;
+		esac
+	fi
+	[ "$how" = manual ] || reboot_why=$(kexec_unusable)
+	if [ "$how" = manual ] || [ -n "$reboot_why" ]; then
+		[ -n "$reboot_why" ] && note "cannot reboot by itself: $reboot_why"
+		return 3
+	fi
+	lock
+	if ! series_live; then
+		unlock
+		return 4
+	fi
+	[ -n "$initrd" ] && load=(--initrd="$initrd")
+	if [ "$(plan_get kernel_is_uki)" != 1 ] && [ "$(image_release "$image")" != "$(plan_get release)" ]; then
+		reboot_why="$image is no longer an image of $(plan_get release)"
+	# kexec_file_load first: it works under lockdown with a signed kernel.
+	elif ! kexec -s -l "$image" "${load[@]}" --append="$cmdline" >>"$series_log" 2>&1 &&
+		! kexec -l "$image" "${load[@]}" --append="$cmdline" >>"$series_log" 2>&1; then
+		reboot_why="kexec refused to load $image (log: $series_log)"
+	fi
+	if [ -n "$reboot_why" ]; then
+		kexec_unload
+		unlock
+		return 1
+	fi
+	if ! series_live; then
+		kexec_unload
+		unlock
+		return 4
+	fi
+	note "rebooting with kexec: $what"
+	sync
+	# From here on, a SIGTERM is the shutdown this starts.
+	trap '' INT TERM HUP
+	case $how in
+	systemd)
+		if systemctl_kexec >>"$series_log" 2>&1; then
+			return 0
+		fi
+		reboot_why="systemctl kexec failed (log: $series_log)"
+		;;
+	guest)
+		# The host-root guest: PID 1 is the session that runs this
+		# series and nothing else; there is no service to stop.
+		kexec -e
+		reboot_why="kexec -e returned"
+		;;
+	esac
+	trap 'on_signal INT' INT
+	trap 'on_signal TERM' TERM
+	trap 'on_signal HUP' HUP
+	kexec_unload
+	unlock
+	return 1
+}
+# manual_reboot CMDLINE WHAT: how to make the next boot by hand.
+manual_reboot() {
+	say "to go on, boot this kernel once with this command line ($2):"
+	printf '  %s\n' "$1"
+	say "e.g. press 'e' at the GRUB menu, replace the linux line's parameters, Ctrl-X; the boot loader's configuration stays as it is"
+	if [ "$(plan_get unit)" = 1 ]; then
+		say "the series continues by itself on that boot ($unit_name); any other boot ends it after $manual_misses"
+	else
+		say "then, on that boot: sudo ./$prog --series-resume"
+	fi
+}
+
+# ------------------------------------------------------------ the unit
 # The unit that continues the series on the next boot: installed while a
-# series is pending, removed at its end. It keys on the series' marker,
-# not on the command line, so that it also records the last boot, which
-# has the original command line.
+# series is pending, removed at its end. It runs on every boot (the
+# series decides whether the boot is its next step); without the marker
+# it removes itself. Type=exec: the boot completes while a run goes on.
 unit_text() {
 	cat <<EOF
 [Unit]
-Description=smapbench boot series: the next step of the series pending in $out
-ConditionPathExists=$active
+Description=smapbench boot series: the next step of the series in $1
 After=multi-user.target
-Wants=multi-user.target
+RequiresMountsFor=$state $1
 
 [Service]
-Type=oneshot
-ExecStart="$here/run-bench.sh" --series-resume --out "$out"
+Type=exec
+ExecStart=/bin/bash $state/boot-series.sh resume
+KillMode=mixed
 StandardOutput=journal+console
+StandardError=journal+console
 
 [Install]
 WantedBy=multi-user.target
 EOF
 }
 install_unit() {
-	have_systemd || return 0
-	unit_text | put "$unit_path" || return 1
-	systemctl daemon-reload && systemctl enable "$unit_name" >/dev/null 2>&1
+	unit_text "$series" | put "$unit_path" || return 1
+	systemctl daemon-reload && systemctl enable "$unit_name" >>"$series_log" 2>&1
 }
+# remove_unit: the unit and its wants link. While the system stops, the
+# files only (the next boot reads them from disk).
 remove_unit() {
-	[ -f "$unit_path" ] || return 0
-	systemctl disable "$unit_name" >/dev/null 2>&1
-	rm -f "$unit_path"
-	systemctl daemon-reload 2>/dev/null
+	[ -e "$unit_path" ] || [ -L "$wants_link" ] || return 0
+	if have_systemd && [ "$(systemctl is-system-running 2>/dev/null)" != stopping ]; then
+		systemctl disable "$unit_name" >/dev/null 2>&1
+	fi
+	rm -f "$wants_link" "$unit_path"
+	have_systemd && [ "$(systemctl is-system-running 2>/dev/null)" != stopping ] &&
+		systemctl daemon-reload 2>/dev/null
 	return 0
 }
-# reboot_into CMDLINE WHAT: kexec into this kernel with CMDLINE, or say
-# how to boot it by hand. Returns only when it could not reboot.
-reboot_into() {
-	local cmdline=$1 what=$2 why image initrd load=()
-	why=$(kexec_unusable)
-	image=$(plan_get kernel_image)
-	initrd=$(plan_get initrd)
-	if [ -z "$why" ]; then
-		[ -n "$initrd" ] && load=(--initrd="$initrd")
-		# kexec_file_load first: it works under lockdown with a signed
-		# kernel; the classic kexec_load where that is refused.
-		if ! kexec -s -l "$image" "${load[@]}" --append="$cmdline" >>"$series/log" 2>&1 &&
-			! kexec -l "$image" "${load[@]}" --append="$cmdline" >>"$series/log" 2>&1; then
-			why="kexec refused to load $image (log: $series/log)"
-		fi
-	fi
-	if [ -n "$why" ]; then
-		note "cannot reboot by itself: $why"
-		say "to go on, boot this kernel once with this command line ($what):"
-		printf '  %s\n' "$cmdline"
-		say "e.g. press 'e' at the GRUB menu, replace the linux line's parameters, Ctrl-X; the boot loader's configuration stays as it is"
-		if have_systemd; then
-			say "the series continues by itself on that boot ($unit_name)"
-		else
-			say "then run the same command again as root: sudo ./$prog --series-resume --out $out"
-		fi
-		return 1
-	fi
-	note "rebooting with kexec: $what"
-	sync
-	if have_systemd && [ "$(cat /proc/1/comm 2>/dev/null)" = systemd ]; then
-		systemctl kexec
-		exit 0
-	fi
-	kexec -e
-	note "kexec -e returned: the reboot did not happen"
-	return 1
-}
 
-# ------------------------------------------------------------ the steps
+# ------------------------------------------------------------ ending
 # fail WHY: the series ends; back to the original command line.
 fail() {
 	set_status "failed at boot $(($(boots_done) + 1)) of $(plan_get boots): $*"
-	finish_or_return failed
+	return_home failed
 	exit 1
 }
-# finish_or_return HOW: the end of a series (HOW: done or failed). When
-# this boot has the original command line, the series ends here;
-# otherwise one more kexec, and the next boot ends it.
-finish_or_return() {
-	local original
-	original=$(plan_get original_cmdline)
-	if [ "$(current_cmdline)" = "$original" ]; then
-		end_series "$1"
+# return_home HOW: the end of a series (done, failed, aborted or
+# interrupted). On the original command line it ends here; on a series
+# boot one more kexec, and the next boot ends it.
+return_home() {
+	local how=$1 rc
+	if [ "$(current_cmdline)" = "$(plan_get original_cmdline)" ]; then
+		end_series "$how"
 		return
 	fi
-	printf 'returning %s\n' "$1" | put "$series/phase"
-	reboot_into "$original" "the original command line" && return
-	# No reboot: the machine stays on this boot; the series ends anyway.
-	end_series "$1"
+	printf '%s\n' "$how" | put "$state/ending"
+	returning=1
+	reboot_into "$(plan_get original_cmdline)" "the original command line"
+	rc=$?
+	case $rc in
+	0) exit 0 ;;
+	4) exit 0 ;;
+	esac
+	# No kexec: the series ends on this boot; the boot loader's default
+	# (the original command line) is one reboot away.
+	[ "$rc" -eq 1 ] && note "the kexec into the original command line failed: $reboot_why"
+	end_series "$how"
+	if [ "$(smap_state "$series/bin/build/smapbench")" = smap ]; then
+		note "this boot has SMAP on; its command line still has the series' words until the next reboot"
+	elif [ "$rc" -eq 1 ] && have_systemd && systemctl reboot >/dev/null 2>&1; then
+		note "this boot had SMAP off: rebooting through the firmware, into the boot loader's default"
+	else
+		note "THIS BOOT HAS SMAP OFF: reboot it (its boot loader's default has SMAP on)"
+		say "THIS BOOT HAS SMAP OFF: reboot it; the boot loader's default boots the original command line"
+	fi
 }
+# end_series HOW: the unit, a kexec-tools the series installed, final.csv,
+# the status and, last, the machine's state. Repeatable: a power loss
+# part way through ends it again on the next boot.
 end_series() {
-	remove_unit
-	rm -f "$active" "$series/phase"
-	printf '%s,%s,%s\n' "$(boot_id)" "$(current_cmdline | tr ',' ' ')" \
-		"$([ "$(current_cmdline)" = "$(plan_get original_cmdline)" ] && echo 1 || echo 0)" |
-		cat "$series/final.csv.head" - | put "$series/final.csv"
-	rm -f "$series/final.csv.head"
-	if [ "$1" = "done" ]; then
+	local how=$1 restored=0 made
+	made=$(plan_get made_state_root)
+	kexec_unload
+	if [ "$(plan_get installed_kexec_tools)" = 1 ] && dpkg-query -W -f='${Status}' kexec-tools 2>/dev/null | grep -q installed; then
+		if DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq -o DPkg::Lock::Timeout=300 kexec-tools >>"$series_log" 2>&1; then
+			note "removed kexec-tools, which the series installed"
+		else
+			note "could not remove kexec-tools, which the series installed: apt-get purge kexec-tools"
+		fi
+	fi
+	[ "$(current_cmdline)" = "$(plan_get original_cmdline)" ] && restored=1
+	if series_reachable; then
+		{
+			echo "final_boot_id,final_cmdline,original_cmdline_restored"
+			printf '%s,%s,%s\n' "$(boot_id)" "$(csv_field "$(current_cmdline)")" "$restored"
+		} | put "$series/final.csv"
+		rm -f "$series/run-dir"
+	fi
+	if [ "$how" = "done" ]; then
 		set_status "done: $(plan_get boots) boots; report.md has the comparisons"
 	else
-		note "ended; the runs that finished stay in $series/runs"
+		note "ended ($how); the runs that finished stay in $series/runs"
 	fi
+	# The marker first, the unit next, the state last: whichever a power
+	# loss leaves, the next boot or run cleans up.
+	rm -f "$state/series"
+	remove_unit
+	rm -rf "$state"
+	[ "$made" = 1 ] && rmdir "$state_root" 2>/dev/null
+	return 0
 }
 
-# Waits until the machine is up and quiet before a run.
+# ------------------------------------------------------------ a step
+# Waits until the system is up (systemd: running or degraded; the series'
+# own unit is Type=exec, so it never holds the boot back) and then quiet
+# (under half a CPU busy over 2 s), each for at most the plan's limit.
 settle() {
-	local limit=${SMAPBENCH_SETTLE_SECONDS:-120} start=$SECONDS load
-	if have_systemd && [ "$(cat /proc/1/comm 2>/dev/null)" = systemd ]; then
-		timeout "$limit" systemctl is-system-running --wait >/dev/null 2>&1
+	local limit start up quiet s a b
+	limit=$(plan_get settle_seconds)
+	start=$(now)
+	if have_systemd; then
+		while [ $(($(now) - start)) -lt "$limit" ]; do
+			s=$(systemctl is-system-running 2>/dev/null)
+			case $s in running | degraded) break ;; esac
+			sleep 1
+		done
 	fi
-	while [ $((SECONDS - start)) -lt "$limit" ]; do
-		load=$(cut -d' ' -f1 /proc/loadavg)
-		awk -v l="$load" 'BEGIN { exit !(l < 1.0) }' && break
-		sleep 5
+	up=$(($(now) - start))
+	s=$(now)
+	while [ $(($(now) - s)) -lt "$limit" ]; do
+		a=$(head -n 1 /proc/stat)
+		sleep 2
+		b=$(head -n 1 /proc/stat)
+		awk -v a="$a" -v b="$b" -v n="$(nproc)" 'BEGIN {
+			split(a, x); split(b, y)
+			# user nice system idle iowait irq softirq steal (guest is in user)
+			total = 0; for (i = 2; i <= 9; i++) { d[i] = y[i] - x[i]; total += d[i] }
+			busy = d[2] + d[3] + d[4] + d[7] + d[8]
+			exit !(total > 0 && busy / total * n < 0.5)
+		}' && break
 	done
+	quiet=$(($(now) - s))
+	settle_seconds=$(($(now) - start))
+	note "settled in $settle_seconds s: the system was up after $up s, quiet $quiet s later"
 }
-
-# step: this boot's run, then the next boot or the end.
+# The SIGINT, SIGTERM or SIGHUP of a step (Ctrl-C on boot 1, systemctl
+# stop, a shutdown): the run stops and keeps what finished; the series
+# ends, unless something else ends it already.
+on_signal() {
+	trap '' INT TERM HUP
+	if [ -n "${run_pid:-}" ]; then
+		kill -TERM "$run_pid" 2>/dev/null
+		wait "$run_pid" 2>/dev/null
+		kill -KILL -- "-$run_pid" 2>/dev/null
+	fi
+	series_live || exit 0
+	lock
+	series_live || exit 0
+	set_status "interrupted at boot $(($(boots_done) + 1)) of $(plan_get boots) (SIG$1)"
+	if have_systemd && [ "$(systemctl is-system-running 2>/dev/null)" = stopping ]; then
+		# The machine is going down: the next boot, the boot loader's
+		# default, ends the series (nothing is removed or started now).
+		printf 'interrupted\n' | put "$state/ending"
+		kexec_unload
+		note "the machine is going down: the next boot ends the series"
+		exit 1
+	fi
+	unlock
+	return_home interrupted
+	exit 1
+}
+# step K: boot K's run, then the next boot or the end.
 step() {
-	local k n want got run_dir rc limit next
+	local k=$1 n want got limit rc next
 	n=$(plan_get boots)
-	k=$(($(boots_done) + 1))
 	want=$(plan_get states | cut -d' ' -f"$k")
-	set_status "running boot $k of $n (SMAP $([ "$want" = smap ] && echo on || echo off))"
-	got=$(smap_state)
+	printf '%s %s\n' "$k" "$(boot_id)" | put "$state/attempt"
+	printf '%s %s\n' "$$" "$(cut -d' ' -f22 /proc/$$/stat)" | put "$state/step"
+	trap 'on_signal INT' INT
+	trap 'on_signal TERM' TERM
+	trap 'on_signal HUP' HUP
+	set_status "running boot $k of $n (SMAP $(state_word "$want"))"
+	got=$(smap_state "$series/bin/build/smapbench")
 	[ "$got" = "$want" ] ||
-		fail "boot $k should have SMAP $want, but this boot reports '${got:-nothing}' (command line: $(current_cmdline))"
+		fail "boot $k should have SMAP $(state_word "$want"), but this boot reports '${got:-nothing}' (command line: $(current_cmdline))"
 	settle
-	limit=${SMAPBENCH_SERIES_STEP_SECONDS:-7200}
-	if [ "${SMAPBENCH_SERIES_FAIL_AT:-0}" = "$k" ]; then
+	if [ "$(plan_get fail_at)" = "$k" ]; then
 		fail "the run of boot $k failed (injected: SMAPBENCH_SERIES_FAIL_AT=$k)"
 	fi
+	limit=$(plan_get step_seconds)
 	mapfile -t args <"$series/args"
 	rm -f "$series/run-dir"
-	timeout --signal=TERM "$limit" "$here/run-bench.sh" --series-step --no-install \
-		--out "$series/runs" --run-dir-file "$series/run-dir" "${args[@]}"
+	# In the background, waited for: a signal reaches this shell's trap
+	# at once, and the trap stops the run. The run gets one SIGTERM, which
+	# run-bench.sh passes on to what it runs (a second one would discard
+	# the benchmarks that finished); SIGKILL after the grace. In a process
+	# group of its own, so that whatever outlives run-bench.sh goes too.
+	setsid timeout --foreground -k "$kill_grace" "$limit" "$series/bin/run-bench.sh" --series-step \
+		--no-install --out "$series/runs" --run-dir-file "$series/run-dir" "${args[@]}" &
+	run_pid=$!
+	wait "$run_pid"
 	rc=$?
+	kill -KILL -- "-$run_pid" 2>/dev/null
+	run_pid=""
 	run_dir=$(cat "$series/run-dir" 2>/dev/null)
 	rm -f "$series/run-dir"
-	[ "$rc" -eq 124 ] && fail "the run of boot $k took longer than $limit s"
+	series_live || exit 0
+	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && fail "the run of boot $k took longer than $limit s"
 	[ "$rc" -eq 0 ] && [ -n "$run_dir" ] && [ -d "$run_dir" ] ||
 		fail "the run of boot $k failed with status $rc"
+	lock
+	series_live || exit 0
 	{
 		cat "$series/boots.csv"
-		printf '%s,%s,%s,%s,%s,%s,%s\n' "$k" "$want" "$got" "$(boot_id)" \
+		printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$k" "$want" "$got" "$(boot_id)" \
 			"$(cut -d' ' -f1 /proc/uptime)" "$(cut -d' ' -f1 /proc/loadavg)" \
-			"runs/${run_dir##*/}"
+			"$settle_seconds" "runs/${run_dir##*/}"
 	} | put "$series/boots.csv"
+	set_counter misses 0
+	rm -f "$state/step"
+	unlock
 	note "boot $k of $n done: $run_dir"
 	if [ "$k" -lt "$n" ]; then
 		next=$(plan_get states | cut -d' ' -f$((k + 1)))
-		set_status "boot $((k + 1)) of $n pending (SMAP $([ "$next" = smap ] && echo on || echo off))"
-		reboot_into "$(cmdline_for "$next")" "boot $((k + 1)) of $n, SMAP $([ "$next" = smap ] && echo on || echo off)"
-		exit 0
+		set_status "boot $((k + 1)) of $n pending (SMAP $(state_word "$next"))"
+		reboot_into "$(series_cmdline $((k + 1)))" "boot $((k + 1)) of $n, SMAP $(state_word "$next")"
+		case $? in
+		0 | 4) exit 0 ;;
+		3)
+			manual_reboot "$(series_cmdline $((k + 1)))" "boot $((k + 1)) of $n, SMAP $(state_word "$next")"
+			exit 0 ;;
+		esac
+		fail "cannot reboot into boot $((k + 1)): $reboot_why"
 	fi
 	report
-	finish_or_return "done"
+	return_home "done"
 	exit 0
 }
 
@@ -304,7 +750,7 @@ step() {
 # $series/NAME, and report.md's line for it, WHAT it compares (or that the
 # comparison failed).
 compare_into() {
-	if "$here/build/smapbench" report "$1" "$2" --no-plots \
+	if "$series/bin/build/smapbench" report "$1" "$2" --no-plots \
 		--out "$series/$3" >>"$series/log" 2>&1; then
 		echo "- $4: [$3]($3/report.md)" >>"$series/report.md.tmp"
 	else
@@ -312,11 +758,10 @@ compare_into() {
 		note "the comparison of $4 failed (log: $series/log)"
 	fi
 }
-
 # The comparisons of the series: each SMAP-off run against the SMAP-on
-# run of the boot before or after it, and report.md.
+# run of the boot before or after it, all of them at once, and report.md.
 report() {
-	local rows on off pair=0
+	local rows row on off pair=0 k got bid up load settle run offs="" ons="" count_off=0 count_on=0 r s s1 r1 r2 i
 	set_status "comparing the runs of $(plan_get boots) boots"
 	mapfile -t rows < <(tail -n +2 "$series/boots.csv")
 	{
@@ -325,12 +770,11 @@ report() {
 		echo "$(plan_get boots) boots of $(plan_get release) on $(plan_get host), SMAP on and off in turn"
 		echo "($(plan_get off_param) for off), started $(plan_get started)."
 		echo
-		echo "| boot | SMAP | boot_id | uptime (s) | load | run |"
-		echo "| --- | --- | --- | --- | --- | --- |"
-		local row
+		echo "| boot | SMAP | boot_id | uptime (s) | load | settled in (s) | run |"
+		echo "| --- | --- | --- | --- | --- | --- | --- |"
 		for row in "${rows[@]}"; do
-			IFS=, read -r k want got bid up load run <<<"$row"
-			echo "| $k | $got | $bid | $up | $load | [$run]($run/) |"
+			IFS=, read -r k _ got bid up load settle run <<<"$row"
+			echo "| $k | $got | $bid | $up | $load | $settle | [$run]($run/) |"
 		done
 		echo
 		echo "## Comparisons"
@@ -338,9 +782,8 @@ report() {
 	} >"$series/report.md.tmp"
 	# All boots at once: each side's runs, one a boot, so that the
 	# comparison estimates what two boots differ by from the series itself.
-	local offs="" ons="" count_off=0 count_on=0 r s
 	for row in "${rows[@]}"; do
-		IFS=, read -r _ _ s _ _ _ r <<<"$row"
+		IFS=, read -r _ _ s _ _ _ _ r <<<"$row"
 		if [ "$s" = smap ]; then
 			ons+=",$series/$r" count_on=$((count_on + 1))
 		else
@@ -352,8 +795,8 @@ report() {
 			"all boots, the $count_off SMAP-off runs against the $count_on SMAP-on runs, each boot a unit"
 	fi
 	for ((i = 0; i + 1 < ${#rows[@]}; i += 2)); do
-		IFS=, read -r _ _ s1 _ _ _ r1 <<<"${rows[i]}"
-		IFS=, read -r _ _ _ _ _ _ r2 <<<"${rows[i + 1]}"
+		IFS=, read -r _ _ s1 _ _ _ _ r1 <<<"${rows[i]}"
+		IFS=, read -r _ _ _ _ _ _ _ r2 <<<"${rows[i + 1]}"
 		if [ "$s1" = smap ]; then on=$r1 off=$r2; else on=$r2 off=$r1; fi
 		pair=$((pair + 1))
 		compare_into "$series/$off" "$series/$on" "compare-$pair" \
@@ -362,17 +805,113 @@ report() {
 	mv -f "$series/report.md.tmp" "$series/report.md"
 }
 
-# ------------------------------------------------------------ commands
-case $mode in
-start)
-	n=${1:?start needs a number of boots}
-	shift
-	if [ -f "$active" ]; then
-		refuse "a boot series is pending: $(cat "$active") ($prog --series-status; $prog --boots-abort ends it)"
+# ------------------------------------------------------------ start
+# out_refusal DIR: why DIR cannot hold a series, or nothing. The unit
+# reads it on every boot, before anyone logs in.
+out_refusal() {
+	local fstype
+	case $1 in
+	*[!A-Za-z0-9._/+@,:=-]*)
+		echo "--out $1: a series directory's path may hold letters, digits and . _ / + @ , : = - only (the systemd unit names it)"
+		return ;;
+	esac
+	case $1/ in
+	/tmp/* | /var/tmp/*)
+		echo "--out $1 is under ${1#/}, which may be emptied at boot: choose a directory that lasts (the default data/, or one in /var or /home)"
+		return ;;
+	esac
+	fstype=$(stat -f -c %T "$1" 2>/dev/null)
+	case $fstype in
+	tmpfs | ramfs)
+		echo "--out $1 is on $fstype, which does not survive a reboot: choose a directory on a disk" ;;
+	nfs* | cifs | smb* | fuse* | ecryptfs | autofs | ceph | afs | glusterfs | 9p)
+		# 9p only where it is the host-root guest's share (--vm-guest).
+		[ "$fstype" = 9p ] && [ "$vm_guest" -eq 1 ] && return
+		echo "--out $1 is on $fstype, which may not be there when the series continues at boot: choose a directory on a local disk" ;;
+	esac
+}
+# The kexec-tools of Debian's init scripts reboot with kexec into the
+# running command line (LOAD_KEXEC=true, no APPEND): on a SMAP-off boot
+# every reboot of a sysvinit machine would keep SMAP off.
+kexec_reboot_reuses_cmdline() {
+	[ -x /etc/init.d/kexec-load ] && [ -r /etc/default/kexec ] || return 1
+	have_systemd && return 1
+	[ "$vm_guest" -eq 1 ] && return 1
+	(
+		LOAD_KEXEC="" APPEND="" USE_GRUB_CONFIG=""
+		# shellcheck disable=SC1091
+		. /etc/default/kexec 2>/dev/null
+		case $LOAD_KEXEC in true | 1) ;; *) exit 1 ;; esac
+		[ -z "$APPEND" ] && [ "$USE_GRUB_CONFIG" != true ]
+	)
+}
+# The question before the first reboot: what happens, asked on the
+# terminal; only "yes" goes on.
+ask() {
+	local answer minutes per users
+	case " ${run_args[*]} " in
+	*" --quick "*) per=2 ;;
+	*" --full "*) per=12 ;;
+	*) per=4 ;;
+	esac
+	minutes=$((n * per))
+	users=$(who 2>/dev/null | awk '{print $1}' | sort -u | tr '\n' ' ')
+	echo
+	say "a boot series of $n boots of $release, SMAP on and off in turn:"
+	if [ "$reboot_how" = manual ]; then
+		echo "  - it runs on this boot, then asks you to boot $((n - 1)) more times with the command lines it prints, and once more normally"
+	else
+		echo "  - it runs on this boot, then REBOOTS THIS MACHINE $n times with kexec ($((n - 1)) boots of the series and one back into"
+		echo "    the original command line), by itself, a few minutes apart"
 	fi
+	echo "  - every reboot disconnects everyone logged in${users:+ (now: $users)} and stops every service"
+	echo "  - in all about $minutes minutes; every boot but the first and the last has its own command line"
+	[ "$install_kexec" -eq 1 ] && echo "  - kexec-tools is installed for the series and removed at its end"
+	echo "  - it ends on the original command line with SMAP on; --boots-abort ends it early"
+	printf '%s: start the series? [y/N] ' "$prog"
+	read -r answer || answer=""
+	case $answer in y | Y | yes | YES) return 0 ;; esac
+	say "no series started"
+	exit 2
+}
+# start_undo: a start that fails or is interrupted removes what it made.
+start_undo() {
+	trap '' INT TERM HUP
+	rm -f "$state/series"
+	[ "$unit_installed" -eq 1 ] && remove_unit
+	if [ "$installed_kexec" -eq 1 ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq kexec-tools >/dev/null 2>&1
+	fi
+	rm -rf "$state" "$series"
+	[ "$made_state_root" -eq 1 ] && rmdir "$state_root" 2>/dev/null
+	kexec_unload
+}
+start() {
+	local yes=0 install=0 got states=() plan_states=() k why answer
+	n=${1:-}
+	shift
+	[[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 2 ] && [ "$n" -le 64 ] || refuse "a series has 2 to 64 boots"
+	vm_guest=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--yes) yes=1 ;;
+		--install) install=1 ;;
+		--vm-guest) vm_guest=1 ;;
+		--) shift; break ;;
+		*) refuse "start: unknown option '$1'" ;;
+		esac
+		shift
+	done
+	run_args=("$@")
+	[ "$(id -u)" -eq 0 ] || refuse "a boot series needs root"
+	if pending; then
+		refuse "a boot series is pending on this machine: $(cat "$state/series") ($prog --series-status; $prog --boots-abort ends it)"
+	fi
+	why=$(out_refusal "$out")
+	[ -z "$why" ] || refuse "$why"
 	[ -x "$here/build/smapbench" ] || refuse "build smapbench first (make)"
 	release=$(uname -r)
-	got=$(smap_state)
+	got=$(smap_state "$here/build/smapbench")
 	case $got in
 	smap) states=(smap nosmap) ;;
 	nosmap)
@@ -381,105 +920,265 @@ start)
 		states=(nosmap smap) ;;
 	*) refuse "cannot tell this boot's SMAP state ($here/build/smapbench info)" ;;
 	esac
-	image=/boot/vmlinuz-$release
-	[ -r "$image" ] || refuse "no kernel image for the running kernel at $image: kexec needs it"
-	initrd=${SMAPBENCH_KEXEC_INITRD:-/boot/initrd.img-$release}
-	[ "$initrd" = none ] && initrd=""
-	[ -z "$initrd" ] || [ -r "$initrd" ] || refuse "no initrd at $initrd (SMAPBENCH_KEXEC_INITRD=none boots without one)"
+	discover_kernel
+	[ -z "$kernel_why" ] || refuse "$kernel_why"
 	if grep -qs '\[integrity\]\|\[confidentiality\]' /sys/kernel/security/lockdown &&
-		! kexec -s -l "$image" ${initrd:+--initrd="$initrd"} --append="$(cat /proc/cmdline)" 2>/dev/null; then
+		! kexec -s -l "$image" ${initrd:+--initrd="$initrd"} --append="$(current_cmdline)" 2>/dev/null; then
 		refuse "the kernel is locked down and refuses to kexec $image (an unsigned image?): boot the SMAP-off kernel by hand (docs/smap-off.md)"
 	fi
-	command -v kexec >/dev/null && kexec -u 2>/dev/null
+	kexec_unload
+	# How the series reboots: systemctl kexec where systemd is PID 1, a
+	# plain kexec -e in the host-root guest (its PID 1 runs only this),
+	# else by hand, asking for each boot.
+	install_kexec=0 kexec_note=""
+	if [ "$vm_guest" -eq 1 ]; then
+		reboot_how=guest
+	elif have_systemd; then
+		reboot_how=systemd
+	else
+		reboot_how=manual kexec_note="without systemd, each reboot is made by hand"
+	fi
+	if [ -n "${SMAPBENCH_NO_KEXEC:-}" ]; then
+		reboot_how=manual kexec_note="SMAPBENCH_NO_KEXEC is set"
+	elif [ "$reboot_how" != manual ]; then
+		why=$(kexec_unusable)
+		if [ "$why" = "kexec is not installed" ] && [ "$install" -eq 1 ] && command -v apt-get >/dev/null; then
+			install_kexec=1
+		elif [ -n "$why" ]; then
+			reboot_how=manual kexec_note="$why (kexec-tools: apt-get install kexec-tools, dnf install kexec-tools, pacman -S kexec-tools)"
+		fi
+	fi
+	if kexec_reboot_reuses_cmdline; then
+		refuse "kexec-tools reboots this machine with kexec into its running command line (LOAD_KEXEC=true, APPEND empty in /etc/default/kexec): a reboot on a SMAP-off boot would keep SMAP off. Set LOAD_KEXEC=false (dpkg-reconfigure kexec-tools) for the series"
+	fi
+	if [ "$yes" -eq 0 ]; then
+		[ -t 0 ] || refuse "a boot series reboots this machine $n times and asks first, on a terminal: run it from one, or pass --yes"
+		ask
+	fi
+
+	# ---- from here on, anything that fails undoes what was made
+	made_state_root=0 unit_installed=0 installed_kexec=0
+	[ -d "$state_root" ] || made_state_root=1
+	mkdir -p "$state_root" || refuse "cannot create $state_root"
+	lock
+	pending && refuse "a boot series is pending on this machine: $(cat "$state/series")"
+	rm -rf "$state"
 	id=$(hostname -s 2>/dev/null || echo host)-$(date -u +%Y%m%d-%H%M%S)
 	series=$out/series-$id
-	mkdir -p "$series/runs" || refuse "cannot create $series"
-	plan_states=()
+	series_log=$series/log
+	trap 'start_undo; exit 130' INT
+	trap 'start_undo; exit 143' TERM
+	trap 'start_undo; exit 129' HUP
+	mkdir -p "$series/runs" "$state" || { start_undo; refuse "cannot create $series and $state"; }
+	: >"$series/log"
 	for ((k = 0; k < n; k++)); do plan_states+=("${states[k % 2]}"); done
+	if [ "$install_kexec" -eq 1 ]; then
+		say "installing kexec-tools (its reboot-time kexec off), to reboot between the boots"
+		echo 'kexec-tools kexec-tools/load_kexec boolean false' | debconf-set-selections 2>/dev/null
+		if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends --no-upgrade \
+			kexec-tools >>"$series/log" 2>&1 && have_kexec; then
+			installed_kexec=1
+		else
+			tail -n 5 "$series/log" >&2
+			start_undo
+			refuse "kexec-tools could not be installed; nothing was changed (or pass --no-install: each reboot is then made by hand)"
+		fi
+	fi
+	# The programs every boot runs: this build, whatever happens to the
+	# checkout meanwhile.
+	mkdir -p "$series/bin/build" &&
+		cp "$here/run-bench.sh" "$series/bin/" &&
+		cp "$here/build/smapbench" "$series/bin/build/" &&
+		cp -r "$here/plots" "$series/bin/" &&
+		{ ! [ -f "$here/build/kmod/$release/smapbench.ko" ] ||
+			{ mkdir -p "$series/bin/build/kmod/$release" &&
+				cp "$here/build/kmod/$release/smapbench.ko" "$series/bin/build/kmod/$release/"; }; } ||
+		{ start_undo; refuse "cannot copy the programs into $series/bin"; }
 	{
 		echo "id=$id"
+		echo "series=$series"
 		echo "boots=$n"
 		echo "states=${plan_states[*]}"
-		echo "original_cmdline=$(cat /proc/cmdline)"
+		echo "original_cmdline=$(current_cmdline)"
 		echo "off_param=$(off_param_for "$release")"
 		echo "release=$release"
 		echo "host=$(hostname 2>/dev/null)"
 		echo "kernel_image=$image"
+		echo "kernel_found_by=$kernel_how"
+		is_uki "$image" && echo "kernel_is_uki=1"
 		echo "initrd=$initrd"
+		echo "reboot=$reboot_how"
+		echo "unit=$([ "$reboot_how" = systemd ] || { [ "$reboot_how" = manual ] && have_systemd; } && echo 1 || echo 0)"
+		echo "settle_seconds=${SMAPBENCH_SETTLE_SECONDS:-120}"
+		echo "step_seconds=${SMAPBENCH_SERIES_STEP_SECONDS:-7200}"
+		echo "fail_at=${SMAPBENCH_SERIES_FAIL_AT:-0}"
+		echo "installed_kexec_tools=$installed_kexec"
+		echo "made_state_root=$made_state_root"
 		echo "checkout=$here"
-		echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	} | put "$series/plan"
-	{ [ $# -eq 0 ] || printf '%s\n' "$@"; } | put "$series/args"
-	echo "boot,smap_wanted,smap_got,boot_id,uptime_s,load_1min,run" | put "$series/boots.csv"
-	echo "final_boot_id,final_cmdline,original_cmdline_restored" >"$series/final.csv.head"
-	: >"$series/log"
-	printf '%s\n' "$id" | put "$active"
-	install_unit || refuse "cannot install $unit_path"
-	note "started: $n boots (${plan_states[*]}), $(off_param_for "$release") for SMAP off; $series"
-	why=$(kexec_unusable)
-	[ -z "$why" ] || note "note: $why: each reboot will be by hand"
-	step
-	;;
-resume)
-	[ -f "$active" ] || exit 0
-	id=$(cat "$active")
-	series=$out/series-$id
-	[ -f "$series/plan" ] || { rm -f "$active"; exit 0; }
-	if [ -f "$series/phase" ]; then
+		echo "started=$(utc)"
+	} | put "$series/plan" && cp "$series/plan" "$state/plan" &&
+		{ [ ${#run_args[@]} -eq 0 ] || printf '%s\n' "${run_args[@]}"; } | put "$series/args" &&
+		echo "boot,smap_wanted,smap_got,boot_id,uptime_s,load_1min,settle_s,run" | put "$series/boots.csv" &&
+		cp "$here/scripts/boot-series.sh" "$state/boot-series.sh" ||
+		{ start_undo; refuse "cannot write the series' files"; }
+	# The unit before the marker: a unit without a marker removes itself.
+	if [ "$(plan_get unit)" = 1 ]; then
+		unit_installed=1
+		install_unit || { start_undo; refuse "cannot install $unit_path (systemctl daemon-reload or enable failed; log: nothing kept)"; }
+	fi
+	printf '%s\n' "$series" | put "$state/series" || { start_undo; refuse "cannot write $state/series"; }
+	unlock
+	note "started: $n boots (${plan_states[*]}), $(off_param_for "$release") for SMAP off, kexec of $image${initrd:+ and $initrd} (found by $kernel_how); $series"
+	[ -z "$kexec_note" ] || note "note: $kexec_note"
+	step 1
+}
+
+# ------------------------------------------------------------ resume
+resume() {
+	local param k how misses attempt made
+	if ! pending; then
+		# A unit whose series is gone removes itself, and the state.
+		if [ -e "$unit_path" ] && grep -q "^ExecStart=/bin/bash $state/boot-series.sh resume" "$unit_path"; then
+			made=$(plan_get made_state_root)
+			remove_unit
+			rm -rf "$state"
+			[ "$made" = 1 ] && rmdir "$state_root" 2>/dev/null
+		fi
+		exit 0
+	fi
+	lock
+	load_series
+	param=$(series_param)
+	k=$(($(boots_done) + 1))
+	if [ -f "$state/ending" ]; then
 		# The boot after the last run, or after a failure.
-		how=$(cut -d' ' -f2 "$series/phase")
+		how=$(cat "$state/ending")
 		if [ "$(current_cmdline)" = "$(plan_get original_cmdline)" ]; then
 			end_series "$how"
 			[ "$how" = "done" ] && exit 0
 			exit 1
 		fi
-		note "this boot does not have the original command line; the series waits for it"
+		misses=$(($(counter misses) + 1))
+		set_counter misses "$misses"
+		if [ "$misses" -gt 1 ]; then
+			note "this boot is not the original command line either: ending here"
+			unlock
+			rm -f "$state/ending"
+			fail_quiet_end "$how"
+		fi
+		unlock
+		note "this boot is not the original command line: returning again"
+		return_home "$how"
 		exit 0
 	fi
-	if [ "$(series_param)" != "$id" ]; then
-		note "this boot is not the series' next step (no smapbench.series=$id on its command line): waiting"
+	if ! series_reachable; then
+		set_status "failed: the series' directory $series is not there on this boot"
+		unlock
+		return_home failed
+		exit 1
+	fi
+	attempt=$(cut -d' ' -f1 "$state/attempt" 2>/dev/null)
+	if [ "$param" = "$id:$k" ] && [ "$attempt" != "$k" ]; then
+		unlock
+		step "$k"
+	fi
+	unlock
+	if [ "$param" = "$id:$k" ]; then
+		fail "boot $k came up again after its run did not finish (a crash, a hang or a power loss during it, then a reboot into the same command line)"
+	fi
+	misses=$(($(counter misses) + 1))
+	set_counter misses "$misses"
+	if [ "$(plan_get reboot)" = manual ] && [ -z "$param" ] && [ "$misses" -lt "$manual_misses" ]; then
+		note "this boot is not boot $k of the series (no smapbench.series=$id:$k on its command line): waiting for it, through $((manual_misses - misses)) more boots at most"
 		exit 0
 	fi
-	step
-	;;
-due)
-	# Exit 0 when this boot is the pending series' next step: it carries
-	# smapbench.series=<id>, or it is the boot after the last run (or a
-	# failure) and has the original command line.
-	[ -f "$active" ] || exit 1
-	id=$(cat "$active")
-	series=$out/series-$id
-	[ -f "$series/plan" ] || exit 1
-	[ "$(series_param)" = "$id" ] && exit 0
-	[ -f "$series/phase" ] && [ "$(current_cmdline)" = "$(plan_get original_cmdline)" ] && exit 0
+	fail "this boot is not the series' next step, boot $k (its command line has ${param:+smapbench.series=$param, }no smapbench.series=$id:$k): a power loss, a hang, a reset or a reboot the series did not make came between"
+}
+# fail_quiet_end HOW: end on this boot without another reboot.
+fail_quiet_end() {
+	end_series "$1"
+	note "THIS BOOT IS NOT THE ORIGINAL COMMAND LINE: reboot it (the boot loader's default is)"
 	exit 1
+}
+# load_series: id and series of the pending series, and what end_series
+# needs after the state is removed.
+load_series() {
+	series=$(cat "$state/series")
+	id=$(plan_get id)
+	series_log=$series/log
+	series_reachable || series_log=/dev/null
+}
+
+# ------------------------------------------------------------ commands
+mode=${1:-}
+[ $# -gt 0 ] && shift
+id="" series="" series_log=/dev/null run_pid="" settle_seconds=0 vm_guest=0 returning=0
+# The series' own copy runs resume and abort: the code the series
+# started with.
+case $mode in
+resume | abort)
+	if [ -f "$state/boot-series.sh" ] && [ "$0" != "$state/boot-series.sh" ]; then
+		exec /bin/bash "$state/boot-series.sh" "$mode" "$@"
+	fi ;;
+esac
+case $mode in
+start)
+	out=${1:-}
+	[ -n "$out" ] || refuse "usage: $0 start OUT N [--yes] [--install] [--vm-guest] [-- RUN-ARGUMENT...]"
+	shift
+	start "$@"
+	;;
+resume)
+	resume
+	;;
+pending)
+	pending || exit 1
+	cat "$state/series"
 	;;
 unit)
-	# The systemd unit a series installs, for checking it.
-	unit_text
+	[ -n "${1:-}" ] || refuse "usage: $0 unit DIR"
+	unit_text "$1"
+	;;
+kernel)
+	discover_kernel
+	[ -z "$kernel_why" ] || refuse "$kernel_why"
+	echo "image=$image"
+	echo "initrd=$initrd"
+	echo "found_by=$kernel_how"
 	;;
 status)
-	if [ ! -f "$active" ]; then
+	out=${1:-}
+	if ! pending; then
+		say "no boot series pending on this machine"
+		[ -n "$out" ] || exit 0
 		last=$(ls -d "$out"/series-*/ 2>/dev/null | tail -n 1)
-		[ -n "$last" ] || { say "no boot series in $out"; exit 0; }
-		say "no boot series pending; the last one: ${last%/}: $(cat "${last}status" 2>/dev/null)"
+		[ -z "$last" ] || say "the last one in $out: ${last%/}: $(cat "${last}status" 2>/dev/null)"
 		exit 0
 	fi
-	id=$(cat "$active")
-	series=$out/series-$id
-	say "series $id: $(cat "$series/status" 2>/dev/null)"
-	say "plan: $(plan_get boots) boots ($(plan_get states)), $(plan_get off_param) for SMAP off"
-	column -t -s, "$series/boots.csv" 2>/dev/null || cat "$series/boots.csv"
-	say "log: $series/log"
+	load_series
+	say "series $id: $(status_line)"
+	say "plan: $(plan_get boots) boots ($(plan_get states)), $(plan_get off_param) for SMAP off, reboots: $(plan_get reboot)"
+	column -t -s, "$series/boots.csv" 2>/dev/null || cat "$series/boots.csv" 2>/dev/null
+	say "directory: $series; log: $series/log"
 	;;
 abort)
-	[ -f "$active" ] || { say "no boot series pending in $out"; exit 0; }
-	id=$(cat "$active")
-	series=$out/series-$id
+	pending || { say "no boot series pending on this machine"; exit 0; }
+	[ "$(id -u)" -eq 0 ] || refuse "--boots-abort needs root"
+	lock
+	load_series
 	set_status "aborted at boot $(($(boots_done) + 1)) of $(plan_get boots) ($prog --boots-abort)"
-	finish_or_return failed
+	printf 'aborted\n' | put "$state/ending"
+	kexec_unload
+	# A step that runs stops now (its trap sees the series ending).
+	{ read -r pid start_time <"$state/step"; } 2>/dev/null
+	if [ -n "${pid:-}" ] && [ "$pid" != "$$" ] &&
+		[ "$(cut -d' ' -f22 "/proc/$pid/stat" 2>/dev/null)" = "$start_time" ]; then
+		kill -TERM "$pid" 2>/dev/null
+	fi
+	unlock
+	return_home aborted
 	;;
 *)
-	refuse "usage: $0 start|resume|status|abort OUT ..."
+	refuse "usage: $0 start|resume|status|abort|pending|unit|kernel ..."
 	;;
 esac

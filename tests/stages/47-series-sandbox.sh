@@ -1,0 +1,770 @@
+#!/bin/bash
+# The boot series' hazard table (docs/boot-series.md), row by row, without
+# a reboot: the real scripts/boot-series.sh and run-bench.sh in a private
+# mount namespace that fakes the machine (tests/series/sandbox.sh: this
+# boot's /proc files, /boot of each distribution, /etc/systemd/system,
+# /var/lib, and stand-ins for kexec and systemctl that record their
+# arguments). Each case starts a real series (a one-benchmark syscall run
+# per boot), "reboots" it by hand and checks where the machine ends.
+#
+# BOOT_SERIES_TREE=DIR runs another checkout's scripts (with its build):
+# how the cases were shown to fail on the scripts before this table.
+# SERIES_SANDBOX_CASES="b3 b4" runs only those cases; SERIES_SANDBOX_JOBS
+# (default 3) cases run at once, each in its own namespace (they mostly
+# wait: for settling, a run's limit).
+# shellcheck disable=SC2154 # the sb_* globals: tests/series/sandbox.sh, sourced below
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
+top=$PWD
+
+# ------------------------------------------------------------ the cases
+# Each runs in a namespace of its own: sb_setup first.
+
+# S1: a start that cannot be made safe changes nothing.
+case_s1() {
+	sb_setup systemd
+	local where=$SB_OUT dir tmpfs rc
+	# (F4) an --out under /tmp, or on tmpfs, is gone at the next boot
+	dir=$(mktemp -d /tmp/series-out.XXXXXX)
+	SB_OUT=$dir sb_start 2
+	rmdir "$dir" 2>/dev/null
+	if [ "$sb_start_rc" -eq 2 ] && grep -q 'under tmp' "$SB/start.out" && [ -z "$(sb_leftovers)" ]; then
+		ok "S1 (F4): --out under /tmp is refused, nothing changed"
+	else
+		show <"$SB/start.out"
+		not_ok "S1 (F4): --out under /tmp: status $sb_start_rc, left: $(sb_leftovers)"
+	fi
+	tmpfs=$SB_OUT/tmpfs
+	mkdir -p "$tmpfs" && mount -t tmpfs tmpfs "$tmpfs"
+	SB_OUT=$tmpfs sb_start 2
+	if [ "$sb_start_rc" -eq 2 ] && grep -q 'on tmpfs' "$SB/start.out" && [ -z "$(sb_leftovers)" ]; then
+		ok "S1 (F4): --out on tmpfs is refused, nothing changed"
+	else
+		show <"$SB/start.out"
+		not_ok "S1 (F4): --out on tmpfs: status $sb_start_rc"
+	fi
+	umount "$tmpfs"
+	# (F9) no terminal and no --yes: the series asks first, so it cannot
+	SB_OUT=$where
+	sb_without --yes
+	sb_start 2
+	if [ "$sb_start_rc" -eq 2 ] && grep -q 'asks first, on a terminal' "$SB/start.out" &&
+		[ -z "$(sb_leftovers)" ] && [ -z "$(sb_series)" ]; then
+		ok "S1 (F9): without a terminal and without --yes the series is refused, nothing changed"
+	else
+		show <"$SB/start.out"
+		not_ok "S1 (F9): no terminal, no --yes: status $sb_start_rc, series '$(sb_series)'"
+	fi
+	# (F9) on a terminal it says what happens and takes only yes
+	rc=0
+	printf 'n\n' | SMAPBENCH_SETTLE_SECONDS=2 script -qec \
+		"$(printf '%q ' "$SB_TREE/run-bench.sh" --boots 4 --out "$SB_OUT" "${SB_RUN_ARGS[@]}")" \
+		/dev/null >"$SB/ask.out" 2>&1 || rc=$?
+	if grep -q 'REBOOTS THIS MACHINE 4 times' "$SB/ask.out" && grep -q 'disconnects everyone logged in' "$SB/ask.out" &&
+		grep -q 'in all about' "$SB/ask.out" && grep -q 'no series started' "$SB/ask.out" &&
+		[ -z "$(sb_leftovers)" ] && [ -z "$(sb_series)" ] && [ ! -e "$SB/handed-over" ]; then
+		ok "S1 (F9): on a terminal the series says it reboots 4 times, for how long, that users are disconnected, and a 'n' starts nothing"
+	else
+		show <"$SB/ask.out"
+		not_ok "S1 (F9): the question on a terminal (status $rc)"
+	fi
+}
+
+# S2 (F13): a start whose unit cannot be installed undoes itself; the
+# next --boots is not refused as pending.
+case_s2() {
+	sb_setup systemd
+	touch "$SB/fail-enable"
+	sb_start 2
+	local first=$sb_start_rc
+	rm -f "$SB/fail-enable"
+	if [ "$first" -eq 2 ] && [ -z "$(sb_leftovers)" ] && [ -z "$(sb_series)" ]; then
+		ok "S2 (F13): a failed unit install is refused and leaves nothing (no marker, unit, state or series directory)"
+	else
+		show <"$SB/start.out"
+		not_ok "S2 (F13): failed unit install: status $first, left: $(sb_leftovers) $(sb_series)"
+	fi
+	sb_start 2
+	if [ "$sb_start_rc" -eq 0 ] && grep -q '^boot 2 of 2 pending' "$(sb_series)/status" 2>/dev/null; then
+		ok "S2 (F13): the next --boots starts"
+	else
+		show <"$SB/start.out"
+		not_ok "S2 (F13): the next --boots: status $sb_start_rc"
+	fi
+}
+
+# S4: a unit whose marker is missing (a power loss during the start, or
+# the end) removes itself.
+case_s4() {
+	sb_setup systemd
+	sb_start 2
+	rm -f /var/lib/smapbench/boot-series/series
+	sb_boot
+	if [ -z "$(sb_leftovers)" ]; then
+		ok "S4: a unit without its marker removes itself and the state on the next boot"
+	else
+		show <"$SB/unit-2.out"
+		not_ok "S4: left: $(sb_leftovers)"
+	fi
+}
+
+# The whole series, and its end (E1, F13, F15): 2 boots on a command line
+# with quotes, two spaces, commas, clearcpuid=pku and " -- ".
+case_e1() {
+	local rel=$sb_rel dir unit_mode expect original
+	original="BOOT_IMAGE=/boot/vmlinuz-$rel root=/dev/vda1 ro clearcpuid=pku dyndbg=\"file  x.c +p\" console=ttyS0,115200 -- single"
+	SB_CMDLINE=$original sb_setup systemd
+	( umask 077 && sb_start 2 )
+	dir=$(sb_series)
+	unit_mode=$(stat -c %a /etc/systemd/system/smapbench-series.service 2>/dev/null)
+	expect="BOOT_IMAGE=/boot/vmlinuz-$rel root=/dev/vda1 ro clearcpuid=pku,smap dyndbg=\"file  x.c +p\" console=ttyS0,115200 smapbench.series=${dir##*/series-}:2 panic=10 -- single"
+	if [ "$(sb_handed_over)" = "$expect" ]; then
+		ok "E1 (F15): boot 2's command line: smap merged into clearcpuid=pku, quotes and spaces kept, the series' words before ' -- '"
+	else
+		printf '#   got:      %s\n#   expected: %s\n' "$(sb_handed_over)" "$expect"
+		not_ok "E1 (F15): boot 2's command line is not the original with the series' words"
+	fi
+	if [ "$unit_mode" = 644 ]; then
+		ok "E1 (F13): the unit file is mode 0644 (made under umask 077)"
+	else
+		not_ok "E1 (F13): the unit file is mode '$unit_mode'"
+	fi
+	sb_boot
+	if [ "$(sb_handed_over)" = "$original" ]; then
+		ok "E1 (F15): the return's command line is the original, byte for byte"
+	else
+		printf '#   got:      %s\n#   expected: %s\n' "$(sb_handed_over)" "$original"
+		not_ok "E1 (F15): the return's command line differs from the original"
+	fi
+	sb_boot
+	local field
+	field=$(tail -n 1 "$dir/final.csv" 2>/dev/null | sed 's/^[^,]*,"\(.*\)",[01]$/\1/; s/""/"/g')
+	if grep -q '^done: 2 boots' "$dir/status" 2>/dev/null && [ "$(sb_rows)" -eq 2 ] &&
+		[ "$field" = "$original" ] && [ "$(tail -n 1 "$dir/final.csv" | sed 's/.*,//')" = 1 ] &&
+		[ -z "$(sb_leftovers)" ]; then
+		ok "E1 (F13): done, 2 runs, final.csv quotes the original command line exactly, nothing of the series left"
+	else
+		show <"$SB/unit-3.out"
+		show <"$dir/final.csv" 2>/dev/null
+		not_ok "E1 (F13): status '$(sb_status)', $(sb_rows) rows, final cmdline '$field', left: $(sb_leftovers)"
+	fi
+	# (F15) a boot with SMAP off by its own clearcpuid: SMAP-on boots drop
+	# smap from it, and only that
+	mkdir -p "$SB_OUT.off"
+	SB_OUT=$SB_OUT.off
+	sb_set_boot "root=/dev/vda1 clearcpuid=pku,smap quiet"
+	sb_start 2
+	dir=$(sb_series)
+	if [ "$(sb_handed_over)" = "root=/dev/vda1 clearcpuid=pku quiet smapbench.series=${dir##*/series-}:2 panic=10" ]; then
+		ok "E1 (F15): from a SMAP-off boot (clearcpuid=pku,smap), the SMAP-on boot removes smap and nothing else"
+	else
+		show <"$SB/start.out"
+		printf '#   got: %s\n' "$(sb_handed_over)"
+		not_ok "E1 (F15): SMAP-on boot from clearcpuid=pku,smap"
+	fi
+}
+
+# B6 (F1, F11): the unit installs nothing and builds nothing; a plain
+# run-bench.sh on a series boot runs and never moves the series on.
+case_b6() {
+	sb_setup systemd
+	sb_start 3
+	: >"$SB/make.log"
+	: >"$SB/apt.log"
+	sb_set_boot "$(sb_handed_over)"
+	# A plain run first, before the unit: as a user would.
+	local rc=0 before
+	before=$(sb_rows)
+	SMAPBENCH_SETTLE_SECONDS=2 "$SB_TREE/run-bench.sh" --out "$SB_OUT/plain" "${SB_RUN_ARGS[@]}" \
+		>"$SB/plain.out" 2>&1 </dev/null || rc=$?
+	if [ "$rc" -eq 0 ] && grep -q 'boot series is pending' "$SB/plain.out" &&
+		[ "$(sb_rows)" -eq "$before" ] && [ ! -e "$SB/handed-over" ] &&
+		grep -q '^boot 2 of 3 pending' "$(sb_series)/status"; then
+		ok "B6 (F11): a plain run-bench.sh on a series boot runs, says a series is pending, and leaves it be"
+	else
+		show <"$SB/plain.out"
+		not_ok "B6 (F11): a plain run on a series boot: status $rc, rows $before -> $(sb_rows), status '$(sb_status)'"
+	fi
+	: >"$SB/make.log"
+	: >"$SB/apt.log"
+	sb_run_unit
+	if [ "$(sb_rows)" -eq 2 ] && ! grep -q . "$SB/make.log" && ! grep -q . "$SB/apt.log"; then
+		ok "B6 (F1): the unit's step ran boot 2 with the series' copy: no make, no apt-get"
+	else
+		show <"$SB/unit-$sb_boots.out"
+		show <"$SB/make.log"
+		show <"$SB/apt.log"
+		not_ok "B6 (F1): the unit's step: $(sb_rows) rows, make/apt-get called"
+	fi
+}
+
+# B7 (F10): one series per machine, whatever --out.
+case_b7() {
+	sb_setup systemd
+	SMAPBENCH_NO_KEXEC=1 sb_start 2
+	local first
+	first=$(sb_series)
+	mkdir -p "$SB_OUT/other"
+	SB_OUT=$SB_OUT/other sb_start 2
+	if [ "$sb_start_rc" -eq 2 ] && grep -q 'pending on this machine' "$SB/start.out" &&
+		[ -z "$(SB_OUT=$SB_OUT/other sb_series)" ] &&
+		grep -q "$first" /etc/systemd/system/smapbench-series.service; then
+		ok "B7 (F10): a second --boots with another --out is refused; the unit stays the first series'"
+	else
+		show <"$SB/start.out"
+		not_ok "B7 (F10): a second --boots with another --out: status $sb_start_rc"
+	fi
+	if "$SB_TREE/run-bench.sh" --series-status >"$SB/status.out" 2>&1 </dev/null &&
+		grep -q "series ${first##*/series-}: boot 2 of 2 pending (SMAP off)" "$SB/status.out"; then
+		ok "B7: --series-status, with any --out, names the machine's pending series and where it stands"
+	else
+		show <"$SB/status.out"
+		not_ok "B7: --series-status"
+	fi
+}
+
+# B8 (F5): the knobs come from the plan, not the unit's environment.
+case_b8() {
+	sb_setup systemd
+	SMAPBENCH_NO_KEXEC=1 sb_start 3
+	# By hand, the command line the series printed.
+	local cmdline
+	cmdline=$(sed -n '/boot this kernel once with this command line/{n;s/^  //p;}' "$SB/start.out")
+	sb_boot "$cmdline"
+	if [ -n "$cmdline" ] && [ "$(sb_rows)" -eq 2 ] && ! grep -q -- ' -l ' "$SB/kexec.log" &&
+		! grep -q '^systemctl kexec' "$SB/systemctl.log" &&
+		grep -q 'boot this kernel once with this command line' "$SB/unit-$sb_boots.out"; then
+		ok "B8 (F5): SMAPBENCH_NO_KEXEC given at the start holds on boot 2, from the unit: no kexec, the next command line printed"
+	else
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "B8 (F5): boot 2 from the unit: $(sb_rows) rows, kexec: $(grep -c -- ' -l ' "$SB/kexec.log")"
+	fi
+}
+
+# B9 (F12): the boot completes while the series' unit runs: settling
+# waits for the system, then for quiet, each on its own limit.
+case_b9() {
+	sb_setup systemd
+	SMAPBENCH_SETTLE_SECONDS=15 sb_start 2
+	: >"$SB/systemctl.log"
+	local start=$SECONDS longest
+	sb_boot
+	longest=$(sed -n 's/^# \([0-9]*\) s$/\1/p' "$SB/systemctl.log" | sort -n | tail -n 1)
+	if [ "$(sb_rows)" -eq 2 ] && [ "${longest:-0}" -lt 5 ] &&
+		grep -q 'the system was up after [0-4] s' "$SB/journal"; then
+		ok "B9 (F12): under systemd the system is up within seconds of the unit's start (no systemctl call over 5 s; boot 2 took $((SECONDS - start)) s)"
+	else
+		show <"$SB/systemctl.log"
+		not_ok "B9 (F12): a systemctl call took ${longest:-?} s; $(sb_rows) rows"
+	fi
+}
+
+# F2 (R2, H2): --boots-abort during a run stops the step before its next
+# kexec; the run's directory stays.
+case_r2() {
+	sb_setup systemd
+	sb_start 3
+	sb_set_boot "$(sb_handed_over)"
+	# Boot 2's run, from the unit, in the background; abort meanwhile.
+	local unit_pid rc=0 loaded
+	sb_run_unit &
+	unit_pid=$!
+	sb_wait_for 'running boot 2 of 3'
+	"$SB_TREE/run-bench.sh" --boots-abort >"$SB/abort.out" 2>&1 </dev/null || rc=$?
+	wait "$unit_pid"
+	loaded=$(sb_handed_over)
+	# The abort returned home; that boot ends it.
+	sb_boot
+	if [ "$loaded" = "$(sed -n 's/^original_cmdline=//p' "$(sb_series)/plan")" ] &&
+		! grep -q "smapbench.series=[^ ]*:3" "$SB/kexec.log" &&
+		grep -q '^aborted at boot 2 of 3' "$(sb_series)/status" && [ -z "$(sb_leftovers)" ]; then
+		ok "R2 (F2): --boots-abort during boot 2's run: no kexec into boot 3, back to the original command line, nothing left"
+	else
+		show <"$SB/abort.out"
+		show <"$SB/systemctl.log"
+		not_ok "R2 (F2): abort during a run: last hand-over '$loaded', status '$(sb_status)', left: $(sb_leftovers)"
+	fi
+}
+
+# F3 (H1, H4, T1): a failed systemctl kexec ends the series; systemd 257
+# gets --check-inhibitors=no.
+case_h1() {
+	sb_setup systemd
+	touch "$SB/fail-systemctl-kexec"
+	SB_SYSTEMD_VERSION=257 sb_start 2
+	if [ "$sb_start_rc" -ne 0 ] && grep -q '^failed at boot 2 of 2: cannot reboot into boot 2' "$(sb_series)/status" &&
+		[ -z "$(sb_leftovers)" ] && [ "$(sb_runs)" -eq 1 ]; then
+		ok "H1 (F3): a failed systemctl kexec ends the series on boot 1: status non-zero, image unloaded, unit and state gone, the run kept"
+	else
+		show <"$SB/start.out"
+		not_ok "H1 (F3): failed systemctl kexec: status $sb_start_rc, '$(sb_status)', left: $(sb_leftovers)"
+	fi
+	if grep -q '^systemctl kexec --check-inhibitors=no' "$SB/systemctl.log"; then
+		ok "H4 (F3): systemd 257 gets systemctl kexec --check-inhibitors=no"
+	else
+		show <"$SB/systemctl.log"
+		not_ok "H4 (F3): systemctl kexec without --check-inhibitors=no on systemd 257"
+	fi
+	# On the SMAP-off boot: the return fails too; a firmware reboot.
+	rm -f "$SB/fail-systemctl-kexec"
+	mkdir -p "$SB_OUT/2"
+	SB_OUT=$SB_OUT/2 sb_start 2
+	SB_OUT=$SB_OUT/2
+	touch "$SB/fail-systemctl-kexec"
+	sb_boot
+	if [ -e "$SB/firmware-reboot" ] && [ -z "$(sb_leftovers)" ] &&
+		grep -q 'the kexec into the original command line failed' "$SB/journal" &&
+		grep -q 'rebooting through the firmware' "$SB/journal"; then
+		ok "T1 (F3): on the SMAP-off boot, when the kexec home fails, the series ends and reboots through the firmware (the boot loader's default)"
+	else
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "T1 (F3): failed return from the SMAP-off boot: firmware reboot $([ -e "$SB/firmware-reboot" ] && echo yes || echo no), left: $(sb_leftovers)"
+	fi
+}
+
+# F6 (B1, B3): a power loss during boot 2: the boot loader's default
+# comes up, and the series ends there; series boots carry panic=.
+case_b3() {
+	local original
+	sb_setup systemd
+	sb_start 2
+	original=$(sed -n 's/^original_cmdline=//p' "$(sb_series)/plan")
+	if [[ " $(sb_handed_over) " == *" panic=10 "* ]]; then
+		ok "B1 (F6): series boots reboot through the firmware 10 s after a panic (panic=10)"
+	else
+		not_ok "B1 (F6): boot 2's command line has no panic=: $(sb_handed_over)"
+	fi
+	# Boot 2 never ran: the power went, the boot loader's default boots.
+	sb_boot "$original"
+	if [ -z "$(sb_leftovers)" ] && grep -q "^failed at boot 2 of 2: this boot is not the series' next step" "$(sb_series)/status" &&
+		[ "$(sb_runs)" -eq 1 ] && [ ! -e "$SB/handed-over" ]; then
+		ok "B3 (F6): after a power loss, the first boot of the default command line ends the series: unit and state gone, the run kept, no reboot"
+	else
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "B3 (F6): after a power loss: status '$(sb_status)', left: $(sb_leftovers)"
+	fi
+}
+
+# B3, by hand: a series rebooted by hand waits for its next boot, at most
+# 3 boots.
+case_b3m() {
+	local original
+	sb_setup systemd
+	SMAPBENCH_NO_KEXEC=1 sb_start 2
+	original=$(sed -n 's/^original_cmdline=//p' "$(sb_series)/plan")
+	for _ in 1 2 3; do sb_boot "$original"; done
+	if [ -z "$(sb_leftovers)" ] && grep -q "^failed at boot 2 of 2" "$(sb_series)/status" &&
+		grep -q 'through 1 more boots at most' "$SB/unit-3.out"; then
+		ok "B3: a series rebooted by hand waits for its next boot through 2 other boots, and the 3rd ends it"
+	else
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "B3 by hand: status '$(sb_status)', left: $(sb_leftovers)"
+	fi
+}
+
+# B4: a series boot that comes again after its run died (a crash or a
+# power loss, then something kexec'd the same command line) ends it.
+case_b4() {
+	local cmdline unit_pid
+	sb_setup systemd
+	SMAPBENCH_SETTLE_SECONDS=20 sb_start 3
+	cmdline=$(sb_handed_over)
+	# Boot 2 starts its step, and the machine dies while it settles.
+	sb_set_boot "$cmdline"
+	sb_run_unit &
+	unit_pid=$!
+	sb_wait_for 'running boot 2 of 3'
+	sb_kill_tree KILL "$(cat "$SB/unit.pid")"
+	wait "$unit_pid"
+	sb_boot "$cmdline"
+	if grep -q '^failed at boot 2 of 3: boot 2 came up again' "$(sb_series)/status" &&
+		[ "$(sb_handed_over)" = "$(sed -n 's/^original_cmdline=//p' "$(sb_series)/plan")" ]; then
+		sb_boot
+		if [ -z "$(sb_leftovers)" ]; then
+			ok "B4: a step's boot that comes again after its run died ends the series (back to the original command line, nothing left)"
+			return
+		fi
+	fi
+	show <"$SB/unit-$sb_boots.out"
+	not_ok "B4: a repeated step: status '$(sb_status)', left: $(sb_leftovers)"
+}
+
+# B5 (F4): the series directory is not there at boot: the series ends
+# from the machine's state; the unit says RequiresMountsFor= it.
+case_b5() {
+	local dir
+	sb_setup systemd
+	sb_start 2
+	dir=$(sb_series)
+	if grep -q "^RequiresMountsFor=.*$dir" /etc/systemd/system/smapbench-series.service; then
+		ok "B5 (F4): the unit has RequiresMountsFor= the series directory"
+	else
+		show </etc/systemd/system/smapbench-series.service
+		not_ok "B5 (F4): no RequiresMountsFor= the series directory in the unit"
+	fi
+	mv "$dir" "$dir.away"
+	sb_boot
+	# Boot 2 could not run: back home, and that boot ends it.
+	sb_boot
+	mv "$dir.away" "$dir"
+	if [ -z "$(sb_leftovers)" ] && grep -q 'is not there on this boot' "$SB/journal"; then
+		ok "B5 (F4): without its directory at boot the series ends from the machine's state, and the unit is removed"
+	else
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "B5 (F4): series directory missing at boot: left: $(sb_leftovers)"
+	fi
+}
+
+# F7 (R3): Ctrl-C on boot 1 ends the series there, with its run kept.
+case_r3() {
+	sb_setup systemd
+	local pid waited=0 rc
+	set -m
+	SMAPBENCH_SETTLE_SECONDS=2 "$SB_TREE/run-bench.sh" --boots 2 --out "$SB_OUT" \
+		--suite syscall --quick --repetitions 3 --min-time 0.05 --no-plots --no-install --yes \
+		>"$SB/start.out" 2>&1 </dev/null &
+	pid=$!
+	set +m
+	# Once a repetition of every benchmark has finished.
+	until grep -q '^repetition 2 of 3' "$SB/start.out" || [ "$waited" -ge 1200 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	kill -INT -- -"$pid"
+	wait "$pid"
+	rc=$?
+	if [ ! -e "$SB/handed-over" ] && [ -z "$(sb_leftovers)" ] && grep -q '^interrupted at boot 1 of 2 (SIGINT)' "$(sb_series)/status" &&
+		[ -n "$(find "$(sb_series)/runs" -mindepth 1 -maxdepth 1 -type d -print -quit)" ]; then
+		ok "R3 (F7): Ctrl-C on boot 1 ends the series there: no kexec, nothing left, the interrupted run kept (status $rc)"
+	else
+		show <"$SB/start.out"
+		not_ok "R3 (F7): Ctrl-C on boot 1: handed over: $([ -e "$SB/handed-over" ] && echo yes || echo no), status '$(sb_status)', left: $(sb_leftovers)"
+	fi
+}
+
+# R4: SIGTERM while the machine shuts down: nothing is started; the
+# next boot (the boot loader's default) ends the series.
+case_r4() {
+	sb_setup systemd
+	sb_start 2
+	sb_set_boot "$(sb_handed_over)"
+	local unit_pid
+	sb_run_unit &
+	unit_pid=$!
+	sb_wait_for 'running boot 2 of 2'
+	sleep 1
+	touch "$SB/stopping"
+	# systemd's stop of a unit (KillMode=mixed): SIGTERM to its main process
+	kill -TERM "$(cat "$SB/unit.pid")"
+	wait "$unit_pid"
+	local handed=no
+	[ -e "$SB/handed-over" ] && handed=yes
+	rm -f "$SB/stopping"
+	sb_boot "$(sed -n 's/^original_cmdline=//p' "$(sb_series)/plan")"
+	if [ "$handed" = no ] && [ -z "$(sb_leftovers)" ] && grep -q '^interrupted at boot 2 of 2 (SIGTERM)' "$(sb_series)/status" &&
+		[ "$(tail -n 1 "$(sb_series)/final.csv" | sed 's/.*,//')" = 1 ]; then
+		ok "R4: SIGTERM during a shutdown starts nothing; the next boot, the default, ends the series: unit and state gone"
+	else
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "R4: SIGTERM in shutdown: status '$(sb_status)', left: $(sb_leftovers)"
+	fi
+}
+
+# R5 (F13): a run that hangs on boot 2, deaf to SIGTERM, is killed after
+# the step's limit and the grace. The hang: the series' own copy of
+# smapbench swapped, after boot 1, for one whose run ignores SIGTERM.
+case_r5() {
+	local dir start unit_pid
+	sb_setup systemd
+	SMAPBENCH_SERIES_STEP_SECONDS=20 sb_start 2
+	dir=$(sb_series)
+	mv "$dir/bin/build/smapbench" "$dir/bin/build/smapbench.real"
+	cat >"$dir/bin/build/smapbench" <<'EOF'
+#!/bin/bash
+[ "$1" = run ] || exec "$0.real" "$@"
+echo $$ >"$SB/hung.pid"
+trap '' TERM INT
+sleep 400
+EOF
+	chmod 755 "$dir/bin/build/smapbench"
+	sb_set_boot "$(sb_handed_over)"
+	start=$SECONDS
+	sb_run_unit &
+	unit_pid=$!
+	# The unit's run may take the limit and the grace, and a margin.
+	while kill -0 "$unit_pid" 2>/dev/null && [ $((SECONDS - start)) -lt 150 ]; do sleep 1; done
+	if kill -0 "$unit_pid" 2>/dev/null; then
+		not_ok "R5 (F13): boot 2's hung run still holds the unit after $((SECONDS - start)) s"
+		sb_kill_tree KILL "$(cat "$SB/unit.pid")"
+		[ -s "$SB/hung.pid" ] && sb_kill_tree KILL "$(cat "$SB/hung.pid")"
+		return
+	fi
+	wait "$unit_pid"
+	local took=$((SECONDS - start)) alive=no
+	[ -s "$SB/hung.pid" ] && kill -0 "$(cat "$SB/hung.pid")" 2>/dev/null && alive=yes
+	sb_boot
+	if grep -q '^failed at boot 2 of 2: the run of boot 2 took longer than 20 s' "$dir/status" &&
+		[ "$alive" = no ] && [ -z "$(sb_leftovers)" ]; then
+		ok "R5 (F13): a run deaf to SIGTERM is killed at the step's limit and the grace (the unit took $took s), nothing of it left running; the series returned and ended"
+	else
+		show <"$SB/unit-2.out"
+		not_ok "R5 (F13): a hung run: status '$(sb_status)' after $took s, still running: $alive, left: $(sb_leftovers)"
+	fi
+}
+
+# R1: the run fails, or the boot has the wrong SMAP state: the series
+# ends on the original command line.
+case_r1() {
+	sb_setup systemd
+	SMAPBENCH_SERIES_FAIL_AT=2 sb_start 3
+	sb_boot
+	sb_boot
+	if grep -q '^failed at boot 2 of 3' "$(sb_series)/status" && [ "$(sb_runs)" -eq 1 ] &&
+		[ "$(tail -n 1 "$(sb_series)/final.csv" | sed 's/.*,//')" = 1 ] && [ -z "$(sb_leftovers)" ]; then
+		ok "R1: a failed run on boot 2 ends the series on the original command line, the first run kept"
+	else
+		not_ok "R1: failed run: status '$(sb_status)', left: $(sb_leftovers)"
+	fi
+	mkdir -p "$SB_OUT/2"
+	SB_OUT=$SB_OUT/2
+	sb_start 2
+	# The kernel ignored the parameter: SMAP stays on.
+	sb_set_boot "$(sb_handed_over)"
+	local flags
+	flags=$(sed 's/smep/smep smap/' "$SB/cpuinfo")
+	printf '%s\n' "$flags" >"$SB/cpuinfo"
+	sb_run_unit
+	sb_boot
+	if grep -q "^failed at boot 2 of 2: boot 2 should have SMAP off, but this boot reports 'smap'" "$(sb_series)/status" &&
+		[ -z "$(sb_leftovers)" ]; then
+		ok "R1: a boot whose SMAP state is not the one asked for ends the series"
+	else
+		not_ok "R1: wrong state: status '$(sb_status)', left: $(sb_leftovers)"
+	fi
+}
+
+# H3 (F8): without systemd, no kexec -e: the next boot is the user's.
+case_h3() {
+	sb_setup init
+	sb_start 2
+	if [ "$sb_start_rc" -eq 0 ] && ! grep -q -- ' -e' "$SB/kexec.log" && [ ! -e "$SB/loaded" ] &&
+		grep -q 'boot this kernel once with this command line' "$SB/start.out" &&
+		grep -q '^boot 2 of 2 pending' "$(sb_series)/status"; then
+		ok "H3 (F8): without systemd the series never runs kexec -e: it prints the next command line and waits"
+	else
+		show <"$SB/start.out"
+		show <"$SB/kexec.log"
+		not_ok "H3 (F8): without systemd: kexec calls: $(tr '\n' ';' <"$SB/kexec.log")"
+	fi
+	# By hand, as it says: boot the command line, run --series-resume; the
+	# last run ends the series on that boot, which says to reboot.
+	local cmdline rc=0
+	cmdline=$(sed -n '/boot this kernel once with this command line/{n;s/^  //p;}' "$SB/start.out")
+	sb_boot "$cmdline"
+	"$SB_TREE/run-bench.sh" --series-resume >"$SB/resume.out" 2>&1 </dev/null || rc=$?
+	if [ "$rc" -eq 0 ] && [ "$(sb_rows)" -eq 2 ] && grep -q '^done: 2 boots' "$(sb_series)/status" &&
+		grep -q 'THIS BOOT HAS SMAP OFF: reboot it' "$SB/resume.out" && [ -z "$(sb_leftovers)" ] &&
+		! grep -q -- ' -e' "$SB/kexec.log"; then
+		ok "H3 (F8): by hand, --series-resume on the printed command line runs boot 2 and ends the series, saying to reboot (SMAP is off until then)"
+	else
+		show <"$SB/resume.out"
+		not_ok "H3 (F8): by hand: status $rc, '$(sb_status)', left: $(sb_leftovers)"
+	fi
+	# (F16) where Debian's kexec-tools would kexec every reboot into the
+	# running command line, a series would keep SMAP off: refused.
+	mkdir -p "$SB_OUT/2"
+	"$SB_TREE/run-bench.sh" --boots-abort >/dev/null 2>&1 </dev/null
+	mount -t tmpfs tmpfs /etc/init.d
+	printf '#!/bin/sh\n' >/etc/init.d/kexec-load && chmod 755 /etc/init.d/kexec-load
+	printf 'LOAD_KEXEC=true\nAPPEND=""\nUSE_GRUB_CONFIG=false\n' >/etc/default/kexec
+	SB_OUT=$SB_OUT/2 sb_start 2
+	if [ "$sb_start_rc" -eq 2 ] && grep -q 'LOAD_KEXEC=true' "$SB/start.out" && [ -z "$(sb_leftovers)" ]; then
+		ok "H3 (F16): a sysvinit machine whose kexec-tools kexecs every reboot into the running command line is refused"
+	else
+		show <"$SB/start.out"
+		not_ok "H3 (F16): LOAD_KEXEC=true on sysvinit: status $sb_start_rc"
+	fi
+}
+
+# F16 (E1): a kexec-tools the series installs has its reboot-time kexec
+# off, and is removed at the end; series directories are ignored by git.
+case_e2() {
+	sb_setup systemd
+	# No kexec here: the real one hidden, the stand-in put aside.
+	: >"$SB/no-kexec"
+	[ -e /usr/sbin/kexec ] && mount --bind "$SB/no-kexec" /usr/sbin/kexec
+	rm -f /usr/local/sbin/kexec
+	touch "$SB/offer-kexec-tools"
+	local during
+	sb_without --no-install
+	sb_start 2
+	during=$(cat /etc/default/kexec 2>/dev/null)
+	sb_boot
+	sb_boot
+	if [[ $during == *LOAD_KEXEC=false* ]] && grep -q 'purge.*kexec-tools' "$SB/apt.log" &&
+		[ ! -e /etc/default/kexec ] && [ ! -e /usr/local/sbin/kexec ] && [ -z "$(sb_leftovers)" ] &&
+		grep -q '^done' "$(sb_series)/status"; then
+		ok "E1 (F16): the kexec-tools the series installed had LOAD_KEXEC=false, and is purged at the end"
+	else
+		show <"$SB/apt.log"
+		not_ok "E1 (F16): kexec-tools: during '${during//$'\n'/ }', after: $(cat /etc/default/kexec 2>/dev/null), status '$(sb_status)'"
+	fi
+	if (cd "$SB_TREE" && git check-ignore -q data/series-host-20260101-000000/runs/x/results.csv &&
+		git check-ignore -q data/vm-series-host-20260101-000000/report.md); then
+		ok "E1 (F16): data/series-*/ and data/vm-series-*/ are in .gitignore (git clean -fd keeps them)"
+	else
+		not_ok "E1 (F16): series directories under data/ are not ignored by git"
+	fi
+}
+
+# F14: the kernel image and initrd of each distribution's layout; a
+# unified kernel image is refused by name; overrides; none refused.
+case_k1() {
+	sb_setup systemd
+	local rel=$sb_rel out
+	# name: layout set-up; command line; the image and initrd expected
+	check_layout() {
+		local name=$1 want_image=$2 want_initrd=$3
+		out=$("$SB_TREE/scripts/boot-series.sh" kernel 2>&1)
+		if [ "$(sed -n 's/^image=//p' <<<"$out")" = "$want_image" ] &&
+			[ "$(sed -n 's/^initrd=//p' <<<"$out")" = "$want_initrd" ]; then
+			ok "K (F14): $name: $want_image and $want_initrd"
+		else
+			show <<<"$out"
+			not_ok "K (F14): $name: expected $want_image and $want_initrd"
+		fi
+	}
+	reset_boot() {
+		umount /boot /usr/lib/modules 2>/dev/null
+		mount -t tmpfs tmpfs /boot && mount -t tmpfs tmpfs /usr/lib/modules
+		rm -rf /run/booted-system
+		sb_set_boot "$1"
+	}
+	reset_boot "BOOT_IMAGE=/boot/vmlinuz-$rel root=UUID=1 ro quiet"
+	sb_image "/boot/vmlinuz-$rel" "$rel"; sb_initrd "/boot/initrd.img-$rel"
+	check_layout "Debian and Ubuntu" "/boot/vmlinuz-$rel" "/boot/initrd.img-$rel"
+
+	reset_boot "BOOT_IMAGE=(hd0,gpt2)/vmlinuz-$rel root=/dev/mapper/rhel-root ro rd.lvm.lv=rhel/root"
+	sb_image "/boot/vmlinuz-$rel" "$rel"; sb_initrd "/boot/initramfs-$rel.img"
+	sb_image "/boot/vmlinuz-0-rescue-abc" "$rel-rescue"; sb_initrd "/boot/initramfs-0-rescue-abc.img"
+	mkdir -p /boot/loader/entries
+	printf 'title Fedora\nversion %s\nlinux /vmlinuz-%s\ninitrd /initramfs-%s.img $tuned_initrd\noptions root=/dev/mapper/rhel-root ro\n' \
+		"$rel" "$rel" "$rel" >"/boot/loader/entries/abc-$rel.conf"
+	check_layout "Fedora and RHEL (BLS entry, initramfs-\$rel.img)" "/boot/vmlinuz-$rel" "/boot/initramfs-$rel.img"
+
+	reset_boot "BOOT_IMAGE=/vmlinuz-linux root=UUID=2 rw"
+	sb_image /boot/vmlinuz-linux "$rel"; sb_initrd /boot/initramfs-linux.img
+	sb_initrd /boot/initramfs-linux-fallback.img; sb_initrd /boot/intel-ucode.img
+	check_layout "Arch (vmlinuz-linux through BOOT_IMAGE)" /boot/vmlinuz-linux /boot/initramfs-linux.img
+
+	reset_boot "root=UUID=3 rw initrd=\\intel-ucode.img initrd=\\initramfs-linux.img"
+	sb_image /boot/vmlinuz-linux "$rel"; sb_initrd /boot/initramfs-linux.img; sb_initrd /boot/intel-ucode.img
+	mkdir -p /boot/loader/entries
+	printf 'title Arch\nlinux /vmlinuz-linux\ninitrd /intel-ucode.img\ninitrd /initramfs-linux.img\noptions root=UUID=3 rw\n' \
+		>/boot/loader/entries/arch.conf
+	check_layout "Arch with systemd-boot (BLS entry, microcode left out)" /boot/vmlinuz-linux /boot/initramfs-linux.img
+
+	reset_boot "root=UUID=4 ro"
+	sb_image "/usr/lib/modules/$rel/vmlinuz" "$rel"; sb_initrd "/boot/initramfs-$rel.img"
+	check_layout "/usr/lib/modules/\$rel/vmlinuz" "/usr/lib/modules/$rel/vmlinuz" "/boot/initramfs-$rel.img"
+
+	reset_boot "init=/nix/store/abc-nixos-system-host/init loglevel=4"
+	sb_image /run/booted-system/kernel "$rel"; sb_initrd /run/booted-system/initrd
+	check_layout "NixOS (/run/booted-system)" /run/booted-system/kernel /run/booted-system/initrd
+
+	reset_boot "root=UUID=5 ro"
+	sb_uki "/boot/EFI/Linux/linux-$rel.efi" "$rel"
+	out=$("$SB_TREE/scripts/boot-series.sh" kernel 2>&1)
+	if [[ $out == *"unified kernel image, /boot/EFI/Linux/linux-$rel.efi"* ]]; then
+		ok "K (F14): a unified kernel image that this kexec cannot load is refused, named"
+	else
+		show <<<"$out"
+		not_ok "K (F14): a unified kernel image: not refused by name"
+	fi
+
+	reset_boot "root=UUID=6 ro"
+	sb_image "$SB/image" "$rel"
+	sb_initrd "$SB/initrd"
+	out=$(SMAPBENCH_KEXEC_KERNEL=$SB/image SMAPBENCH_KEXEC_INITRD=$SB/initrd "$SB_TREE/scripts/boot-series.sh" kernel 2>&1)
+	if [ "$(sed -n 's/^image=//p' <<<"$out")" = "$SB/image" ] && [ "$(sed -n 's/^initrd=//p' <<<"$out")" = "$SB/initrd" ]; then
+		ok "K (F14): SMAPBENCH_KEXEC_KERNEL and SMAPBENCH_KEXEC_INITRD name both"
+	else
+		show <<<"$out"
+		not_ok "K (F14): the overrides"
+	fi
+	out=$(SMAPBENCH_KEXEC_KERNEL=$SB/image SMAPBENCH_KEXEC_INITRD=none "$SB_TREE/scripts/boot-series.sh" kernel 2>&1)
+	if [[ $out == *"SMAPBENCH_KEXEC_INITRD=none: refused"* ]]; then
+		ok "K (F14): SMAPBENCH_KEXEC_INITRD=none is refused (an encrypted or LVM root needs its initramfs)"
+	else
+		show <<<"$out"
+		not_ok "K (F14): SMAPBENCH_KEXEC_INITRD=none not refused"
+	fi
+	reset_boot "root=UUID=7 ro"
+	sb_image "/boot/vmlinuz-$rel" "$rel"
+	out=$("$SB_TREE/scripts/boot-series.sh" kernel 2>&1)
+	if [[ $out == *"no initramfs of $rel found"*SMAPBENCH_KEXEC_INITRD=PATH* ]] && [[ $out != *none* ]]; then
+		ok "K (F14): no initramfs found: refused, naming SMAPBENCH_KEXEC_INITRD, never 'none'"
+	else
+		show <<<"$out"
+		not_ok "K (F14): a missing initramfs"
+	fi
+	# The start itself, on Fedora's layout: the series kexecs what it found.
+	reset_boot "BOOT_IMAGE=(hd0,gpt2)/vmlinuz-$rel root=/dev/mapper/rhel-root ro"
+	sb_image "/boot/vmlinuz-$rel" "$rel"; sb_initrd "/boot/initramfs-$rel.img"
+	sb_start 2
+	if [ "$(sed -n 1p "$SB/handed-over" 2>/dev/null)" = "/boot/vmlinuz-$rel" ] &&
+		[ "$(sed -n 2p "$SB/handed-over" 2>/dev/null)" = "/boot/initramfs-$rel.img" ]; then
+		ok "K (F14): a series on Fedora's layout kexecs /boot/vmlinuz-\$rel with /boot/initramfs-\$rel.img"
+	else
+		show <"$SB/start.out"
+		not_ok "K (F14): a series on Fedora's layout: $(head -n 2 "$SB/handed-over" 2>/dev/null | tr '\n' ' ')"
+	fi
+}
+
+# ------------------------------------------------------------ the stage
+if [ "${1:-}" = --case ]; then
+	# shellcheck source=tests/series/sandbox.sh
+	. tests/series/sandbox.sh
+	"case_$2"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	skip "boot series sandbox" "needs root (mount namespaces)"
+	exit 0
+fi
+for tool in unshare flock script timeout git; do
+	need_command "$tool" "scripts/deps.sh install test"
+done
+tree=$(cd "${BOOT_SERIES_TREE:-$top}" && pwd)
+if [ ! -x "$tree/build/smapbench" ]; then
+	not_ok "boot series sandbox: $tree/build/smapbench is not built (make)"
+	exit 1
+fi
+build=${BUILD:-build}
+case $build in /*) ;; *) build=$top/$build ;; esac
+work=$build/series-sandbox
+rm -rf "$work"
+mkdir -p "$work/data"
+# The longest first: r5 waits out a run's limit and its grace.
+cases=${SERIES_SANDBOX_CASES:-r5 h1 r1 e1 b9 b4 b6 e2 r3 k1 r2 b3m r4 s2 b8 b3 h3 b5 s4 b7 s1}
+jobs=${SERIES_SANDBOX_JOBS:-3}
+stage_start=$SECONDS
+for c in $cases; do
+	while [ "$(jobs -pr | grep -c .)" -ge "$jobs" ]; do wait -n; done
+	(
+		start=$SECONDS
+		SB_TREE=$tree SB_WORK=$work SB_DATA=$work/data \
+			timeout 300 unshare --mount --propagation private "$0" --case "$c" >"$work/$c.out" 2>&1
+		echo "# case $c took $((SECONDS - start)) s" >>"$work/$c.out"
+	) &
+done
+wait
+for c in $cases; do
+	relay <"$work/$c.out"
+	grep -Eq '^(not )?ok - ' "$work/$c.out" || not_ok "case $c printed no result"
+done
+echo "# $(wc -w <<<"$cases") cases, $jobs at a time, in $((SECONDS - stage_start)) s"
+rm -rf "$work"
+stage_exit
