@@ -19,6 +19,7 @@
 #include "analysis/compare_write.h"
 #include "analysis/derived.h"
 #include "analysis/pair_fit.h"
+#include "analysis/pair_fit_file.h"
 #include "analysis/plots.h"
 #include "analysis/report_md.h"
 #include "analysis/run_input.h"
@@ -158,6 +159,13 @@ static int write_views(const struct compare_request *req,
 	stage(tty, "%s", "");
 	if (have_fit)
 		pair_fit_print(stdout, &fit, 0);
+	/* the run the fit took as the SMAP side */
+	if (have_fit && fit.fitted &&
+	    pair_fit_file_write(dir, &fit, fit.reversed ? runs[0] : runs[1])) {
+		fprintf(stderr, "smapbench %s: cannot write %s: %s\n", name,
+			PAIR_FIT_FILE, strerror(errno));
+		rc = 1;
+	}
 	if (!compare_controls_compute(res, &req->settings, &controls)) {
 		if (controls.moved)
 			fprintf(stderr, "smapbench %s: WARNING: the negative controls "

@@ -12,6 +12,8 @@
 #include "cli/options.h"
 
 #define DEFAULT_TABLE "data/table/table.csv"
+/* where this machine's runs and comparisons are, for its pair's cost */
+#define DEFAULT_RUNS "data"
 /*
  * The table's first cell: the catalogue's first op with one, get_user at
  * 8 B (suites/kmod/sweep.h), whose pair a syscall's user access pays.
@@ -102,6 +104,9 @@ static const struct option_def command_options[] = {
 		   OPTION_LOW_OPEN, "a frequency in GHz", NULL,
 		   "core frequency for cycles (default: the row's calibration,\n"
 		   "else this machine's calibration chains)"),
+	OPT_TEXT("runs", "DIR", struct parsed, o.cost.runs, "directory name",
+		 "where this machine's runs and comparisons are, for the\n"
+		 "measured cost of a pair (default " DEFAULT_RUNS ")"),
 	OPT_NUMBER("native-seconds", "S", struct parsed, o.native_seconds, 0, 1e6,
 		   OPTION_LOW_OPEN, "a number of seconds", NULL,
 		   "COMMAND's native wall time, given instead of measured here"),
@@ -122,7 +127,12 @@ static const struct option_table command_table = {
 		"in a QEMU TCG guest under the census plugin, once per kernel and SMAP state,\n"
 		"after `true` run the same way (the baseline, subtracted); natively it is\n"
 		"timed. Writes a census directory under --out (census.csv, sites.csv,\n"
-		"syscalls.csv, report.md, plots/) and prints its path. docs/census.md.\n",
+		"syscalls.csv, report.md, plots/) and prints its path. docs/census.md.\n"
+		"The cost of a pair is this machine's measured one: the module's inline -\n"
+		"nopad from a run of it under --runs, else a boot series' beta\n"
+		"(pair-fit.csv), else --table's figure for this CPU model, else a range up\n"
+		"to a bpf upper bound (docs/census.md); or given by --cpu-row or\n"
+		"--pair-cycles.\n",
 	.options = command_options,
 	.after =
 		"Exit status: 0 written; 1 COMMAND failed, was not found or took longer than\n"
@@ -151,7 +161,8 @@ int census_command_parse_options(int argc, char **argv,
 			.states = DEFAULT_STATES, .timeout = DEFAULT_TIMEOUT,
 			.out = "data", .native_runs = DEFAULT_NATIVE_RUNS,
 			.top = DEFAULT_TOP,
-			.cost = { .table = DEFAULT_TABLE, .figure = DEFAULT_FIGURE },
+			.cost = { .table = DEFAULT_TABLE, .figure = DEFAULT_FIGURE,
+				  .runs = DEFAULT_RUNS },
 		},
 	};
 	struct option_result r;

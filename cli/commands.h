@@ -21,6 +21,7 @@ int cmd_run(int argc, char **argv);	/* cli/cmd_run.c */
 int cmd_info(int argc, char **argv);	/* cli/cmd_info.c */
 int cmd_compare(int argc, char **argv);	/* cli/cmd_compare.c */
 int cmd_calibrate(int argc, char **argv);	/* cli/cmd_calibrate.c */
+int cmd_plan(int argc, char **argv);	/* cli/cmd_plan.c */
 int cmd_plot(int argc, char **argv);	/* cli/cmd_plot.c */
 int cmd_report(int argc, char **argv);	/* cli/cmd_report.c */
 int cmd_census(int argc, char **argv);	/* cli/cmd_census.c */

@@ -14,6 +14,7 @@ static const struct command commands[] = {
 	{ "info", "print this machine's context, counters and module info", cmd_info, 0 },
 	{ "compare", "compare two runs: deltas, CIs with the boot variance, verdicts, plots", cmd_compare, 0 },
 	{ "calibrate", "how much two boots differ, from runs of two or more boots", cmd_calibrate, 0 },
+	{ "plan", "the boot series that reaches a precision in the least time, from runs", cmd_plan, 0 },
 	{ "plot", "render a run's plots (PNG, SVG) into RUN/plots/", cmd_plot, 0 },
 	{ "report", "write report.md for a run or a comparison", cmd_report, 0 },
 	{ "census", "count STAC/CLAC per operation in QEMU, and check them", cmd_census, 0 },

@@ -16,7 +16,7 @@
 static const char *const plot_suffixes[] = { ".png", ".svg", ".dat", NULL };
 static const char *const compare_files[] = { "compare.csv", "compare.json",
 					       "compare-settings.csv",
-					       "report.md", NULL };
+					       "pair-fit.csv", "report.md", NULL };
 
 const struct atomic_dir_kind atomic_dir_plots = {
 	.name = "plots", .suffixes = plot_suffixes,

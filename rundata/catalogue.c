@@ -358,15 +358,48 @@ static const struct file_column table_columns[] = {
 	{ .name = "calibration", .roles = COLUMN_REQUIRED | COLUMN_TEXT },
 };
 
+/*
+ * pair-fit.csv of a comparison (analysis/pair_fit_file.c): key,value
+ * rows, so its entries are its keys, in the order they are written.
+ * After them come the SMAP run's context keys of role comparison: the
+ * machine beta holds for.
+ */
+static const struct file_column pair_fit_keys[] = {
+	{ .name = "format", .roles = COLUMN_REQUIRED },
+	{ .name = "beta", .roles = COLUMN_REQUIRED, .unit = "unit" },
+	{ .name = "beta_low", .roles = COLUMN_REQUIRED, .unit = "unit" },
+	{ .name = "beta_high", .roles = COLUMN_REQUIRED, .unit = "unit" },
+	{ .name = "beta_se", .unit = "unit" },
+	{ .name = "unit", .roles = COLUMN_REQUIRED },
+	{ .name = "df", .roles = COLUMN_REQUIRED, .unit = "count" },
+	{ .name = "rows", .unit = "count" },
+	{ .name = "scale", .unit = "fraction" },
+	{ .name = "alpha", .unit = "fraction" },
+	{ .name = "alpha_se", .unit = "fraction" },
+	{ .name = "vif" },
+	{ .name = "smap_side" },
+	{ .name = "smap_shift_var" },
+	{ .name = "smap_shift_df", .unit = "count" },
+	{ .name = "census", .roles = COLUMN_TEXT },
+	{ .name = "smap_run", .roles = COLUMN_TEXT },
+	{ .name = "date", .roles = COLUMN_TEXT },
+	{ .name = "calib_ghz", .unit = "GHz" },
+	{ .name = "within", .unit = "unit" },
+	{ .name = "within_low", .unit = "unit" },
+	{ .name = "within_high", .unit = "unit" },
+	{ .name = "within_name", .roles = COLUMN_TEXT },
+};
+
 #define KIND(f, cols) { f, cols, sizeof(cols) / sizeof(cols[0]) }
 const struct file_kind file_results = KIND("results.csv", results_columns);
 const struct file_kind file_census = KIND("census.csv", census_columns);
 const struct file_kind file_table = KIND("table.csv", table_columns);
+const struct file_kind file_pair_fit = KIND("pair-fit.csv", pair_fit_keys);
 
 const struct file_kind *file_kind_find(const char *file)
 {
 	const struct file_kind *const kinds[] = {
-		&file_results, &file_census, &file_table,
+		&file_results, &file_census, &file_table, &file_pair_fit,
 	};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)

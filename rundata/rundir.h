@@ -43,6 +43,11 @@ struct run_bench {
 	size_t repetitions;	/* among the values; 0 without values */
 	double median_ns;	/* NAN when unknown */
 	/*
+	 * results.csv's operations a sample times and samples over every
+	 * repetition: what one repetition took (0 when not recorded, JSON).
+	 */
+	unsigned long iterations, samples;
+	/*
 	 * Per-operation values, in unit, grouped by repetition in ascending
 	 * order and ascending within each (sorted in place as loaded: a
 	 * repetition's median is then read where it is, with no copy).

@@ -183,6 +183,8 @@ int rundir_load_results_csv(struct run_dir *run, const char *path,
 			b->ci_high = rundir_parse_double(csv_table_get(&t, i, "ci_high"));
 		}
 		b->median_ns = rundir_parse_double(csv_table_get(&t, i, "median_ns"));
+		b->iterations = rundir_parse_ulong(csv_table_get(&t, i, "iterations"));
+		b->samples = rundir_parse_ulong(csv_table_get(&t, i, "samples"));
 		b->source = RUN_VALUES_NONE;
 	}
 	rc = 0;

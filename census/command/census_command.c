@@ -356,8 +356,10 @@ int census_command(const struct census_command_options *o)
 		return rc == -2 ? 2 : 1;
 	}
 	if (cost.known)
-		printf("census: pair cost: %s; core frequency: %s\n", cost.source,
-		       cost.ghz_source);
+		printf("census: pair cost (%s): %s; core frequency: %s\n",
+		       census_cost_kind_name(cost.kind), cost.source, cost.ghz_source);
+	else
+		printf("census: no estimate: %s\n", cost.source);
 	if (!getcwd(cwd, sizeof(cwd)) || program_dir(build, sizeof(build))) {
 		fprintf(stderr, "%s: cannot find the working or the build directory: %s\n",
 			WHO, strerror(errno));

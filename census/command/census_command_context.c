@@ -61,6 +61,9 @@ int census_command_write_context(FILE *f, const void *arg)
 		failed |= context_set(&ctx, "pair_cost_source", "%s", cost->source);
 		failed |= context_set(&ctx, "ghz", "%.17g", cost->ghz);
 		failed |= context_set(&ctx, "ghz_source", "%s", cost->ghz_source);
+	} else if (*cost->source) {
+		/* why there is none, and how to get one */
+		failed |= context_set(&ctx, "pair_cost_source", "%s", cost->source);
 	}
 	failed |= context_set(&ctx, "top", "%u", in->top);
 	for (size_t i = 0; i < c->nboots; i++) {

@@ -62,7 +62,10 @@ static void report_counts(FILE *f, const struct command_census *cc,
 				   (double)x->pairs / (double)x->system_calls : NAN),
 			count_text(b, sizeof(b), in->native->median > 0 ?
 				   round(x->model_pairs / in->native->median) : NAN));
-		if (isnan(x->fraction))
+		if (isnan(x->fraction) && isfinite(x->fraction_high))
+			fprintf(f, "range [%.3g%%, %.3g%%] |", 100 * x->fraction_low,
+				100 * x->fraction_high);
+		else if (isnan(x->fraction))
 			fprintf(f, "- |");
 		else
 			fprintf(f, "%.3g%% [%.3g%%, %.3g%%] |", 100 * x->fraction,
@@ -112,6 +115,12 @@ static void report_model(FILE *f, const struct census_command_inputs *in)
 	else
 		fprintf(f, "Native wall time on this machine, outside the guest: median %.4g s of %zu runs after one warm-up (%.4g to %.4g s).\n\n",
 			n->median, n->runs, n->min, n->max);
+	if (!cost->known && *cost->source) {
+		fprintf(f, "No estimate: ");
+		md_text(f, cost->source);
+		fprintf(f, ".\n\n");
+		return;
+	}
 	if (!cost->known) {
 		fprintf(f, "No pair cost was given (`--cpu-row` or `--pair-cycles`): no estimate.\n\n");
 		return;
@@ -126,7 +135,12 @@ static void report_model(FILE *f, const struct census_command_inputs *in)
 	md_text(f, cost->source);
 	fprintf(f, "\n- core frequency: ");
 	md_text(f, cost->ghz_source);
-	fprintf(f, "\n- interval: the pair cost's interval over the native time's range\n\n");
+	if (isnan(cost->value))
+		fprintf(f, "\n- **no measured figure for this machine**: the estimate is a range only, the\n"
+			"  pair cost's low end over the longest native run to its high end over the\n"
+			"  shortest\n\n");
+	else
+		fprintf(f, "\n- interval: the pair cost's interval over the native time's range\n\n");
 }
 
 static void report_sites(FILE *f, const struct command_census *cc,
@@ -239,6 +253,9 @@ void census_command_print_summary(const struct outputs *o, FILE *f)
 			fprintf(f, "; estimate %.3g%% of the native time [%.3g%%, %.3g%%]",
 				100 * b->fraction, 100 * b->fraction_low,
 				100 * b->fraction_high);
+		else if (isfinite(b->fraction_high))
+			fprintf(f, "; not measured, a range: %.3g%% to %.3g%% of the native time",
+				100 * b->fraction_low, 100 * b->fraction_high);
 		fputc('\n', f);
 		if (!strcmp(b->command->state, "smap"))
 			for (size_t k = 0; k < b->nfunctions && k < 3; k++)

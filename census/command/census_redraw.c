@@ -83,8 +83,11 @@ static int read_cost(const struct run_dir *context, struct census_pair_cost *c)
 	memset(c, 0, sizeof(*c));
 	if (number_of(context, "pair_cost_known", &known))
 		return -1;
-	if (!known)
+	if (!known) {
+		/* why none, when the census said */
+		text_of(context, "pair_cost_source", c->source, sizeof(c->source));
 		return 0;
+	}
 	c->known = 1;
 	if (number_of(context, "pair_cost", &c->value) ||
 	    number_of(context, "pair_cost_low", &c->low) ||

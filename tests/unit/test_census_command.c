@@ -433,6 +433,86 @@ static void test_redraw(void **state)
 	census_free(&c);
 }
 
+/*
+ * A pair cost that is a range only (no figure of this machine): the
+ * estimate is a range too, said as one, and drawn again the same; and
+ * no cost at all: why, in report.md, drawn again the same.
+ */
+static void test_range_and_none(void **state)
+{
+	static const char *const files[] = { "census.csv", "context.csv", "report.md" };
+	struct census c = { 0 };
+	struct census_boot_file file;
+	char smap[256], err[1024] = "", first[4096], again[4096], out[512],
+	     a[8192], b[8192], path[4200], text[16384];
+	char *argv[] = { "prog", NULL };
+	struct census_native native = {
+		.runs = 3, .seconds = { 0.9, 1.0, 1.2 }, .context_switches = 4,
+	};
+	struct census_pair_cost cost = {
+		.known = 1, .kind = CENSUS_COST_RANGE, .value = NAN, .low = 0,
+		.high = 120, .has_interval = 1, .unit = "ns",
+		.source = "NOT MEASURED, a range: from a bound",
+		.ghz_source = "none needed",
+	};
+	struct census_command_inputs in = {
+		.argv = argv, .cwd = "/x", .native = &native, .cost = &cost,
+		.top = 5, .timeout = 60,
+	};
+	struct csv_table census = { 0 };
+	FILE *report;
+	size_t n;
+
+	(void)state;
+	census_native_summarise(&native);
+	load(&c, "smap", "range.tsv", NOTES(1) BASELINE_ROW COMMAND_ROW TAIL,
+	     smap, sizeof(smap));
+	file = (struct census_boot_file){ .path = smap, .seconds = 20 };
+	setenv("SMAPBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
+	for (int none = 0; none < 2; none++) {
+		if (none) {
+			memset(&cost, 0, sizeof(cost));
+			snprintf(cost.source, sizeof(cost.source),
+				 "no pair cost of this machine: nothing found");
+		}
+		snprintf(out, sizeof(out), "%s/range-first-%d", tmpdir, none);
+		assert_int(census_command_write_dir(&c, &file, 1, &in, out, first,
+						    sizeof(first), NULL, err,
+						    sizeof(err)), 0, err);
+		snprintf(path, sizeof(path), "%s/census.csv", first);
+		assert_str(cell(&census, path, 0, "estimate_fraction"), "",
+			   "no estimate as one number");
+		csv_table_free(&census);
+		snprintf(path, sizeof(path), "%s/report.md", first);
+		report = fopen(path, "r");
+		assert_non_null(report);
+		n = fread(text, 1, sizeof(text) - 1, report);
+		text[n] = '\0';
+		fclose(report);
+		if (!none) {
+			/* 1023.4 pairs of 0 to 120 ns over 1.2 s and 0.9 s */
+			snprintf(path, sizeof(path), "%s/census.csv", first);
+			assert_near(atof(cell(&census, path, 0, "estimate_fraction_high")),
+				    1023.4 * 120e-9 / 0.9, 1e-9, "the range's high end");
+			csv_table_free(&census);
+			if (!strstr(text, "range [0%, 0.0136%]") ||
+			    !strstr(text, "no measured figure for this machine"))
+				fail_msg("report.md does not give the range as one:\n%s", text);
+		} else if (!strstr(text, "No estimate: no pair cost of this machine: nothing found.")) {
+			fail_msg("report.md does not say why there is no estimate:\n%s", text);
+		}
+		snprintf(out, sizeof(out), "%s/range-again-%d", tmpdir, none);
+		assert_int(census_command_redraw(first, out, again, sizeof(again), err,
+						 sizeof(err)), 0, err);
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(a, sizeof(a), "%s/%s", first, files[i]);
+			snprintf(b, sizeof(b), "%s/%s", again, files[i]);
+			assert_same_file(a, b);
+		}
+	}
+	census_free(&c);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -453,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_command_directory),
 		cmocka_unit_test(test_protocol_1_refused),
 		cmocka_unit_test(test_redraw),
+		cmocka_unit_test(test_range_and_none),
 		cmocka_unit_test(test_cost_from_a_table),
 		cmocka_unit_test(test_running_a_program),
 	};

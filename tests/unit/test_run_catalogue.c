@@ -370,6 +370,7 @@ static void schema_md_lists_each_files_columns(void **unused)
 		{ &file_results, "## results.csv" },
 		{ &file_census, "### census.csv" },
 		{ &file_table, "### table.csv" },
+		{ &file_pair_fit, "## pair-fit.csv" },
 	};
 
 	(void)unused;
