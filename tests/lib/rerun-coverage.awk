@@ -1,0 +1,77 @@
+# rerun-coverage.awk: how often a rerun's center falls inside a run's interval.
+# awk -F, -v cal=CALIBRATION.csv -f rerun-coverage.awk CALIBRATION.csv RUN/results.csv...
+# (tests/stages/16-statistics.sh). Every ordered pair of the runs, every
+# row all of them have: se from the row's 95% interval (t on r - 1 df, log
+# scale), C and O the calibration's invocation level (the shift every row
+# shares, each row's own), t on Satterthwaite's df. Prints
+#   NET FULL CI PAIRS SHIFT_SD C_SD C_DF
+# NET: the rerun interval, t * sqrt(se_A^2 + se_B^2 + 2 O), holding the
+#   rerun's center, each run net of its shared shift (its mean deviation
+#   over the rows);
+# FULL: the rerun interval with the shared part, + 2 C, on the raw centers;
+# CI: the run's own 95% interval with the invocation level in it,
+#   t * sqrt(se_A^2 + C + O): a rerun's center falls inside it about 83%
+#   of the time when it is right.
+# SHIFT_SD: the sd of the runs' shared shifts; C_SD, C_DF: the calibration's.
+function t(df,   z) {
+	z = 1.959964
+	return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) + \
+		(3 * z^7 + 19 * z^5 + 17 * z^3 - 15 * z) / (384 * df^3)
+}
+# Satterthwaite's df of a sum of variance parts a (df da), b (db), ...
+function sdf(a, da, b, db, c, dc, d, dd,   v, q) {
+	v = a + b + c + d
+	q = (da ? a * a / da : 0) + (db ? b * b / db : 0) + (dc ? c * c / dc : 0) + (dd ? d * d / dd : 0)
+	return q > 0 ? v * v / q : 1e9
+}
+FILENAME == cal {
+	if ($1 == "boot_sd_common") C = $2 * $2
+	else if ($1 == "boot_df_common") cdf = $2
+	else if ($1 == "boot_sd_row") prior = $2 * $2
+	else if ($1 == "row_df") rdf = $2
+	else if ($1 ~ /^row:/) own[substr($1, 5)] = $2 * $2
+	next
+}
+FNR == 1 {
+	run++
+	for (k = 1; k <= NF; k++) {
+		if ($k == "center") ic = k
+		if ($k == "ci_low") il = k
+		if ($k == "ci_high") ih = k
+		if ($k == "repetitions") ir = k
+	}
+	next
+}
+$ic > 0 && $ir > 1 {
+	lc[run, $1] = log($ic)
+	se[run, $1] = ($ih - $il) / 2 / t($ir - 1) / $ic
+	rd[run, $1] = $ir - 1
+	seen[$1]++
+}
+END {
+	# each run's shared shift: its mean deviation over the rows every run has
+	for (w in seen) if (seen[w] == run) {
+		rows++; m = 0
+		for (i = 1; i <= run; i++) m += lc[i, w] / run
+		for (i = 1; i <= run; i++) shift[i] += lc[i, w] - m
+	}
+	for (i = 1; i <= run; i++) shift[i] /= rows
+	for (w in seen) if (seen[w] == run) {
+		o = w in own ? own[w] : prior
+		for (i = 1; i <= run; i++) for (j = 1; j <= run; j++) {
+			if (i == j) continue
+			a = se[i, w]^2; b = se[j, w]^2; d = lc[j, w] - lc[i, w]
+			n++
+			# the run's interval with the invocation level in it
+			ci += d * d <= t(sdf(a, rd[i, w], C, cdf, o, rdf))^2 * (a + C + o)
+			# where a rerun's center falls: both runs' parts
+			full += d * d <= t(sdf(a, rd[i, w], b, rd[j, w], 2 * C, cdf, 2 * o, rdf))^2 * (a + b + 2 * C + 2 * o)
+			# the same, each run net of its shared shift
+			e = d - (shift[j] - shift[i])
+			net += e * e <= t(sdf(a, rd[i, w], b, rd[j, w], 2 * o, rdf))^2 * (a + b + 2 * o)
+		}
+	}
+	sd = 0
+	for (i = 1; i <= run; i++) sd += shift[i]^2 / (run - 1)
+	printf "%d %d %d %d %.4f %.4f %d\n", net, full, ci, n, sqrt(sd), sqrt(C), cdf
+}
