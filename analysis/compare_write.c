@@ -416,10 +416,10 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 			   const struct run_dir *b, int force)
 {
 	const struct run_dir *runs[2] = { a, b };
-	struct compare_field_diff *d;
-	char unchecked[512] = "";
+	struct context_diff *d;
+	char unchecked[512];
 	size_t n;
-	int blocking = compare_contexts(a, b, &d, &n);
+	int blocking = context_diffs(a, b, &d, &n);
 	/* an interrupted run is refused as a context mismatch is */
 	int incomplete = run_input_check_complete(who, "A", a, force) |
 			 run_input_check_complete(who, "B", b, force);
@@ -435,19 +435,7 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 				"context.csv: whether both runs come from one "
 				"machine, kernel and counter was not checked\n",
 				who, r ? "B" : "A", runs[r]->path);
-	for (size_t i = 0; i < context_key_count; i++) {
-		const char *key = context_keys[i].name;
-		int in_a = rundir_context(a, key) != NULL;
-		int in_b = rundir_context(b, key) != NULL;
-
-		if (!(context_keys[i].roles & KEY_COMPARISON) || (in_a && in_b) || (!a->context_count && !a->from_json) ||
-		    (!b->context_count && !b->from_json))
-			continue;
-		snprintf(unchecked + strlen(unchecked),
-			 sizeof(unchecked) - strlen(unchecked), "%s%s (%s)",
-			 *unchecked ? ", " : "", key,
-			 !in_a && !in_b ? "neither run" : in_a ? "not B" : "not A");
-	}
+	context_comparison_unrecorded(a, b, unchecked, sizeof(unchecked));
 	if (*unchecked)
 		fprintf(stderr, "smapbench %s: warning: not checked, as not "
 			"recorded by both runs: %s\n", who, unchecked);
@@ -456,7 +444,7 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 			"what makes numbers comparable:\n", who,
 			force ? "warning (--force):" : "refusing:");
 		for (size_t i = 0; i < n; i++)
-			if (d[i].kind == COMPARE_FIELD_BLOCKING)
+			if (d[i].kind == CONTEXT_DIFF_BLOCKING)
 				fprintf(stderr, "  %-16s A: %s\n  %-16s B: %s\n",
 					d[i].key, d[i].a, "", d[i].b);
 		if (!force)
@@ -465,14 +453,14 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 				"measures those differences too; rerun with "
 				"--force to compare anyway.\n");
 	}
-	for (int kind = COMPARE_FIELD_EXPECTED; kind <= COMPARE_FIELD_INFO; kind++) {
+	for (int kind = CONTEXT_DIFF_EXPECTED; kind <= CONTEXT_DIFF_INFO; kind++) {
 		size_t shown = 0;
 
 		for (size_t i = 0; i < n; i++) {
 			if ((int)d[i].kind != kind)
 				continue;
 			if (!shown++)
-				printf(kind == COMPARE_FIELD_EXPECTED
+				printf(kind == CONTEXT_DIFF_EXPECTED
 				       ? "context differs as expected between boots:"
 				       : "context also differs (check it does not matter):");
 			printf(" %s", d[i].key);
