@@ -274,40 +274,12 @@ static int use_calibration(const struct compare_request *req,
 	return 0;
 }
 
-/* Runs a side: "A1,A2,..." (compare_boots.h). */
-#define MAX_RUNS_A_SIDE 16
-
-/*
- * Split list in place at commas into paths; the count, or 0 for an empty
- * element or more than MAX_RUNS_A_SIDE.
- */
-static size_t split_runs(char *list, char **paths)
-{
-	size_t n = 0;
-
-	for (char *p = list;; p++) {
-		char *comma = strchr(p, ',');
-
-		if (n == MAX_RUNS_A_SIDE)
-			return 0;
-		paths[n++] = p;
-		if (!comma)
-			break;
-		*comma = '\0';
-		p = comma;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!*paths[i])
-			return 0;
-	return n;
-}
-
 /*
  * Load the runs after the first of a side into extra (from *used on),
  * each checked against the side's first; 0, or 1 after saying why.
  */
-static int load_more_runs(const struct compare_request *req, char **paths,
-			  size_t n, const struct run_dir *first,
+static int load_more_runs(const struct compare_request *req,
+			  const char *const *paths, size_t n, const struct run_dir *first,
 			  struct run_dir *extra, size_t *used,
 			  const struct run_dir **side)
 {
@@ -330,7 +302,7 @@ static int side_state(const char *who, const char *side,
 		      const struct run_dir *const *runs, size_t n,
 		      const char **state)
 {
-	const char *states[MAX_RUNS_A_SIDE] = { NULL };
+	const char *states[COMPARE_MAX_RUNS_A_SIDE] = { NULL };
 
 	for (size_t k = 0; k < n; k++)
 		states[k] = rundir_context_or(runs[k], "smap_state", "");
@@ -368,13 +340,12 @@ int compare_dir_write(const struct compare_request *request)
 	/* a copy: the calibration sets its settings' sigma_u */
 	struct compare_request r = *request;
 	const struct compare_request *req = &r;
-	char *calibration = NULL, *list_a = strdup(request->run_a);
+	char *calibration = NULL;
 	struct calibration cal = { 0 };
-	char *list_b = strdup(request->run_b);
-	char *paths_a[MAX_RUNS_A_SIDE], *paths_b[MAX_RUNS_A_SIDE];
-	struct run_dir extra[2 * MAX_RUNS_A_SIDE];
-	const struct run_dir *side_a[MAX_RUNS_A_SIDE], *side_b[MAX_RUNS_A_SIDE];
-	size_t na, nb, extras = 0, kept = 0;
+	struct run_dir extra[2 * COMPARE_MAX_RUNS_A_SIDE];
+	const struct run_dir *side_a[COMPARE_MAX_RUNS_A_SIDE];
+	const struct run_dir *side_b[COMPARE_MAX_RUNS_A_SIDE];
+	size_t na = req->na, nb = req->nb, extras = 0, kept = 0;
 	const char *name = req->who, *same;
 	int rc, tty = isatty(STDERR_FILENO), plotted = 0;
 	struct run_dir a = { 0 }, b = { 0 };
@@ -384,38 +355,15 @@ int compare_dir_write(const struct compare_request *request)
 	char err[2 * PATH_MAX + 512], *dir = NULL, pairing[256];
 	struct compare_sides sides = { .a = side_a, .b = side_b };
 
-	if (!list_a || !list_b) {
-		fprintf(stderr, "smapbench %s: out of memory\n", name);
-		free(list_a);
-		free(list_b);
-		return 1;
-	}
-	na = split_runs(list_a, paths_a);
-	nb = split_runs(list_b, paths_b);
-	if (!na || !nb) {
-		fprintf(stderr, "smapbench %s: a side is one run or a comma-separated "
-			"list of 1 to %d runs, without empty names\n", name,
-			MAX_RUNS_A_SIDE);
-		free(list_a);
-		free(list_b);
-		return STATUS_NOT_OURS;
-	}
-	r.run_a = paths_a[0];
-	r.run_b = paths_b[0];
-	if (req->out && (rc = check_out(name, req->out, 1))) {
-		free(list_a);
-		free(list_b);
+	if (req->out && (rc = check_out(name, req->out, 1)))
 		return rc;
-	}
 	atomic_dir_cleanup_on_signals();
-	stage(tty, "reading %s and %s", req->run_a, req->run_b);
-	rc = run_input_load_two(name, req->run_a, req->run_b, &a, &b, err,
-				sizeof(err));
+	stage(tty, "reading %s and %s", req->runs_a[0], req->runs_b[0]);
+	rc = run_input_load_two(name, req->runs_a[0], req->runs_b[0], &a, &b,
+				err, sizeof(err));
 	stage(tty, "%s", "");
 	if (rc) {
 		fputs(err, stderr);
-		free(list_a);
-		free(list_b);
 		return 1;
 	}
 	rc = 1;
@@ -427,8 +375,8 @@ int compare_dir_write(const struct compare_request *request)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, same);
 	note_partial_runs(name, runs);
 	if (compare_check_contexts(name, &a, &b, req->force) ||
-	    load_more_runs(req, paths_a, na, &a, extra, &extras, side_a) ||
-	    load_more_runs(req, paths_b, nb, &b, extra, &extras, side_b) ||
+	    load_more_runs(req, req->runs_a, na, &a, extra, &extras, side_a) ||
+	    load_more_runs(req, req->runs_b, nb, &b, extra, &extras, side_b) ||
 	    side_state(name, "A", side_a, na, &sides.state_a) ||
 	    side_state(name, "B", side_b, nb, &sides.state_b))
 		goto out;
@@ -505,8 +453,6 @@ out:
 	calibration_free(&cal);
 	for (size_t k = 0; k < extras; k++)
 		rundir_free(&extra[k]);
-	free(list_a);
-	free(list_b);
 	rundir_free(&a);
 	rundir_free(&b);
 	return rc;

@@ -13,9 +13,16 @@
 
 #include "analysis/compare_stats.h"
 
+/* The runs a side may have: RUN_A1,RUN_A2,... */
+#define COMPARE_MAX_RUNS_A_SIDE	16
+
+/* What the command line asks (cli/compare_options.c parses it). */
 struct compare_request {
 	const char *who;		/* the command: compare or report */
-	const char *run_a, *run_b;	/* run directories or JSON files */
+	/* each side's runs, run directories or JSON files; the first pairs */
+	const char *runs_a[COMPARE_MAX_RUNS_A_SIDE];
+	const char *runs_b[COMPARE_MAX_RUNS_A_SIDE];
+	size_t na, nb;
 	const char *out;		/* NULL: compare-A-vs-B next to A */
 	struct compare_settings settings;	/* alpha, margin, seed, ... */
 	int force;			/* across machines, kernels, ... too */

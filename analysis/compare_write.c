@@ -524,29 +524,6 @@ void compare_pairing_sentence(char *buf, size_t len, const char *state_a,
 	}
 }
 
-int compare_verdict_mask(const char *list, unsigned *mask, char *bad,
-			 size_t badlen)
-{
-	*mask = 0;
-	for (const char *p = list;; p++) {
-		size_t len = strcspn(p, ",");
-		int v;
-
-		for (v = 0; v < COMPARE_VERDICTS; v++)
-			if (len && strlen(compare_verdict_name(v)) == len &&
-			    !strncmp(p, compare_verdict_name(v), len))
-				break;
-		if (v == COMPARE_VERDICTS) {
-			snprintf(bad, badlen, "%.*s", (int)len, p);
-			return -1;
-		}
-		*mask |= 1u << v;
-		p += len;
-		if (!*p)
-			return 0;
-	}
-}
-
 size_t compare_rows_with(const struct compare_result *res, unsigned mask,
 			 const struct compare_row **first)
 {

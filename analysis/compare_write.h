@@ -78,12 +78,6 @@ void compare_pairing_sentence(char *buf, size_t len, const char *state_a,
  */
 const char *compare_side_state(const char *const *states, size_t n);
 
-/*
- * A comma-separated list of verdict names ("slower,faster") as a mask of
- * 1 << verdict: 0, or -1 with the first word that is not one in bad.
- */
-int compare_verdict_mask(const char *list, unsigned *mask, char *bad,
-			 size_t badlen);
 /* How many rows have a verdict in mask; *first (if not NULL) the first. */
 size_t compare_rows_with(const struct compare_result *res, unsigned mask,
 			 const struct compare_row **first);
