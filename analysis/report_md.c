@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis/answer.h"
+#include "analysis/compare_plan.h"
 #include "analysis/compare_write.h"
 #include "analysis/headline.h"
 #include "analysis/plots.h"
@@ -399,6 +400,7 @@ static void write_comparison_intro(FILE *f, const struct run_dir *const *runs)
 int report_write(const char *dir, const struct run_dir *const *runs,
 		 size_t nruns, const struct compare_result *res,
 		 const struct derived *tables, const struct pair_fit *fit,
+		 const struct compare_controls *controls,
 		 const struct compare_settings *set, char *err,
 		 size_t errlen)
 {
@@ -486,7 +488,7 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 
 	if (nruns == 2) {
 		fprintf(f, "## All benchmarks, B against A\n\n");
-		compare_print(f, res, set, 1);
+		compare_print(f, res, set, controls, 1);
 		fprintf(f, "\n### How the comparison was computed\n\n"
 			"Also in compare-settings.csv; docs/interpreting.md "
 			"explains each.\n\n");
@@ -522,7 +524,7 @@ int report_write_run(const char *who, const char *path)
 	atomic_dir_cleanup_on_signals();
 	if (run_input_load(who, path, "a report needs a run directory", &run))
 		return 1;
-	if (report_write(run.path, runs, 1, NULL, NULL, NULL, &set, err,
+	if (report_write(run.path, runs, 1, NULL, NULL, NULL, NULL, &set, err,
 			 sizeof(err))) {
 		fprintf(stderr, "smapbench %s: no report written: %s\n", who, err);
 		rundir_free(&run);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 #include "analysis/derived.h"
 #include "analysis/pair_fit.h"
@@ -16,11 +17,13 @@
  * (res: the comparison of runs[0] and runs[1]); an existing report.md is
  * replaced only if smapbench wrote it. tables: the derived tables of the
  * SMAP run when already computed, else NULL. fit: the pair's cost from
- * the two boots, or NULL. 0, or -1 with the reason in err.
+ * the two boots, or NULL. controls: the comparison's negative controls,
+ * or NULL. 0, or -1 with the reason in err.
  */
 int report_write(const char *dir, const struct run_dir *const *runs,
 		 size_t nruns, const struct compare_result *res,
 		 const struct derived *tables, const struct pair_fit *fit,
+		 const struct compare_controls *controls,
 		 const struct compare_settings *set, char *err,
 		 size_t errlen);
 /*

@@ -223,6 +223,7 @@ static void test_json_round_trip(void **state)
 
 	(void)state;
 	fixture_init(&x);
+	compare_sides_pairing(&sides);
 	assert_int_equal(compare_json_write(dir, &x.res, &set, &sides), 0);
 	snprintf(path, sizeof(path), "%s/compare.json", dir);
 	if (json_parse_file(path, 0, &root, err, sizeof(err)))
