@@ -46,6 +46,8 @@ int compare_compute(const struct compare_plan *plan,
 	compare_plan_stage(plan, "within-boot tables of %s", plan->smap->label);
 	out->have_tables = !derived_compute(plan->smap, &out->tables);
 	compare_plan_stage(plan, "%s", "");
+	out->fail_on_rows = compare_rows_with(&out->res, plan->req.fail_on,
+					      &out->fail_on_first);
 	return 0;
 }
 

@@ -34,6 +34,9 @@ struct compare_outcome {
 	int have_fit;
 	struct derived tables;	/* of plan->smap */
 	int have_tables;
+	/* the rows with a verdict --fail-on names, and the first of them */
+	size_t fail_on_rows;
+	const struct compare_row *fail_on_first;
 };
 
 /*

@@ -117,17 +117,14 @@ static int write_views(const struct compare_plan *plan,
 }
 
 /* Say that rows have a --fail-on verdict; the exit status. */
-static int fail_on_status(const char *who, const struct compare_result *res,
-			  unsigned mask)
+static int fail_on_status(const char *who, const struct compare_outcome *out)
 {
-	const struct compare_row *first;
-	size_t n = compare_rows_with(res, mask, &first);
-
-	if (!n)
+	if (!out->fail_on_rows)
 		return 0;
 	fprintf(stderr, "smapbench %s: --fail-on: %zu of %zu rows have a verdict "
-		"asked for (first: %s, %s): exit status %d\n", who, n,
-		res->count, first->a->name, compare_verdict_name(first->verdict),
+		"asked for (first: %s, %s): exit status %d\n", who,
+		out->fail_on_rows, out->res.count, out->fail_on_first->a->name,
+		compare_verdict_name(out->fail_on_first->verdict),
 		COMPARE_EXIT_FAIL_ON);
 	return COMPARE_EXIT_FAIL_ON;
 }
@@ -163,7 +160,7 @@ static int write_dir(const struct compare_plan *plan,
 	       plotted ? ", plots/" : "", plan->req.report ? ", report.md" : "");
 	if (plan->same)
 		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, plan->same);
-	return rc ? rc : fail_on_status(name, &out->res, plan->req.fail_on);
+	return rc ? rc : fail_on_status(name, out);
 }
 
 int compare_dir_write(const struct compare_request *req)

@@ -123,11 +123,12 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 	struct context_diff *d;
 	char unchecked[512];
 	size_t n;
-	int blocking = context_diffs(a, b, &d, &n);
-	/* an interrupted run is refused as a context mismatch is */
-	int incomplete = run_input_check_complete(who, "A", a, force) |
-			 run_input_check_complete(who, "B", b, force);
+	int blocking = context_diffs(a, b, &d, &n), incomplete;
 
+	context_comparison_unrecorded(a, b, unchecked, sizeof(unchecked));
+	/* an interrupted run is refused as a context mismatch is */
+	incomplete = run_input_check_complete(who, "A", a, force) |
+		     run_input_check_complete(who, "B", b, force);
 	if (blocking < 0) {
 		fprintf(stderr, "smapbench %s: out of memory\n", who);
 		return 1;
@@ -139,7 +140,6 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 				"context.csv: whether both runs come from one "
 				"machine, kernel and counter was not checked\n",
 				who, r ? "B" : "A", runs[r]->path);
-	context_comparison_unrecorded(a, b, unchecked, sizeof(unchecked));
 	if (*unchecked)
 		fprintf(stderr, "smapbench %s: warning: not checked, as not "
 			"recorded by both runs: %s\n", who, unchecked);
@@ -350,6 +350,31 @@ static int side_state(const char *who, const char *side,
 	return 1;
 }
 
+const char *same_run_warning(const struct run_dir *a, const struct run_dir *b)
+{
+	char *ra = realpath(a->path, NULL), *rb = realpath(b->path, NULL);
+	int same = ra && rb && !strcmp(ra, rb);
+	const char *date_a = rundir_context(a, "date");
+	const char *date_b = rundir_context(b, "date");
+
+	free(ra);
+	free(rb);
+	if (same)
+		return "A and B are the same run: every difference is 0 by "
+		       "construction, and says nothing";
+	if (date_a && date_b && *date_a && !strcmp(date_a, date_b) &&
+	    !strcmp(rundir_context_or(a, "host", ""),
+		    rundir_context_or(b, "host", "")) && a->count == b->count) {
+		for (size_t i = 0; i < a->count; i++)
+			if (a->bench[i].median != b->bench[i].median ||
+			    strcmp(a->bench[i].name, b->bench[i].name))
+				return NULL;
+		return "A and B have the same host, start time and results: "
+		       "copies of one run, so every difference is 0 by "
+		       "construction";
+	}
+	return NULL;
+}
 void compare_sides_pairing(struct compare_sides *sides)
 {
 	sides->pairing = compare_pairing_of(sides->state_a, sides->state_b);

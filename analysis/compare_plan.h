@@ -71,6 +71,9 @@ void compare_pairing_sentence(char *buf, size_t len, const char *state_a,
  */
 const char *compare_side_state(const char *const *states, size_t n);
 
+/* What is wrong with comparing a and b as two runs (the same run), or NULL. */
+const char *same_run_warning(const struct run_dir *a, const struct run_dir *b);
+
 /* The runs of the two sides, each side's smap_state ("" unrecorded). */
 struct compare_sides {
 	const struct run_dir *const *a, *const *b;

@@ -670,6 +670,22 @@ int compare_runs(const struct run_dir *a, const struct run_dir *b,
 	return compare_runs_with(a, b, set, 0, NULL, NULL, out);
 }
 
+size_t compare_rows_with(const struct compare_result *res, unsigned mask,
+			 const struct compare_row **first)
+{
+	size_t n = 0;
+
+	if (first)
+		*first = NULL;
+	for (size_t i = 0; i < res->count; i++) {
+		if (!(mask & (1u << res->rows[i].verdict)))
+			continue;
+		if (!n++ && first)
+			*first = &res->rows[i];
+	}
+	return n;
+}
+
 void compare_result_free(struct compare_result *res)
 {
 	free(res->rows);

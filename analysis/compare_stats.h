@@ -342,5 +342,8 @@ int compare_runs_with(const struct run_dir *a, const struct run_dir *b,
 		      parallel_progress_fn progress, void *progress_arg,
 		      struct compare_result *out);
 void compare_result_free(struct compare_result *res);
+/* How many rows have a verdict in mask; *first (if not NULL) the first. */
+size_t compare_rows_with(const struct compare_result *res, unsigned mask,
+			 const struct compare_row **first);
 
 #endif /* SMAPBENCH_COMPARE_STATS_H */

@@ -47,11 +47,4 @@ void compare_settings_print(FILE *f, const struct compare_settings *set);
 /* "N rows had a p-value; at FDR A, M survived ..." */
 void compare_fdr_sentence(FILE *f, const struct compare_result *res,
 			  const struct compare_settings *set);
-/* How many rows have a verdict in mask; *first (if not NULL) the first. */
-size_t compare_rows_with(const struct compare_result *res, unsigned mask,
-			 const struct compare_row **first);
-
-/* What is wrong with comparing a and b as two runs (the same run), or NULL. */
-const char *same_run_warning(const struct run_dir *a, const struct run_dir *b);
-
 #endif /* SMAPBENCH_COMPARE_WRITE_H */
