@@ -9,10 +9,13 @@
 #include <string.h>
 
 #include "analysis/compare_boots.h"
+#include "analysis/progress.h"
 
 static void show_compared(void *arg, size_t done, size_t total)
 {
-	compare_plan_stage(arg, "comparing: %zu/%zu benchmarks", done, total);
+	const struct compare_plan *plan = arg;
+
+	progress_line(plan->tty, "comparing: %zu/%zu benchmarks", done, total);
 }
 
 int compare_compute(const struct compare_plan *plan,
@@ -25,11 +28,11 @@ int compare_compute(const struct compare_plan *plan,
 	if (compare_sides_rows(plan->side_a, plan->sides.na, plan->side_b,
 			       plan->sides.nb, &out->settings, 0, show_compared,
 			       (void *)plan, &out->res, &out->kept)) {
-		compare_plan_stage(plan, "%s", "");
+		progress_line(plan->tty, "%s", "");
 		fprintf(stderr, "smapbench %s: out of memory\n", name);
 		return 1;
 	}
-	compare_plan_stage(plan, "%s", "");
+	progress_line(plan->tty, "%s", "");
 	if (!out->res.count) {
 		fprintf(stderr, "smapbench %s: no benchmark is in both runs (A "
 			"has %zu, B has %zu): names must match exactly, in "
@@ -37,15 +40,15 @@ int compare_compute(const struct compare_plan *plan,
 			plan->pair[0]->count, plan->pair[1]->count);
 		return 1;
 	}
-	compare_plan_stage(plan, "the pair's cost from the two boots");
+	progress_line(plan->tty, "the pair's cost from the two boots");
 	out->have_fit = !pair_fit_compute(&out->res, plan->pair[0],
 					  plan->pair[1], plan->req.census,
 					  &out->settings, &out->fit);
 	out->have_controls = !compare_controls_compute(&out->res, &out->settings,
 						       &out->controls);
-	compare_plan_stage(plan, "within-boot tables of %s", plan->smap->label);
+	progress_line(plan->tty, "within-boot tables of %s", plan->smap->label);
 	out->have_tables = !derived_compute(plan->smap, &out->tables);
-	compare_plan_stage(plan, "%s", "");
+	progress_line(plan->tty, "%s", "");
 	out->fail_on_rows = compare_rows_with(&out->res, plan->req.fail_on,
 					      &out->fail_on_first);
 	return 0;

@@ -13,6 +13,7 @@
 
 #include "analysis/compare_compute.h"
 #include "analysis/compare_json.h"
+#include "analysis/progress.h"
 #include "analysis/compare_write.h"
 #include "analysis/pair_fit_file.h"
 #include "analysis/plots.h"
@@ -91,9 +92,9 @@ static int write_views(const struct compare_plan *plan,
 	if (plan->req.plots) {
 		int p;
 
-		compare_plan_stage(plan, "plots");
+		progress_line(plan->tty, "plots");
 		p = plots_render_compare(name, plan->pair, &out->res, set, dir);
-		compare_plan_stage(plan, "%s", "");
+		progress_line(plan->tty, "%s", "");
 		if (p == PLOTS_NONE) {
 			printf("\nno plots: the runs have no kmod, syscall or bpf results\n");
 		} else if (p) {
@@ -105,10 +106,13 @@ static int write_views(const struct compare_plan *plan,
 		}
 	}
 	if (plan->req.report &&
-	    report_write(dir, plan->pair, 2, &out->res,
-			 out->have_tables ? &out->tables : NULL, fit,
-			 out->have_controls ? &out->controls : NULL, set, err,
-			 sizeof(err))) {
+	    report_write(dir, plan->pair, 2, &(struct report_comparison){
+				 .res = &out->res, .set = set,
+				 .tables = out->have_tables ? &out->tables : NULL,
+				 .fit = fit,
+				 .controls = out->have_controls ? &out->controls : NULL,
+				 .pairing = plan->sides.sentence, .same = plan->same },
+			 err, sizeof(err))) {
 		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
 			err);
 		rc = 1;

@@ -7,7 +7,6 @@
 #include "analysis/compare_plan.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 
 #include "analysis/calibrate_dir.h"
 #include "analysis/compare_boots.h"
+#include "analysis/progress.h"
 #include "analysis/compare_write.h"
 #include "analysis/run_input.h"
 #include "rundata/atomic_dir.h"
@@ -69,19 +69,6 @@ static const struct run_dir *smap_run(const struct run_dir *a,
 	if (!strcmp(rundir_context_or(a, "smap_state", ""), "smap"))
 		return a;
 	return b;
-}
-
-void compare_plan_stage(const struct compare_plan *plan, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!plan->tty)
-		return;
-	fputs("\r\033[K", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fflush(stderr);
 }
 
 /* Refuse an output directory we may not replace, before any work. */
@@ -395,11 +382,11 @@ static int load_sides(struct compare_plan *plan)
 	char err[2 * PATH_MAX + 512];
 	int rc;
 
-	compare_plan_stage(plan, "reading %s and %s", req->runs_a[0],
+	progress_line(plan->tty, "reading %s and %s", req->runs_a[0],
 			   req->runs_b[0]);
 	rc = run_input_load_two(name, req->runs_a[0], req->runs_b[0], a, b,
 				err, sizeof(err));
-	compare_plan_stage(plan, "%s", "");
+	progress_line(plan->tty, "%s", "");
 	if (rc) {
 		fputs(err, stderr);
 		return 1;

@@ -100,7 +100,8 @@ int compare_check_contexts(const char *who, const struct run_dir *a,
 struct compare_plan {
 	struct compare_request req;	/* as asked */
 	const char *who;		/* req.who */
-	int tty;			/* stderr is a terminal: progress lines */
+	int tty;			/* stderr is a terminal: progress lines
+				 * (analysis/progress.h) */
 	/*
 	 * The request's settings with the calibration (settings.model
 	 * points into cal) and the design: runs and boots a side, one
@@ -135,9 +136,5 @@ struct compare_plan {
 int compare_plan_build(const struct compare_request *req,
 		       struct compare_plan *plan);
 void compare_plan_free(struct compare_plan *plan);
-
-/* A stage of the work, on a terminal only: "\r" overwrites it. */
-void compare_plan_stage(const struct compare_plan *plan, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif /* SMAPBENCH_COMPARE_PLAN_H */
