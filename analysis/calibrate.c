@@ -649,7 +649,7 @@ int calibration_read(const char *path, struct calibration *c, char *err,
 			c->boots = (size_t)v;
 		} else if (!strcmp(key, "runs") && !nonnegative(value, &v)) {
 			c->runs = (size_t)v;
-		} else if (compare_field_kind(key) == COMPARE_FIELD_BLOCKING ||
+		} else if (context_key_is(key, KEY_COMPARISON) ||
 			   !strcmp(key, held_fields[0])) {
 			if (c->context_count < field_count() &&
 			    add_context(c, key, value))

@@ -338,14 +338,13 @@ out:
 	return rc;
 }
 
-int compare_sides(const struct run_dir *const *a, size_t na,
-		  const struct run_dir *const *b, size_t nb,
-		  struct compare_settings *set, unsigned threads,
-		  parallel_progress_fn progress, void *progress_arg,
-		  struct compare_result *out, size_t *kept)
+int compare_sides_rows(const struct run_dir *const *a, size_t na,
+		       const struct run_dir *const *b, size_t nb,
+		       struct compare_settings *set, unsigned threads,
+		       parallel_progress_fn progress, void *progress_arg,
+		       struct compare_result *out, size_t *kept)
 {
 	*kept = 0;
-	compare_design(a, na, b, nb, set);
 	if (compare_runs_with(a[0], b[0], set, threads, progress, progress_arg, out))
 		return -1;
 	if ((na > 1 || nb > 1) &&
@@ -358,4 +357,15 @@ int compare_sides(const struct run_dir *const *a, size_t na,
 		return -1;
 	}
 	return 0;
+}
+
+int compare_sides(const struct run_dir *const *a, size_t na,
+		  const struct run_dir *const *b, size_t nb,
+		  struct compare_settings *set, unsigned threads,
+		  parallel_progress_fn progress, void *progress_arg,
+		  struct compare_result *out, size_t *kept)
+{
+	compare_design(a, na, b, nb, set);
+	return compare_sides_rows(a, na, b, nb, set, threads, progress,
+				  progress_arg, out, kept);
 }

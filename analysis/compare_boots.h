@@ -71,12 +71,22 @@ int compare_boots_rows(struct compare_result *res,
 		       struct compare_settings *set, size_t *kept);
 
 /*
+ * The rows of a comparison whose design is in set (compare_design(), and
+ * the calibration's model, if any): the rows of a[0] and b[0]
+ * (compare_runs_with(), on threads threads with progress), all runs'
+ * figures (compare_boots_rows()), the rows net of sound negative
+ * controls and the verdicts (analysis/compare_controls.h). set gets the
+ * runs' estimate of the boot variance, if they give one. 0, or -1 on no
+ * memory.
+ */
+int compare_sides_rows(const struct run_dir *const *a, size_t na,
+		       const struct run_dir *const *b, size_t nb,
+		       struct compare_settings *set, unsigned threads,
+		       parallel_progress_fn progress, void *progress_arg,
+		       struct compare_result *out, size_t *kept);
+/*
  * A whole comparison of the sides, as `compare` makes it: the design
- * (compare_design()), the rows of a[0] and b[0] (compare_runs_with(), on
- * threads threads with progress), all runs' figures
- * (compare_boots_rows()), the rows net of sound negative controls and
- * the verdicts (analysis/compare_controls.h). set holds the calibration's
- * model, if any; the design goes into it. 0, or -1 on no memory.
+ * (compare_design()), then compare_sides_rows(). 0, or -1 on no memory.
  */
 int compare_sides(const struct run_dir *const *a, size_t na,
 		  const struct run_dir *const *b, size_t nb,

@@ -94,7 +94,7 @@ int compare_controls_compute(const struct compare_result *res,
 	dfs = calloc(2 * res->count + 2, sizeof(*dfs));
 	if (!out->net || !u || !terms || !dfs)
 		goto out;
-	out->split_known = set->boot_source != COMPARE_BOOT_ASSUMED;
+	out->split_known = compare_calibrated(set);
 	for (size_t i = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
 		double v;

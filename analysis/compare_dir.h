@@ -2,31 +2,20 @@
 /*
  * compare_dir.h - `compare RUN_A RUN_B` and `report RUN_A RUN_B`: per
  * benchmark, is B faster, slower or the same as A, by how much, and how
- * sure are we. Writes DIR/compare.csv (docs/schema.md), DIR/plots/ and,
- * for report, DIR/report.md, DIR being built as a temporary directory
- * and renamed when complete, and prints the table and the within-boot
- * tables of the SMAP run. The usual order is A = the SMAP-off boot,
- * B = the SMAP boot: then every delta is what SMAP costs.
+ * sure are we. Three stages: the plan (analysis/compare_plan.h: the
+ * runs, their contexts, the calibration and the design, decided once),
+ * the numbers (analysis/compare_compute.h), and what they write:
+ * DIR/compare.csv, compare.json, compare-settings.csv (docs/schema.md),
+ * DIR/plots/ and, for report, DIR/report.md, DIR being built as a
+ * temporary directory and renamed when complete; and on stdout the
+ * table and the within-boot tables of the SMAP run. The usual order is
+ * A = the SMAP-off boot, B = the SMAP boot: then every delta is what
+ * SMAP costs.
  */
 #ifndef SMAPBENCH_COMPARE_DIR_H
 #define SMAPBENCH_COMPARE_DIR_H
 
-#include "analysis/compare_stats.h"
-
-struct compare_request {
-	const char *who;		/* the command: compare or report */
-	const char *run_a, *run_b;	/* run directories or JSON files */
-	const char *out;		/* NULL: compare-A-vs-B next to A */
-	struct compare_settings settings;	/* alpha, margin, seed, ... */
-	int force;			/* across machines, kernels, ... too */
-	int plots;			/* draw plots/ */
-	int report;			/* write report.md */
-	const char *calibration;	/* sigma_u from this file */
-	int no_calibration;		/* assume sigma_u, read no file */
-	const char *census;		/* census of the SMAP kernel, or NULL */
-	unsigned fail_on;		/* 1 << verdict: exit COMPARE_EXIT_FAIL_ON
-					 * when a row has one of them */
-};
+#include "analysis/compare_plan.h"
 
 /* --fail-on's status: a row has a verdict asked for; not 1 (error), 2 (usage). */
 #define COMPARE_EXIT_FAIL_ON	3

@@ -118,11 +118,8 @@ int compare_json_print(FILE *f, const struct compare_result *res,
 		       const struct compare_sides *sides)
 {
 	size_t tally[COMPARE_VERDICTS] = { 0 };
-	char sentence[256];
 	struct json_writer w;
 
-	compare_pairing_sentence(sentence, sizeof(sentence), sides->state_a,
-				 sides->state_b);
 	json_writer_init(&w, f);
 	json_begin_object(&w);
 	json_kv_string(&w, "format", COMPARE_JSON_FORMAT);
@@ -134,9 +131,8 @@ int compare_json_print(FILE *f, const struct compare_result *res,
 	json_end_object(&w);
 	json_key(&w, "pairing");
 	json_begin_object(&w);
-	json_kv_string(&w, "order", compare_pairing_name(
-		compare_pairing_of(sides->state_a, sides->state_b)));
-	json_kv_string(&w, "sentence", sentence);
+	json_kv_string(&w, "order", compare_pairing_name(sides->pairing));
+	json_kv_string(&w, "sentence", sides->sentence);
 	json_end_object(&w);
 	for (size_t i = 0; i < res->count; i++)
 		tally[res->rows[i].verdict]++;

@@ -3,21 +3,15 @@
  * compare_json.h - compare.json: compare.csv's rows and verdicts for a
  * program to read, with the settings they were computed with, the runs
  * of each side and their SMAP states, and what B - A means
- * (compare_pairing_of()). docs/schema.md describes it.
+ * (the plan's pairing). docs/schema.md describes it.
  */
 #ifndef SMAPBENCH_COMPARE_JSON_H
 #define SMAPBENCH_COMPARE_JSON_H
 
 #include <stdio.h>
 
+#include "analysis/compare_plan.h"
 #include "analysis/compare_stats.h"
-
-/* The runs of the two sides and each side's smap_state ("" unrecorded). */
-struct compare_sides {
-	const struct run_dir *const *a, *const *b;
-	size_t na, nb;
-	const char *state_a, *state_b;
-};
 
 /* compare.json's "format": a reader checks it before anything else. */
 #define COMPARE_JSON_FORMAT	"smapbench-compare-1"

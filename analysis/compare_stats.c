@@ -8,7 +8,6 @@
 
 #include "analysis/parallel.h"
 #include "measure/stats.h"
-#include "rundata/catalogue.h"
 
 /* ------------------------------------------------ repetition level */
 
@@ -671,77 +670,26 @@ int compare_runs(const struct run_dir *a, const struct run_dir *b,
 	return compare_runs_with(a, b, set, 0, NULL, NULL, out);
 }
 
+size_t compare_rows_with(const struct compare_result *res, unsigned mask,
+			 const struct compare_row **first)
+{
+	size_t n = 0;
+
+	if (first)
+		*first = NULL;
+	for (size_t i = 0; i < res->count; i++) {
+		if (!(mask & (1u << res->rows[i].verdict)))
+			continue;
+		if (!n++ && first)
+			*first = &res->rows[i];
+	}
+	return n;
+}
+
 void compare_result_free(struct compare_result *res)
 {
 	free(res->rows);
 	free(res->only_a);
 	free(res->only_b);
 	memset(res, 0, sizeof(*res));
-}
-
-/* ------------------------------------------------------ context */
-
-/*
- * A context value, with what a run written before the key existed meant:
- * before `status`, every run directory written was a complete one.
- */
-static const char *context_or_default(const struct run_dir *run,
-				      const char *key)
-{
-	const char *v = rundir_context(run, key);
-
-	return v || strcmp(key, "status") ? v : "complete";
-}
-
-/* The key's role in the catalogue of run data (rundata/catalogue.c). */
-enum compare_field_kind compare_field_kind(const char *key)
-{
-	if (context_key_is(key, KEY_COMPARISON))
-		return COMPARE_FIELD_BLOCKING;
-	if (context_key_is(key, KEY_DIFFERS))
-		return COMPARE_FIELD_EXPECTED;
-	return COMPARE_FIELD_INFO;
-}
-
-int compare_contexts(const struct run_dir *a, const struct run_dir *b,
-		     struct compare_field_diff **diffs, size_t *count)
-{
-	size_t cap = a->context_count + b->context_count + 1;
-	struct compare_field_diff *d = calloc(cap, sizeof(*d));
-	int blocking = 0;
-
-	*diffs = d;
-	*count = 0;
-	if (!d)
-		return -1;
-	for (size_t i = 0; i < a->context_count; i++) {
-		const char *key = a->keys[i];
-		const char *vb = context_or_default(b, key);
-
-		if (vb && !strcmp(a->values[i], vb))
-			continue;
-		d[*count] = (struct compare_field_diff){
-			key, a->values[i], vb ? vb : "", compare_field_kind(key)
-		};
-		if (!vb && d[*count].kind == COMPARE_FIELD_BLOCKING)
-			d[*count].kind = COMPARE_FIELD_INFO;
-		if (d[*count].kind == COMPARE_FIELD_BLOCKING)
-			blocking++;
-		(*count)++;
-	}
-	for (size_t i = 0; i < b->context_count; i++) {
-		const char *key = b->keys[i];
-
-		const char *va = context_or_default(a, key);
-
-		if (va && (rundir_context(a, key) || !strcmp(va, b->values[i])))
-			continue;
-		d[*count] = (struct compare_field_diff){
-			key, "", b->values[i], compare_field_kind(key)
-		};
-		if (d[*count].kind == COMPARE_FIELD_BLOCKING)
-			d[*count].kind = COMPARE_FIELD_INFO;
-		(*count)++;
-	}
-	return blocking;
 }

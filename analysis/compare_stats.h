@@ -342,36 +342,8 @@ int compare_runs_with(const struct run_dir *a, const struct run_dir *b,
 		      parallel_progress_fn progress, void *progress_arg,
 		      struct compare_result *out);
 void compare_result_free(struct compare_result *res);
-
-/*
- * Context check before comparing. Fields are sorted into three kinds:
- * blocking (another machine, CPU, microcode, kernel, counter or kind of
- * virtualisation: the numbers would not be comparable), expected (differ
- * between a SMAP and a SMAP-off boot by design: command line, SMAP state,
- * date, ...) and informational (everything else, e.g. governor).
- */
-enum compare_field_kind {
-	COMPARE_FIELD_BLOCKING,
-	COMPARE_FIELD_EXPECTED,
-	COMPARE_FIELD_INFO,
-};
-
-struct compare_field_diff {
-	const char *key;
-	const char *a, *b;	/* "" when the run did not record it */
-	enum compare_field_kind kind;
-};
-
-/* The catalogue's roles: KEY_COMPARISON blocks, KEY_DIFFERS is expected. */
-enum compare_field_kind compare_field_kind(const char *key);
-
-/*
- * Lists every context field whose value differs (or that only one run
- * has) into a malloc'ed array *diffs. Returns the number of blocking
- * differences; -1 on no memory. A field missing from one run only
- * (e.g. a JSON file's short context) never blocks.
- */
-int compare_contexts(const struct run_dir *a, const struct run_dir *b,
-		     struct compare_field_diff **diffs, size_t *count);
+/* How many rows have a verdict in mask; *first (if not NULL) the first. */
+size_t compare_rows_with(const struct compare_result *res, unsigned mask,
+			 const struct compare_row **first);
 
 #endif /* SMAPBENCH_COMPARE_STATS_H */

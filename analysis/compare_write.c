@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare_write.c - what a comparison of two runs prints and writes:
- * the table, compare.csv, the context check; see compare_write.h.
+ * the table, compare.csv, compare-settings.csv; see compare_write.h.
  */
 #include "analysis/compare_write.h"
 
@@ -12,11 +12,9 @@
 #include <string.h>
 
 #include "analysis/compare_controls.h"
-#include "analysis/run_input.h"
 #include "analysis/derived.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
-#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 
 static const char *format_p_value(char *buf, size_t len, double p)
@@ -170,9 +168,9 @@ void compare_fdr_sentence(FILE *f, const struct compare_result *res,
 }
 
 void compare_print(FILE *f, const struct compare_result *res,
-		   const struct compare_settings *set, int markdown)
+		   const struct compare_settings *set,
+		   const struct compare_controls *controls, int markdown)
 {
-	struct compare_controls controls;
 	struct text_table t;
 	size_t from_reps = 0, untested = 0;
 
@@ -234,10 +232,8 @@ void compare_print(FILE *f, const struct compare_result *res,
 			"side: no CI or test, verdict \"unknown\".\n",
 			markdown ? "\n" : "", untested, COMPARE_MIN_REPETITIONS);
 	print_tally(f, res, markdown);
-	if (!compare_controls_compute(res, set, &controls)) {
-		compare_controls_print(f, res, &controls, markdown);
-		compare_controls_free(&controls);
-	}
+	if (controls)
+		compare_controls_print(f, res, controls, markdown);
 	for (size_t i = 0, differ = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
 
@@ -410,201 +406,4 @@ void compare_settings_print(FILE *f, const struct compare_settings *set)
 
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "- `%s`: %s\n", text[i][0], text[i][1]);
-}
-
-int compare_check_contexts(const char *who, const struct run_dir *a,
-			   const struct run_dir *b, int force)
-{
-	const struct run_dir *runs[2] = { a, b };
-	struct compare_field_diff *d;
-	char unchecked[512] = "";
-	size_t n;
-	int blocking = compare_contexts(a, b, &d, &n);
-	/* an interrupted run is refused as a context mismatch is */
-	int incomplete = run_input_check_complete(who, "A", a, force) |
-			 run_input_check_complete(who, "B", b, force);
-
-	if (blocking < 0) {
-		fprintf(stderr, "smapbench %s: out of memory\n", who);
-		return 1;
-	}
-	/* What could not be checked is said, never passed over. */
-	for (int r = 0; r < 2; r++)
-		if (!runs[r]->from_json && !runs[r]->has_context_file)
-			fprintf(stderr, "smapbench %s: warning: %s (%s) has no "
-				"context.csv: whether both runs come from one "
-				"machine, kernel and counter was not checked\n",
-				who, r ? "B" : "A", runs[r]->path);
-	for (size_t i = 0; i < context_key_count; i++) {
-		const char *key = context_keys[i].name;
-		int in_a = rundir_context(a, key) != NULL;
-		int in_b = rundir_context(b, key) != NULL;
-
-		if (!(context_keys[i].roles & KEY_COMPARISON) || (in_a && in_b) || (!a->context_count && !a->from_json) ||
-		    (!b->context_count && !b->from_json))
-			continue;
-		snprintf(unchecked + strlen(unchecked),
-			 sizeof(unchecked) - strlen(unchecked), "%s%s (%s)",
-			 *unchecked ? ", " : "", key,
-			 !in_a && !in_b ? "neither run" : in_a ? "not B" : "not A");
-	}
-	if (*unchecked)
-		fprintf(stderr, "smapbench %s: warning: not checked, as not "
-			"recorded by both runs: %s\n", who, unchecked);
-	if (blocking) {
-		fprintf(stderr, "smapbench %s: %s the two runs differ in "
-			"what makes numbers comparable:\n", who,
-			force ? "warning (--force):" : "refusing:");
-		for (size_t i = 0; i < n; i++)
-			if (d[i].kind == COMPARE_FIELD_BLOCKING)
-				fprintf(stderr, "  %-16s A: %s\n  %-16s B: %s\n",
-					d[i].key, d[i].a, "", d[i].b);
-		if (!force)
-			fprintf(stderr, "A comparison across machines, CPUs, "
-				"microcode, kernels, counters or virtualisation "
-				"measures those differences too; rerun with "
-				"--force to compare anyway.\n");
-	}
-	for (int kind = COMPARE_FIELD_EXPECTED; kind <= COMPARE_FIELD_INFO; kind++) {
-		size_t shown = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			if ((int)d[i].kind != kind)
-				continue;
-			if (!shown++)
-				printf(kind == COMPARE_FIELD_EXPECTED
-				       ? "context differs as expected between boots:"
-				       : "context also differs (check it does not matter):");
-			printf(" %s", d[i].key);
-		}
-		if (shown)
-			printf("\n");
-	}
-	free(d);
-	return (blocking && !force) || incomplete;
-}
-
-enum compare_pairing compare_pairing_of(const char *state_a,
-					const char *state_b)
-{
-	int on_a = !strcmp(state_a, "smap"), off_a = !strcmp(state_a, "nosmap");
-	int on_b = !strcmp(state_b, "smap"), off_b = !strcmp(state_b, "nosmap");
-
-	if (!(on_a || off_a) || !(on_b || off_b))
-		return COMPARE_PAIRING_UNKNOWN;
-	if (on_a == on_b)
-		return COMPARE_PAIRING_SAME_STATE;
-	return off_a ? COMPARE_PAIRING_ORDERED : COMPARE_PAIRING_REVERSED;
-}
-
-const char *compare_pairing_name(enum compare_pairing p)
-{
-	static const char *const names[] = {
-		"ordered", "reversed", "same-state", "unknown",
-	};
-
-	return p <= COMPARE_PAIRING_UNKNOWN ? names[p] : "unknown";
-}
-
-void compare_pairing_sentence(char *buf, size_t len, const char *state_a,
-			      const char *state_b)
-{
-	switch (compare_pairing_of(state_a, state_b)) {
-	case COMPARE_PAIRING_ORDERED:
-		snprintf(buf, len, "Differences are B - A: A is the SMAP-off "
-			 "boot and B the SMAP boot, so they are what SMAP costs.");
-		break;
-	case COMPARE_PAIRING_REVERSED:
-		snprintf(buf, len, "Differences are B - A. Order reversed: A is "
-			 "the SMAP boot; the deltas are minus SMAP's cost.");
-		break;
-	case COMPARE_PAIRING_SAME_STATE:
-		snprintf(buf, len, "A/A comparison: both sides are SMAP %s (%s); "
-			 "the deltas are noise or drift between boots, not SMAP.",
-			 strcmp(state_a, "smap") ? "off" : "on",
-			 strcmp(state_a, "smap") ? "nosmap" : "smap");
-		break;
-	default:
-		snprintf(buf, len, "Differences are B - A. The SMAP state of %s "
-			 "is not recorded as smap or nosmap: whether the deltas "
-			 "are SMAP's cost cannot be told.",
-			 compare_pairing_of(state_a, "smap") ==
-			 COMPARE_PAIRING_UNKNOWN ?
-			 (compare_pairing_of("smap", state_b) ==
-			  COMPARE_PAIRING_UNKNOWN ? "either side" : "A") : "B");
-		break;
-	}
-}
-
-int compare_verdict_mask(const char *list, unsigned *mask, char *bad,
-			 size_t badlen)
-{
-	*mask = 0;
-	for (const char *p = list;; p++) {
-		size_t len = strcspn(p, ",");
-		int v;
-
-		for (v = 0; v < COMPARE_VERDICTS; v++)
-			if (len && strlen(compare_verdict_name(v)) == len &&
-			    !strncmp(p, compare_verdict_name(v), len))
-				break;
-		if (v == COMPARE_VERDICTS) {
-			snprintf(bad, badlen, "%.*s", (int)len, p);
-			return -1;
-		}
-		*mask |= 1u << v;
-		p += len;
-		if (!*p)
-			return 0;
-	}
-}
-
-size_t compare_rows_with(const struct compare_result *res, unsigned mask,
-			 const struct compare_row **first)
-{
-	size_t n = 0;
-
-	if (first)
-		*first = NULL;
-	for (size_t i = 0; i < res->count; i++) {
-		if (!(mask & (1u << res->rows[i].verdict)))
-			continue;
-		if (!n++ && first)
-			*first = &res->rows[i];
-	}
-	return n;
-}
-
-const char *compare_side_state(const char *const *states, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(states[i], states[0]))
-			return NULL;
-	return n ? states[0] : NULL;
-}
-
-const char *same_run_warning(const struct run_dir *a, const struct run_dir *b)
-{
-	char *ra = realpath(a->path, NULL), *rb = realpath(b->path, NULL);
-	int same = ra && rb && !strcmp(ra, rb);
-	const char *date_a = rundir_context(a, "date");
-	const char *date_b = rundir_context(b, "date");
-
-	free(ra);
-	free(rb);
-	if (same)
-		return "A and B are the same run: every difference is 0 by "
-		       "construction, and says nothing";
-	if (date_a && date_b && *date_a && !strcmp(date_a, date_b) &&
-	    !strcmp(rundir_context_or(a, "host", ""),
-		    rundir_context_or(b, "host", "")) && a->count == b->count) {
-		for (size_t i = 0; i < a->count; i++)
-			if (a->bench[i].median != b->bench[i].median ||
-			    strcmp(a->bench[i].name, b->bench[i].name))
-				return NULL;
-		return "A and B have the same host, start time and results: "
-		       "copies of one run, so every difference is 0 by "
-		       "construction";
-	}
-	return NULL;
 }

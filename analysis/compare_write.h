@@ -2,7 +2,7 @@
 /*
  * compare_write.h - what a comparison of two runs (analysis/compare_stats.h)
  * prints and writes: the table of every pair, for a console or
- * Markdown; compare.csv (docs/schema.md); the context check; the
+ * Markdown; compare.csv (docs/schema.md); compare-settings.csv; the
  * warning for a run compared with itself.
  */
 #ifndef SMAPBENCH_COMPARE_WRITE_H
@@ -10,11 +10,16 @@
 
 #include <stdio.h>
 
+#include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
 
-/* Every row, the notes on how the rows were computed, the verdicts' tally. */
+/*
+ * Every row, the notes on how the rows were computed, the verdicts'
+ * tally, and the negative controls (NULL: none computed).
+ */
 void compare_print(FILE *f, const struct compare_result *res,
-		   const struct compare_settings *set, int markdown);
+		   const struct compare_settings *set,
+		   const struct compare_controls *controls, int markdown);
 /* dir/compare.csv; 0, or -1 with errno set. */
 int compare_csv_write(const char *dir, const struct compare_result *res,
 		      const struct compare_settings *set);
@@ -42,53 +47,4 @@ void compare_settings_print(FILE *f, const struct compare_settings *set);
 /* "N rows had a p-value; at FDR A, M survived ..." */
 void compare_fdr_sentence(FILE *f, const struct compare_result *res,
 			  const struct compare_settings *set);
-/*
- * Say how the runs' contexts differ (stderr: what blocks, what was not
- * checked; stdout: what differs as expected or for the user to judge).
- * Returns 1 when a difference blocks and force is not set.
- */
-int compare_check_contexts(const char *who, const struct run_dir *a,
-			   const struct run_dir *b, int force);
-/*
- * What B - A means, from the sides' smap_state: SMAP's cost (A the
- * SMAP-off boot), minus it (the order reversed), or nothing of SMAP at
- * all (both sides of one state: noise or drift between boots).
- */
-enum compare_pairing {
-	COMPARE_PAIRING_ORDERED,	/* A nosmap, B smap */
-	COMPARE_PAIRING_REVERSED,	/* A smap, B nosmap */
-	COMPARE_PAIRING_SAME_STATE,	/* both smap, or both nosmap */
-	COMPARE_PAIRING_UNKNOWN,	/* a state missing or neither of those */
-};
-
-enum compare_pairing compare_pairing_of(const char *state_a,
-					const char *state_b);
-/* "ordered", "reversed", "same-state", "unknown" (compare.json). */
-const char *compare_pairing_name(enum compare_pairing p);
-/*
- * The sentence that says it, one line without a newline, naming no text
- * of the runs but the two known states: the same on the console, in
- * compare.json and in report.md.
- */
-void compare_pairing_sentence(char *buf, size_t len, const char *state_a,
-			      const char *state_b);
-/*
- * The smap_state of a side of n runs: states[0] when they all agree,
- * NULL when they differ (a side mixing SMAP states is refused).
- */
-const char *compare_side_state(const char *const *states, size_t n);
-
-/*
- * A comma-separated list of verdict names ("slower,faster") as a mask of
- * 1 << verdict: 0, or -1 with the first word that is not one in bad.
- */
-int compare_verdict_mask(const char *list, unsigned *mask, char *bad,
-			 size_t badlen);
-/* How many rows have a verdict in mask; *first (if not NULL) the first. */
-size_t compare_rows_with(const struct compare_result *res, unsigned mask,
-			 const struct compare_row **first);
-
-/* What is wrong with comparing a and b as two runs (the same run), or NULL. */
-const char *same_run_warning(const struct run_dir *a, const struct run_dir *b);
-
 #endif /* SMAPBENCH_COMPARE_WRITE_H */

@@ -346,9 +346,8 @@ static void write_run_warnings(FILE *f, const char *who,
 
 /* Before anything else: what limits every number below. */
 static void write_warnings(FILE *f, const struct run_dir *const *runs,
-			   size_t nruns)
+			   size_t nruns, const char *same)
 {
-	const char *same = nruns == 2 ? same_run_warning(runs[0], runs[1]) : NULL;
 	int any = 0;
 
 	if (same)
@@ -379,34 +378,34 @@ static void write_warnings(FILE *f, const struct run_dir *const *runs,
 }
 
 /*
- * Which run is which, and what B - A means from their SMAP states
- * (compare_pairing_sentence(): SMAP's cost, minus it, or no SMAP at all).
- * A side of several runs is of one state (compare refuses a mix), so its
- * first run's state is the side's.
+ * Which run is which, and what B - A means from their SMAP states (the
+ * plan's sentence: SMAP's cost, minus it, or no SMAP at all). A side of
+ * several runs is of one state (compare refuses a mix), so its first
+ * run's state is the side's.
  */
-static void write_comparison_intro(FILE *f, const struct run_dir *const *runs)
+static void write_comparison_intro(FILE *f, const struct run_dir *const *runs,
+				   const char *pairing)
 {
 	const char *state_a = rundir_context_or(runs[0], "smap_state", "");
 	const char *state_b = rundir_context_or(runs[1], "smap_state", "");
-	char pairing[256];
 
-	compare_pairing_sentence(pairing, sizeof(pairing), state_a, state_b);
 	fprintf(f, "A = `%s` (%s), B = `%s` (%s). %s\n\n", runs[0]->path,
 		*state_a ? state_a : "state unknown", runs[1]->path,
 		*state_b ? state_b : "state unknown", pairing);
 }
 
 int report_write(const char *dir, const struct run_dir *const *runs,
-		 size_t nruns, const struct compare_result *res,
-		 const struct derived *tables, const struct pair_fit *fit,
-		 const struct compare_settings *set, char *err,
+		 size_t nruns, const struct report_comparison *cmp, char *err,
 		 size_t errlen)
 {
 	char path[PATH_MAX + 16];
 	const struct run_dir *smap = runs[nruns - 1];
+	const struct compare_result *res = cmp ? cmp->res : NULL;
+	const struct compare_settings *set = cmp ? cmp->set : NULL;
+	const struct pair_fit *fit = cmp ? cmp->fit : NULL;
 	struct atomic_file out;
 	struct derived computed;
-	const struct derived *d = tables;
+	const struct derived *d = cmp ? cmp->tables : NULL;
 	FILE *f;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/report.md", dir) >= sizeof(path)) {
@@ -431,9 +430,9 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		md_text(f, runs[1]->label);
 		fputs("\n\n", f);
 	}
-	if (nruns != 1)
-		write_comparison_intro(f, runs);
-	write_warnings(f, runs, nruns);
+	if (cmp)
+		write_comparison_intro(f, runs, cmp->pairing);
+	write_warnings(f, runs, nruns, cmp ? cmp->same : NULL);
 	if (nruns == 1) {
 		struct answer a;
 
@@ -459,7 +458,8 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 		}
 	}
 
-	if (!d && !derived_compute(smap, &computed))
+	/* a comparison computed its tables, if the SMAP run has them */
+	if (!cmp && !derived_compute(smap, &computed))
 		d = &computed;
 	if (d) {
 		if (d->pair_count || d->batch_count || d->crossover_count) {
@@ -486,7 +486,7 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 
 	if (nruns == 2) {
 		fprintf(f, "## All benchmarks, B against A\n\n");
-		compare_print(f, res, set, 1);
+		compare_print(f, res, set, cmp->controls, 1);
 		fprintf(f, "\n### How the comparison was computed\n\n"
 			"Also in compare-settings.csv; docs/interpreting.md "
 			"explains each.\n\n");
@@ -516,14 +516,12 @@ int report_write_run(const char *who, const char *path)
 {
 	struct run_dir run;
 	const struct run_dir *runs[1] = { &run };
-	struct compare_settings set = compare_default_settings();
 	char err[PATH_MAX + 256];
 
 	atomic_dir_cleanup_on_signals();
 	if (run_input_load(who, path, "a report needs a run directory", &run))
 		return 1;
-	if (report_write(run.path, runs, 1, NULL, NULL, NULL, &set, err,
-			 sizeof(err))) {
+	if (report_write(run.path, runs, 1, NULL, err, sizeof(err))) {
 		fprintf(stderr, "smapbench %s: no report written: %s\n", who, err);
 		rundir_free(&run);
 		return 1;

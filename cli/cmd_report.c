@@ -34,7 +34,7 @@ int cmd_report(int argc, char **argv)
 	if (rc || o.help)
 		return rc;
 	if (o.runs == 1)
-		return report_write_run("report", o.request.run_a);
+		return report_write_run("report", o.request.runs_a[0]);
 	o.request.report = 1;
 	return compare_dir_write(&o.request);
 }

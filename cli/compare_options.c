@@ -6,9 +6,52 @@
 #include <string.h>
 
 #include "analysis/compare_stats.h"
-#include "analysis/compare_write.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+
+int compare_verdict_mask(const char *list, unsigned *mask, char *bad,
+			 size_t badlen)
+{
+	*mask = 0;
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		int v;
+
+		for (v = 0; v < COMPARE_VERDICTS; v++)
+			if (len && strlen(compare_verdict_name(v)) == len &&
+			    !strncmp(p, compare_verdict_name(v), len))
+				break;
+		if (v == COMPARE_VERDICTS) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return -1;
+		}
+		*mask |= 1u << v;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
+size_t compare_split_runs(char *list, const char **paths)
+{
+	size_t n = 0;
+
+	for (char *p = list;; p++) {
+		char *comma = strchr(p, ',');
+
+		if (n == COMPARE_MAX_RUNS_A_SIDE)
+			return 0;
+		paths[n++] = p;
+		if (!comma)
+			break;
+		*comma = '\0';
+		p = comma;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!*paths[i])
+			return 0;
+	return n;
+}
 
 /* What the table parses into, besides the request. */
 struct parsed {
@@ -167,11 +210,22 @@ int compare_parse_options(int argc, char **argv, struct compare_options *o)
 		*o = p.o;
 		o->runs = runs;
 		o->request.who = name;
-		o->request.run_a = argv[r.first];
-		o->request.run_b = runs == 2 ? argv[r.first + 1] : NULL;
 		o->request.settings.margin = p.margin_percent / 100;
 		o->request.plots = !p.no_plots;
-		return 0;
+		if (runs == 1) {	/* report RUN: a run, not a list */
+			o->request.runs_a[0] = argv[r.first];
+			o->request.na = 1;
+			return 0;
+		}
+		o->request.na = compare_split_runs(argv[r.first], o->request.runs_a);
+		o->request.nb = compare_split_runs(argv[r.first + 1],
+						   o->request.runs_b);
+		if (o->request.na && o->request.nb)
+			return 0;
+		fprintf(stderr, "smapbench %s: a side is one run or a "
+			"comma-separated list of 1 to %d runs, without empty "
+			"names\n", name, COMPARE_MAX_RUNS_A_SIDE);
+		return EXIT_USAGE;
 	}
 	return options_refuse(t, err);
 }

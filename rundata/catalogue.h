@@ -71,6 +71,46 @@ const char *context_key_writer_name(enum key_writer w);
 int context_same_machine(const struct run_dir *a, const struct run_dir *b,
 			 char *why, size_t len);
 
+/*
+ * Two runs' contexts side by side (catalogue_compare.c), the roles
+ * deciding what a difference means: it blocks a comparison
+ * (KEY_COMPARISON: another machine, CPU, microcode, kernel, counter or
+ * kind of virtualisation, the numbers would not be comparable), it is
+ * expected (KEY_DIFFERS: command line, SMAP state, date, ...), or it is
+ * for the user to judge (everything else, e.g. governor).
+ */
+enum context_diff_kind {
+	CONTEXT_DIFF_BLOCKING,
+	CONTEXT_DIFF_EXPECTED,
+	CONTEXT_DIFF_INFO,
+};
+
+struct context_diff {
+	const char *key;
+	const char *a, *b;	/* "" when the run did not record it */
+	enum context_diff_kind kind;
+};
+
+/* What a difference in key means, from its roles. */
+enum context_diff_kind context_diff_kind(const char *key);
+/*
+ * Lists every context key whose value differs (or that only one run
+ * has) into a malloc'ed array *diffs. Returns the number of blocking
+ * differences; -1 on no memory. A key missing from one run only (e.g. a
+ * JSON file's short context) never blocks; a run without `status` was
+ * written complete.
+ */
+int context_diffs(const struct run_dir *a, const struct run_dir *b,
+		  struct context_diff **diffs, size_t *count);
+/*
+ * The KEY_COMPARISON keys that a or b did not record, so that whether
+ * they match was not checked: "key (not B), ..." into buf, "" when none
+ * (nor when a run records no context at all: that is said apart).
+ */
+void context_comparison_unrecorded(const struct run_dir *a,
+				   const struct run_dir *b, char *buf,
+				   size_t len);
+
 /* ---------------------------------------------------------- columns */
 
 /* The roles of a column (struct file_column's roles). */

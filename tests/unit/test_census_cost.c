@@ -434,8 +434,9 @@ static void choice_order(void **unused)
 	assert_int(system(cmd), 0, cmd);
 	snprintf(out, sizeof(out), "%s/compare-all", dir);
 	req.who = "compare";
-	req.run_a = a;
-	req.run_b = b;
+	req.runs_a[0] = a;
+	req.runs_b[0] = b;
+	req.na = req.nb = 1;
 	req.out = out;
 	req.census = DATA_CENSUS;
 	req.no_calibration = 1;

@@ -25,6 +25,7 @@
 #include "analysis/pair_fit.h"
 #include "measure/stats.h"
 #include "rundata/atomic_dir.h"
+#include "rundata/catalogue.h"
 #include "rundata/rundir.h"
 
 /*
@@ -1032,7 +1033,7 @@ static void test_one_boot(void **state)
 static void test_context_refusal(void **state)
 {
 	struct run_dir a, b, c;
-	struct compare_field_diff *d;
+	struct context_diff *d;
 	size_t n;
 	int blocking_kernel = 0, expected_cmdline = 0;
 
@@ -1041,28 +1042,28 @@ static void test_context_refusal(void **state)
 	load("b", &b);
 	load("c", &c);
 	/* smap vs nosmap boot: cmdline differs by design, no refusal */
-	assert_int_equal(compare_contexts(&a, &b, &d, &n), 0);
+	assert_int_equal(context_diffs(&a, &b, &d, &n), 0);
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(d[i].key, "cmdline"))
-			expected_cmdline = d[i].kind == COMPARE_FIELD_EXPECTED;
+			expected_cmdline = d[i].kind == CONTEXT_DIFF_EXPECTED;
 	assert_true(expected_cmdline);
 	free(d);
 	/* another kernel: refused, and the field is named */
-	assert_int_equal(compare_contexts(&a, &c, &d, &n), 1);
+	assert_int_equal(context_diffs(&a, &c, &d, &n), 1);
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(d[i].key, "kernel_release") &&
-		    d[i].kind == COMPARE_FIELD_BLOCKING) {
+		    d[i].kind == CONTEXT_DIFF_BLOCKING) {
 			blocking_kernel = 1;
 			assert_string_equal(d[i].a, "6.1.0-28-amd64");
 			assert_string_equal(d[i].b, "6.12.9-amd64");
 		}
 	assert_true(blocking_kernel);
 	free(d);
-	assert_int_equal(compare_field_kind("host"), COMPARE_FIELD_BLOCKING);
-	assert_int_equal(compare_field_kind("microcode"), COMPARE_FIELD_BLOCKING);
-	assert_int_equal(compare_field_kind("counter"), COMPARE_FIELD_BLOCKING);
-	assert_int_equal(compare_field_kind("smap_state"), COMPARE_FIELD_EXPECTED);
-	assert_int_equal(compare_field_kind("governor"), COMPARE_FIELD_INFO);
+	assert_int_equal(context_diff_kind("host"), CONTEXT_DIFF_BLOCKING);
+	assert_int_equal(context_diff_kind("microcode"), CONTEXT_DIFF_BLOCKING);
+	assert_int_equal(context_diff_kind("counter"), CONTEXT_DIFF_BLOCKING);
+	assert_int_equal(context_diff_kind("smap_state"), CONTEXT_DIFF_EXPECTED);
+	assert_int_equal(context_diff_kind("governor"), CONTEXT_DIFF_INFO);
 	rundir_free(&a);
 	rundir_free(&b);
 	rundir_free(&c);

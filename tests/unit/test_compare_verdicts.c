@@ -17,6 +17,7 @@
 #include "analysis/compare_json.h"
 #include "analysis/compare_stats.h"
 #include "analysis/compare_write.h"
+#include "cli/compare_options.h"
 #include "rundata/json.h"
 
 static void test_pairing_sentences(void **state)
@@ -97,6 +98,33 @@ static void test_verdict_mask(void **state)
 	assert_int_equal(compare_verdict_mask("slower,", &mask, bad, sizeof(bad)), -1);
 	assert_string_equal(bad, "");
 	assert_int_equal(compare_verdict_mask("", &mask, bad, sizeof(bad)), -1);
+}
+
+/* The command line's sides: lists of runs split, bad lists refused. */
+static void test_run_lists(void **state)
+{
+	char a[] = "off1,off2,off3", b[] = "on1", empty[] = "off1,,off2";
+	char trailing[] = "off1,", many[4 * COMPARE_MAX_RUNS_A_SIDE];
+	char *argv[] = { "compare", "--no-plots", a, b, NULL };
+	char *bad[] = { "compare", empty, b, NULL };
+	const char *paths[COMPARE_MAX_RUNS_A_SIDE];
+	struct compare_options o;
+
+	(void)state;
+	assert_int_equal(compare_parse_options(4, argv, &o), 0);
+	assert_int_equal(o.request.na, 3);
+	assert_int_equal(o.request.nb, 1);
+	assert_string_equal(o.request.runs_a[0], "off1");
+	assert_string_equal(o.request.runs_a[2], "off3");
+	assert_string_equal(o.request.runs_b[0], "on1");
+	assert_false(o.request.plots);
+	/* an empty name, or one run too many, is a bad command line */
+	assert_int_equal(compare_parse_options(3, bad, &o), 2);
+	assert_int_equal(compare_split_runs(trailing, paths), 0);
+	many[0] = '\0';
+	for (int i = 0; i <= COMPARE_MAX_RUNS_A_SIDE; i++)
+		strcat(many, i ? ",r" : "r");
+	assert_int_equal(compare_split_runs(many, paths), 0);
 }
 
 /* Two runs of one benchmark each, a hostile name included, and a result. */
@@ -195,6 +223,7 @@ static void test_json_round_trip(void **state)
 
 	(void)state;
 	fixture_init(&x);
+	compare_sides_pairing(&sides);
 	assert_int_equal(compare_json_write(dir, &x.res, &set, &sides), 0);
 	snprintf(path, sizeof(path), "%s/compare.json", dir);
 	if (json_parse_file(path, 0, &root, err, sizeof(err)))
@@ -294,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_pairing_sentences),
 		cmocka_unit_test(test_side_state),
 		cmocka_unit_test(test_verdict_mask),
+		cmocka_unit_test(test_run_lists),
 		cmocka_unit_test(test_fail_on_count),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_csv_neutralised),

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/compare_write.h"
+#include "analysis/compare_plan.h"
 #include "analysis/run_input.h"
 #include "analysis/table.h"
 #include "archive/run_archive.h"
