@@ -11,6 +11,33 @@
 #include "measure/stats.h"
 #include "suites/suite.h"
 
+/*
+ * A suite, or "none": the command of --command alone (settle_options()
+ * refuses it without one).
+ */
+static int take_suite(const char *value, void *values, char *err,
+		      size_t errlen)
+{
+	struct run_options *o = values;
+
+	for (size_t i = 0; suite_names[i]; i++)
+		if (!strcmp(value, suite_names[i])) {
+			o->suite = suite_names[i];
+			return 0;
+		}
+	if (!strcmp(value, "none")) {
+		o->suite = "none";
+		return 0;
+	}
+	snprintf(err, errlen, "--suite: unknown suite '%s' (", value);
+	for (size_t i = 0; suite_names[i]; i++)
+		snprintf(err + strlen(err), errlen - strlen(err), "%s, ",
+			 suite_names[i]);
+	snprintf(err + strlen(err), errlen - strlen(err),
+		 "or none with --command)");
+	return -1;
+}
+
 /* Every counter --counter takes: the user-space backends and the module's. */
 static int take_counter(const char *value, void *values, char *err,
 			size_t errlen)
@@ -29,10 +56,16 @@ static int take_counter(const char *value, void *values, char *err,
 }
 
 static const struct option_def run_options[] = {
-	OPT_CHOICE("suite", "NAME", struct run_options, suite, suite_names,
-		   "suite", "all", "the suites to run"),
+	OPT_CALL("suite", "NAME", take_suite,
+		 "the suites to run: syscall, kmod, bpf (where built) or all\n"
+		 "(default); none: only the command of --command"),
 	OPT_TEXT("filter", "REGEX", struct run_options, filter, "expression",
 		 "only benchmarks whose name matches (POSIX ERE)"),
+	OPT_TEXT("command", "CMD", struct run_options, command, "command",
+		 "also time CMD as a row, command/<its words>-<its sum>:\n"
+		 "each operation one 'sh -c CMD' in a fresh process, its\n"
+		 "output in the run's command.log; a failure of it fails\n"
+		 "the run (exit status 1, the run kept)"),
 	OPT_NUMBER("min-time", "S", struct run_options, min_time, 1e-6, 60, 0,
 		   "a number of seconds", "0.01",
 		   "seconds one sample lasts at least"),
@@ -101,6 +134,10 @@ static int settle_options(struct run_options *o, const struct option_result *r,
 			 "--counter %s times the kmod suite only, and --suite %s has "
 			 "none of it (use --suite kmod or all, or a user-space counter)",
 			 o->counter, o->suite);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(o->suite, "none") && !o->command) {
+		snprintf(err, errlen, "--suite none runs nothing without --command CMD");
 		return EXIT_USAGE;
 	}
 	if (o->quick && o->full) {
