@@ -43,6 +43,11 @@ options:
                    process, pinned with the run; its output in the run's
                    command.log. A failure of CMD fails the run (a series
                    ends, keeping its runs). With --suite none, CMD alone
+  --census DIR     with --boots and --command: the census of CMD
+                   (smapbench census -- sh -c 'CMD'); the series' report
+                   then sets SMAP's cost to CMD, measured over the boots,
+                   beside its pairs times the pair's cost (smapbench
+                   workload)
   --min-time S     seconds one sample lasts at least, 0.000001 to 60
                    (default 0.01, 0.002 with --quick)
   --run-dir-file FILE
@@ -125,7 +130,7 @@ shell_words() {
 
 suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
 build_root=""
-repetitions="" filter="" min_time="" assume_yes=0 command=""
+repetitions="" filter="" min_time="" assume_yes=0 command="" census=""
 boots=0 series_cmd="" series_step=0 vm_guest=0
 # What a series passes on to the run of each of its boots.
 series_args=()
@@ -166,6 +171,10 @@ while [ $# -gt 0 ]; do
 		# one line: a series keeps its arguments one a line
 		[[ "$2" != *$'\n'* ]] || bad_usage "--command: one line, please (a newline cannot be recorded)"
 		command=$2; shift 2 ;;
+	--census)
+		[ $# -ge 2 ] || bad_usage "--census needs a census directory"
+		[ -f "$2/census.csv" ] || bad_usage "--census '$2' is no census directory (no census.csv)"
+		census=$2; shift 2 ;;
 	--min-time)
 		[ $# -ge 2 ] || bad_usage "--min-time needs a number of seconds"
 		[[ "$2" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
@@ -234,6 +243,9 @@ series_args+=("${run_args[@]}")
 if [ "$suite" = none ] && [ -z "$command" ]; then
 	bad_usage "--suite none runs nothing without --command CMD"
 fi
+if [ -n "$census" ] && { [ "$boots" -eq 0 ] || [ -z "$command" ]; }; then
+	bad_usage "--census predicts the cost of a series' command: it needs --boots and --command"
+fi
 if [ "$boots" -gt 0 ] && [ -n "$series_cmd" ]; then
 	bad_usage "--boots starts a series; --series-status and --boots-abort act on a pending one: choose one"
 fi
@@ -258,6 +270,7 @@ out=$(absolute "${out:-$here/data}")
 if [ -n "$kernel" ] && is_path "$kernel"; then kernel=$(absolute "$kernel"); fi
 [ -z "$headers" ] || headers=$(absolute "$headers")
 if [ -n "$build_root" ] && is_path "$build_root"; then build_root=$(absolute "$build_root"); fi
+[ -z "$census" ] || census=$(absolute "$census")
 [ -z "$caller_run_dir_file" ] || caller_run_dir_file=$(absolute "$caller_run_dir_file")
 
 [ "$(id -u)" -eq 0 ] || die "run me as root (sudo ./$prog): loading the module, pinning and installing packages need it"
@@ -479,6 +492,7 @@ if [ "$series_step" -eq 0 ] && [ "$vm" -eq 0 ]; then
 		[ "$assume_yes" -eq 1 ] && start_opts+=(--yes)
 		[ "$install" -eq 1 ] && start_opts+=(--install)
 		[ "$vm_guest" -eq 1 ] && start_opts+=(--vm-guest)
+		[ -n "$census" ] && start_opts+=(--census "$census")
 		exec "$series" start "$out" "$boots" "${start_opts[@]}" -- "${series_args[@]}"
 	fi
 	if pending_dir=$("$series" pending); then
@@ -641,7 +655,7 @@ vm_mode() {
 # series' machine state (/var/lib/smapbench) is kept in the share, which
 # outlives the guest's kexecs as a disk would.
 vm_series() {
-	vm_guest_args --boots "$boots" --yes
+	vm_guest_args --boots "$boots" --yes ${census:+--census "$census"}
 	if [ "$quick" -eq 1 ]; then
 		boot_args+=(--timeout $((1800 * boots)))
 	else
