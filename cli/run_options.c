@@ -11,33 +11,6 @@
 #include "measure/stats.h"
 #include "suites/suite.h"
 
-/*
- * A suite, or "none": the command of --command alone (settle_options()
- * refuses it without one).
- */
-static int take_suite(const char *value, void *values, char *err,
-		      size_t errlen)
-{
-	struct run_options *o = values;
-
-	for (size_t i = 0; suite_names[i]; i++)
-		if (!strcmp(value, suite_names[i])) {
-			o->suite = suite_names[i];
-			return 0;
-		}
-	if (!strcmp(value, "none")) {
-		o->suite = "none";
-		return 0;
-	}
-	snprintf(err, errlen, "--suite: unknown suite '%s' (", value);
-	for (size_t i = 0; suite_names[i]; i++)
-		snprintf(err + strlen(err), errlen - strlen(err), "%s, ",
-			 suite_names[i]);
-	snprintf(err + strlen(err), errlen - strlen(err),
-		 "or none with --command)");
-	return -1;
-}
-
 /* Every counter --counter takes: the user-space backends and the module's. */
 static int take_counter(const char *value, void *values, char *err,
 			size_t errlen)
@@ -56,9 +29,9 @@ static int take_counter(const char *value, void *values, char *err,
 }
 
 static const struct option_def run_options[] = {
-	OPT_CALL("suite", "NAME", take_suite,
-		 "the suites to run: syscall, kmod, bpf (where built) or all\n"
-		 "(default); none: only the command of --command"),
+	OPT_CHOICE("suite", "NAME", struct run_options, suite, suite_run_names,
+		   "suite", "all",
+		   "the suites to run; none: only the command of --command"),
 	OPT_TEXT("filter", "REGEX", struct run_options, filter, "expression",
 		 "only benchmarks whose name matches (POSIX ERE)"),
 	OPT_TEXT("command", "CMD", struct run_options, command, "command",
