@@ -119,13 +119,14 @@ for run in "$dir"/runs/*/; do
 		! grep -qx "command_status,ok" "$run/context.csv" ||
 		! grep -q "^$row,command," "$run/results.csv" ||
 		[ "$(tail -n +2 "$run/results.csv" | wc -l)" -ne 1 ] ||
-		! [ -f "$run/command.log" ] || [ "$executions" -lt 15 ]; then
+		! [ -f "$run/command.log" ] || [ "$executions" -lt 15 ] ||
+		! grep -q "^| $row " "$run/report.md"; then
 		bad=$((bad + 1))
 		show <"$run/context.csv"
 	fi
 done
 if [ "$bad" -eq 0 ]; then
-	ok "series-command: each boot's run has the one row $row, 15 or more executions, command_status ok, the command's sum and its log"
+	ok "series-command: each boot's run has the one row $row, 15 or more executions, command_status ok, the command's sum, its log, and its report.md heads with it"
 else
 	not_ok "series-command: $bad runs without the command's row, sum, status or log"
 fi
