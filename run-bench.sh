@@ -20,7 +20,8 @@ one core, unloads the module and writes a run directory with results and
 plots under data/ (or --out).
 
 options:
-  --suite NAME     syscall, kmod, bpf or all (default: all that can run here)
+  --suite NAME     syscall, kmod, bpf or all (default: all that can run
+                   here); none: only the command of --command
   --quick          a short run, for a first look (smapbench run --quick:
                    3 repetitions of short samples, fewer sizes): seconds on
                    a host (7 s for syscall and bpf on a cloud VM), tens of
@@ -36,6 +37,17 @@ options:
   --filter REGEX   only the benchmarks whose name matches the POSIX
                    extended regular expression (smapbench run --filter),
                    e.g. '^syscall/getppid$'; smapbench run --list names them
+  --command CMD    also time CMD, run by sh -c, as a row of the run
+                   (smapbench run --command): after a warm-up, each
+                   repetition a fresh worker, each operation a fresh
+                   process, pinned with the run; its output in the run's
+                   command.log. A failure of CMD fails the run (a series
+                   ends, keeping its runs). With --suite none, CMD alone
+  --census DIR     with --boots and --command: the census of CMD
+                   (smapbench census -- sh -c 'CMD'); the series' report
+                   then sets SMAP's cost to CMD, measured over the boots,
+                   beside its pairs times the pair's cost (smapbench
+                   workload)
   --min-time S     seconds one sample lasts at least, 0.000001 to 60
                    (default 0.01, 0.002 with --quick)
   --run-dir-file FILE
@@ -118,7 +130,7 @@ shell_words() {
 
 suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
 build_root=""
-repetitions="" filter="" min_time="" assume_yes=0
+repetitions="" filter="" min_time="" assume_yes=0 command="" census=""
 boots=0 series_cmd="" series_step=0 vm_guest=0
 # What a series passes on to the run of each of its boots.
 series_args=()
@@ -126,8 +138,8 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite)
 		[ $# -ge 2 ] || bad_usage "--suite needs a value"
-		case "$2" in syscall | kmod | bpf | all) suite=$2 ;;
-		*) bad_usage "unknown suite '$2': use syscall, kmod, bpf or all" ;;
+		case "$2" in syscall | kmod | bpf | all | none) suite=$2 ;;
+		*) bad_usage "unknown suite '$2': use syscall, kmod, bpf, all, or none with --command" ;;
 		esac
 		shift 2 ;;
 	--quick) quick=1; shift ;;
@@ -153,6 +165,16 @@ while [ $# -gt 0 ]; do
 		grep -qE -- "$2" </dev/null 2>/dev/null
 		[ $? -ne 2 ] || bad_usage "--filter '$2' is not a POSIX extended regular expression"
 		filter=$2; shift 2 ;;
+	--command)
+		[ $# -ge 2 ] || bad_usage "--command needs a command"
+		[[ "$2" =~ [^[:space:]] ]] || bad_usage "--command: an empty command"
+		# one line: a series keeps its arguments one a line
+		[[ "$2" != *$'\n'* ]] || bad_usage "--command: one line, please (a newline cannot be recorded)"
+		command=$2; shift 2 ;;
+	--census)
+		[ $# -ge 2 ] || bad_usage "--census needs a census directory"
+		[ -f "$2/census.csv" ] || bad_usage "--census '$2' is no census directory (no census.csv)"
+		census=$2; shift 2 ;;
 	--min-time)
 		[ $# -ge 2 ] || bad_usage "--min-time needs a number of seconds"
 		[[ "$2" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
@@ -214,9 +236,16 @@ run_args=()
 [ -n "$repetitions" ] && run_args+=(--repetitions "$repetitions")
 [ -n "$filter" ] && run_args+=(--filter "$filter")
 [ -n "$min_time" ] && run_args+=(--min-time "$min_time")
+[ -n "$command" ] && run_args+=(--command "$command")
 series_args+=("${run_args[@]}")
 [ "$plots" -eq 0 ] && series_args+=(--no-plots)
 [ "$vm_guest" -eq 1 ] && series_args+=(--vm-guest)
+if [ "$suite" = none ] && [ -z "$command" ]; then
+	bad_usage "--suite none runs nothing without --command CMD"
+fi
+if [ -n "$census" ] && { [ "$boots" -eq 0 ] || [ -z "$command" ]; }; then
+	bad_usage "--census predicts the cost of a series' command: it needs --boots and --command"
+fi
 if [ "$boots" -gt 0 ] && [ -n "$series_cmd" ]; then
 	bad_usage "--boots starts a series; --series-status and --boots-abort act on a pending one: choose one"
 fi
@@ -241,6 +270,7 @@ out=$(absolute "${out:-$here/data}")
 if [ -n "$kernel" ] && is_path "$kernel"; then kernel=$(absolute "$kernel"); fi
 [ -z "$headers" ] || headers=$(absolute "$headers")
 if [ -n "$build_root" ] && is_path "$build_root"; then build_root=$(absolute "$build_root"); fi
+[ -z "$census" ] || census=$(absolute "$census")
 [ -z "$caller_run_dir_file" ] || caller_run_dir_file=$(absolute "$caller_run_dir_file")
 
 [ "$(id -u)" -eq 0 ] || die "run me as root (sudo ./$prog): loading the module, pinning and installing packages need it"
@@ -462,6 +492,7 @@ if [ "$series_step" -eq 0 ] && [ "$vm" -eq 0 ]; then
 		[ "$assume_yes" -eq 1 ] && start_opts+=(--yes)
 		[ "$install" -eq 1 ] && start_opts+=(--install)
 		[ "$vm_guest" -eq 1 ] && start_opts+=(--vm-guest)
+		[ -n "$census" ] && start_opts+=(--census "$census")
 		exec "$series" start "$out" "$boots" "${start_opts[@]}" -- "${series_args[@]}"
 	fi
 	if pending_dir=$("$series" pending); then
@@ -624,7 +655,7 @@ vm_mode() {
 # series' machine state (/var/lib/smapbench) is kept in the share, which
 # outlives the guest's kexecs as a disk would.
 vm_series() {
-	vm_guest_args --boots "$boots" --yes
+	vm_guest_args --boots "$boots" --yes ${census:+--census "$census"}
 	if [ "$quick" -eq 1 ]; then
 		boot_args+=(--timeout $((1800 * boots)))
 	else
@@ -770,7 +801,7 @@ vm_advice() {
 
 module_reason=""
 want_kmod=1
-case "$suite" in syscall | bpf) want_kmod=0 ;; esac
+case "$suite" in syscall | bpf | none) want_kmod=0 ;; esac
 if [ "$want_kmod" -eq 1 ]; then
 	ko="$here/build/kmod/$kver/smapbench.ko"
 	kmod_log=$here/build/run-bench-kmod.log
@@ -829,6 +860,13 @@ if [ "$rc" -ne 0 ]; then
 		die "smapbench run failed with status $rc; no run directory was kept"
 	made+=("$run_dir")
 	name_run_dir "$run_dir"
+	# the command of --command failed: its row says why, its log what
+	command_status=$(sed -n 's/^command_status,//p' "$run_dir/context.csv" 2>/dev/null)
+	if [ "$rc" -eq 1 ] && [ -n "$command_status" ] && [ "$command_status" != ok ]; then
+		printf '%s: the command of --command failed: %s; the run is kept in %s (its output: %s/command.log)\n' \
+			"$prog" "$command_status" "$run_dir" "$run_dir" >&2
+		exit 1
+	fi
 	printf '%s: smapbench run was interrupted (status %s): the benchmarks that finished are kept in %s, marked interrupted (not a complete run)\n' \
 		"$prog" "$rc" "$run_dir" >&2
 	exit "$rc"

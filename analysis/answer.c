@@ -387,6 +387,31 @@ size_t answer_outliers(const struct run_bench *b)
 	return n;
 }
 
+/* One headline row; *noisy and *outliers say whether it had them. */
+static void print_headline_row(FILE *f, const struct run_dir *run,
+			       const struct run_bench *b, int *noisy,
+			       int *outliers)
+{
+	/* the median's ns/unit factor converts the center too */
+	double per_ns = b->median > 0 ? b->median_ns / b->median : NAN;
+	double cyc = table_cycles_per_unit(run, b);
+	char cycles[48] = "", out[32] = "";
+	size_t n;
+
+	if (isfinite(cyc))
+		snprintf(cycles, sizeof(cycles), "  %.1f cycles", b->center * cyc);
+	n = answer_outliers(b);
+	if (n)
+		snprintf(out, sizeof(out), "  %zu outlier%s", n,
+			 n == 1 ? "" : "s");
+	*outliers |= n > 0;
+	fprintf(f, "  %-36s %9.1f ns  [%.1f .. %.1f]%s%s%s%s\n", b->name,
+		b->center * per_ns, b->ci_low * per_ns,
+		b->ci_high * per_ns, cycles, out, *b->flags ? "  " : "",
+		b->flags);
+	*noisy |= strstr(b->flags, "noisy") != NULL;
+}
+
 /* The headline rows of run, as run-bench.sh shows them after a run. */
 static void print_headline_rows(FILE *f, const struct run_dir *run)
 {
@@ -394,29 +419,15 @@ static void print_headline_rows(FILE *f, const struct run_dir *run)
 	int noisy = 0, outliers = 0;
 
 	fputs("Headline (center, 95% CI over the repetitions):\n", f);
+	for (size_t i = 0; i < run->count; i++)
+		if (headline_run_row(run->bench[i].suite))
+			print_headline_row(f, run, &run->bench[i], &noisy,
+					   &outliers);
 	for (; k->suite; k++) {
 		const struct run_bench *b = bench_match(run, k);
-		double per_ns, cyc;
-		char cycles[48] = "", out[32] = "";
-		size_t n;
 
-		if (!b)
-			continue;
-		/* the median's ns/unit factor converts the center too */
-		per_ns = b->median > 0 ? b->median_ns / b->median : NAN;
-		cyc = table_cycles_per_unit(run, b);
-		if (isfinite(cyc))
-			snprintf(cycles, sizeof(cycles), "  %.1f cycles", b->center * cyc);
-		n = answer_outliers(b);
-		if (n)
-			snprintf(out, sizeof(out), "  %zu outlier%s", n,
-				 n == 1 ? "" : "s");
-		outliers |= n > 0;
-		fprintf(f, "  %-36s %9.1f ns  [%.1f .. %.1f]%s%s%s%s\n", b->name,
-			b->center * per_ns, b->ci_low * per_ns,
-			b->ci_high * per_ns, cycles, out, *b->flags ? "  " : "",
-			b->flags);
-		noisy |= strstr(b->flags, "noisy") != NULL;
+		if (b)
+			print_headline_row(f, run, b, &noisy, &outliers);
 	}
 	/* the flag is read here, so it is said here what it means */
 	if (noisy)

@@ -12,4 +12,10 @@
 /* kmod first, then syscall, then bpf; ends with a NULL suite. */
 const struct bench_key *headline_benchmarks(void);
 
+/*
+ * Whether a run's row of this suite is a headline whatever the suites
+ * mark, shown before theirs: the user's own command (--command).
+ */
+int headline_run_row(const char *suite);
+
 #endif /* SMAPBENCH_HEADLINE_H */

@@ -63,9 +63,13 @@ int pair_fit_file_write(const char *dir, const struct pair_fit *fit,
 		KV("within_high", "%.17g", fit->within_high);
 		TEXT("within_name", fit->within_name);
 	}
-	/* the machine: what compare refuses to mix */
+	/*
+	 * the machine: what compare refuses to mix, but a command's keys,
+	 * which say what the run timed, not where
+	 */
 	for (size_t i = 0; i < context_key_count; i++)
 		if ((context_keys[i].roles & KEY_COMPARISON) &&
+		    context_keys[i].written != KEY_BY_COMMAND &&
 		    !strchr(context_keys[i].name, '*'))
 			TEXT(context_keys[i].name,
 			     rundir_context_or(smap, context_keys[i].name, ""));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/gnuplot.h"
+#include "analysis/headline.h"
 #include "analysis/plot_select.h"
 #include "analysis/run_input.h"
 #include "rundata/atomic_dir.h"
@@ -203,6 +204,15 @@ int plots_render_compare(const char *who, const struct run_dir *const *runs,
 	return render(who, runs, 2, res, set, dir);
 }
 
+/* Whether a run's rows are its command's alone (run --suite none --command). */
+static int command_only(const struct run_dir *run)
+{
+	for (size_t i = 0; i < run->count; i++)
+		if (!headline_run_row(run->bench[i].suite))
+			return 0;
+	return run->count > 0;
+}
+
 int plots_render_run(const char *who, const char *path)
 {
 	struct run_dir run;
@@ -214,7 +224,12 @@ int plots_render_run(const char *who, const char *path)
 			   &run))
 		return 1;
 	rc = plots_render(who, runs, 1, run.path);
-	if (rc == PLOTS_NONE)
+	if (rc == PLOTS_NONE && command_only(&run)) {
+		/* a run of --command alone: nothing is missing */
+		printf("smapbench %s: %s holds its command's row alone, which no plot draws (results.csv, report.md)\n",
+		       who, run.path);
+		rc = 0;
+	} else if (rc == PLOTS_NONE)
 		fprintf(stderr, "smapbench %s: nothing to plot in %s: no kmod, "
 			"syscall or bpf results\n", who, run.path);
 	else if (!rc)

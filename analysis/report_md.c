@@ -161,7 +161,24 @@ static void print_or_say(FILE *f, struct text_table *t, size_t rows,
 	text_table_free(t);
 }
 
-/* ns and, where the run's calibration gives them, cycles (answer.h). */
+static void add_headline_row(struct text_table *t, const struct run_dir *run,
+			     const struct run_bench *b)
+{
+	char m[32], ci[80], ns[32], cyc[32];
+
+	text_table_add(t, (const char *const[]){ b->name,
+		   format_number(m, sizeof(m), b->center),
+		   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
+		   format_number(ns, sizeof(ns), b->center *
+			   rundir_ns_per_unit(run, b)),
+		   format_number(cyc, sizeof(cyc), b->center *
+			   table_cycles_per_unit(run, b)) });
+}
+
+/*
+ * ns and, where the run's calibration gives them, cycles (answer.h); the
+ * run's own headline rows (a command) first.
+ */
 static void write_headline_one(FILE *f, const struct run_dir *run)
 {
 	const struct bench_key *headline = headline_benchmarks();
@@ -169,6 +186,9 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 	size_t rows = 0;
 	int cycles = 0;
 
+	for (size_t i = 0; i < run->count; i++)
+		cycles |= headline_run_row(run->bench[i].suite) &&
+			  isfinite(table_cycles_per_unit(run, &run->bench[i]));
 	for (size_t i = 0; headline[i].suite; i++) {
 		const struct run_bench *b = bench_match(run, &headline[i]);
 
@@ -177,22 +197,34 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 	text_table_init(&t, cycles ? 6 : 5, "lrrlrr");
 	text_table_add(&t, (const char *const[]){ "benchmark", "center", "95% CI",
 		   "unit", "ns", "cycles" });
+	for (size_t i = 0; i < run->count; i++)
+		if (headline_run_row(run->bench[i].suite)) {
+			add_headline_row(&t, run, &run->bench[i]);
+			rows++;
+		}
 	for (size_t i = 0; headline[i].suite; i++) {
 		const struct run_bench *b = bench_match(run, &headline[i]);
-		char m[32], ci[80], ns[32], cyc[32];
 
 		if (!b)
 			continue;
-		text_table_add(&t, (const char *const[]){ b->name,
-			   format_number(m, sizeof(m), b->center),
-			   format_interval(ci, sizeof(ci), b->ci_low, b->ci_high), b->unit,
-			   format_number(ns, sizeof(ns), b->center *
-				   rundir_ns_per_unit(run, b)),
-			   format_number(cyc, sizeof(cyc), b->center *
-				   table_cycles_per_unit(run, b)) });
+		add_headline_row(&t, run, b);
 		rows++;
 	}
 	print_or_say(f, &t, rows, "None of the headline benchmarks is in this run.");
+}
+
+static void add_compared_row(struct text_table *t, const struct compare_row *r)
+{
+	char ma[32], mb[32], d[32], dns[32], rel[32], ci[80];
+
+	text_table_add(t, (const char *const[]){ r->a->name,
+		   format_number(ma, sizeof(ma), r->center_a),
+		   format_number(mb, sizeof(mb), r->center_b), r->unit,
+		   format_number(d, sizeof(d), r->delta),
+		   format_number(dns, sizeof(dns), r->delta_ns),
+		   format_percent(rel, sizeof(rel), r->relative),
+		   format_interval(ci, sizeof(ci), r->ci_low, r->ci_high),
+		   compare_verdict_name(r->verdict) });
 }
 
 /* Units differ between suites (ticks, ns): every row says its own. */
@@ -212,21 +244,17 @@ static void write_headline_two(FILE *f, const struct compare_result *res)
 	text_table_init(&t, 9, "lrrlrrrrl");
 	text_table_add(&t, (const char *const[]){ "benchmark", "A", "B", "unit",
 		   "B-A", "B-A ns", "B-A %", "95% CI of B-A", "verdict" });
+	/* the compared rows' own headline rows (a command) first */
+	for (size_t k = 0; k < res->count; k++)
+		if (headline_run_row(res->rows[k].a->suite)) {
+			add_compared_row(&t, &res->rows[k]);
+			rows++;
+		}
 	for (size_t i = 0; headline[i].suite; i++)
 		for (size_t k = 0; k < res->count; k++) {
-			const struct compare_row *r = &res->rows[k];
-			char ma[32], mb[32], d[32], dns[32], rel[32], ci[80];
-
-			if (!bench_is(r->a, &headline[i]))
+			if (!bench_is(res->rows[k].a, &headline[i]))
 				continue;
-			text_table_add(&t, (const char *const[]){ r->a->name,
-				   format_number(ma, sizeof(ma), r->center_a),
-				   format_number(mb, sizeof(mb), r->center_b), r->unit,
-				   format_number(d, sizeof(d), r->delta),
-				   format_number(dns, sizeof(dns), r->delta_ns),
-				   format_percent(rel, sizeof(rel), r->relative),
-				   format_interval(ci, sizeof(ci), r->ci_low, r->ci_high),
-				   compare_verdict_name(r->verdict) });
+			add_compared_row(&t, &res->rows[k]);
 			rows++;
 		}
 	print_or_say(f, &t, rows, "None of the headline benchmarks is in both runs.");

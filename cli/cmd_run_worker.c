@@ -14,7 +14,7 @@
 #include "run/run.h"
 
 struct worker_options {
-	const char *counter, *kmod_counter;
+	const char *counter, *kmod_counter, *command, *command_log;
 };
 
 static const struct option_def worker_options[] = {
@@ -24,19 +24,25 @@ static const struct option_def worker_options[] = {
 	{ .name = "kmod-counter", .type = OPTION_TEXT, .value = "NAME",
 	  .offset = offsetof(struct worker_options, kmod_counter),
 	  .flags = OPTION_EMPTY_OK, .help = "the kmod suite's, or \"\"" },
+	OPT_TEXT("command", "CMD", struct worker_options, command, "command",
+		 "the command of the run's --command"),
+	/* "": its output to /dev/null */
+	{ .name = "command-log", .type = OPTION_TEXT, .value = "PATH",
+	  .offset = offsetof(struct worker_options, command_log),
+	  .flags = OPTION_EMPTY_OK, .help = "where its output goes" },
 	OPT_END(),
 };
 
 static const struct option_table worker_table = {
 	.command = "run-worker",
-	.synopsis = "--counter NAME --kmod-counter NAME",
+	.synopsis = "--counter NAME --kmod-counter NAME [--command CMD --command-log PATH]",
 	.about = "Started by smapbench run for each repetition.\n",
 	.options = worker_options,
 };
 
 int cmd_run_worker(int argc, char **argv)
 {
-	struct worker_options o = { NULL, NULL };
+	struct worker_options o = { NULL, NULL, NULL, NULL };
 	struct option_result r;
 	char err[256];
 
@@ -44,5 +50,5 @@ int cmd_run_worker(int argc, char **argv)
 		return options_refuse(&worker_table, err);
 	if (!o.counter || !o.kmod_counter || r.first < argc)
 		return options_refuse(&worker_table, "needs --counter and --kmod-counter, and nothing else");
-	return run_worker(o.counter, o.kmod_counter);
+	return run_worker(o.counter, o.kmod_counter, o.command, o.command_log);
 }

@@ -25,6 +25,7 @@ int cmd_plan(int argc, char **argv);	/* cli/cmd_plan.c */
 int cmd_plot(int argc, char **argv);	/* cli/cmd_plot.c */
 int cmd_report(int argc, char **argv);	/* cli/cmd_report.c */
 int cmd_census(int argc, char **argv);	/* cli/cmd_census.c */
+int cmd_workload(int argc, char **argv);	/* cli/cmd_workload.c */
 int cmd_table(int argc, char **argv);	/* cli/cmd_table.c */
 int cmd_pack(int argc, char **argv);	/* cli/cmd_pack.c */
 int cmd_import(int argc, char **argv);	/* cli/cmd_import.c */

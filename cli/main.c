@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "plot", "render a run's plots (PNG, SVG) into RUN/plots/", cmd_plot, 0 },
 	{ "report", "write report.md for a run or a comparison", cmd_report, 0 },
 	{ "census", "count STAC/CLAC per operation in QEMU, and check them", cmd_census, 0 },
+	{ "workload", "what SMAP costs a command: measured over boots, predicted from its census", cmd_workload, 0 },
 	{ "table", "one table of the pair's cost per machine and kernel, from many runs", cmd_table, 0 },
 	{ "pack", "one archive of a run, with sizes and SHA-256 sums, to send", cmd_pack, 0 },
 	{ "import", "check an archive of a run and place it under data/", cmd_import, 0 },

@@ -29,10 +29,16 @@ static int take_counter(const char *value, void *values, char *err,
 }
 
 static const struct option_def run_options[] = {
-	OPT_CHOICE("suite", "NAME", struct run_options, suite, suite_names,
-		   "suite", "all", "the suites to run"),
+	OPT_CHOICE("suite", "NAME", struct run_options, suite, suite_run_names,
+		   "suite", "all",
+		   "the suites to run; none: only the command of --command"),
 	OPT_TEXT("filter", "REGEX", struct run_options, filter, "expression",
 		 "only benchmarks whose name matches (POSIX ERE)"),
+	OPT_TEXT("command", "CMD", struct run_options, command, "command",
+		 "also time CMD as a row, command/<its words>-<its sum>:\n"
+		 "each operation one 'sh -c CMD' in a fresh process, its\n"
+		 "output in the run's command.log; a failure of it fails\n"
+		 "the run (exit status 1, the run kept)"),
 	OPT_NUMBER("min-time", "S", struct run_options, min_time, 1e-6, 60, 0,
 		   "a number of seconds", "0.01",
 		   "seconds one sample lasts at least"),
@@ -101,6 +107,10 @@ static int settle_options(struct run_options *o, const struct option_result *r,
 			 "--counter %s times the kmod suite only, and --suite %s has "
 			 "none of it (use --suite kmod or all, or a user-space counter)",
 			 o->counter, o->suite);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(o->suite, "none") && !o->command) {
+		snprintf(err, errlen, "--suite none runs nothing without --command CMD");
 		return EXIT_USAGE;
 	}
 	if (o->quick && o->full) {

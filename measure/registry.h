@@ -78,6 +78,8 @@ struct benchmark {
 
 	/* Harness-timed: do `iterations` operations; 0 or -errno. */
 	int (*run)(void *state, uint64_t iterations);
+	/* Why the last run() failed, in words, or NULL: strerror. Optional. */
+	const char *(*failure)(void *state);
 
 	/* Self-timed: n samples of `iterations` each; 0 or -1 and why. */
 	int (*measure)(void *state, uint64_t iterations, size_t n,

@@ -63,7 +63,9 @@ int runner_sample(const struct benchmark *b, void *state,
 		sample->flags |= BENCH_SAMPLE_PREEMPTED;
 
 	if (rc) {
-		snprintf(why, whylen, "failed: %s", strerror(-rc));
+		const char *words = b->failure ? b->failure(state) : NULL;
+
+		snprintf(why, whylen, "failed: %s", words ? words : strerror(-rc));
 		return -1;
 	}
 	sample->value = t1 - t0;

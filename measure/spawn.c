@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,12 @@ child(const struct spawn *s, pid_t parent, int errfd)
 	}
 	if (s->own_group)
 		setpgid(0, 0);
+	if (s->reset_scheduling) {
+		struct sched_param other = { .sched_priority = 0 };
+
+		if (sched_setscheduler(0, SCHED_OTHER, &other))
+			goto fail;
+	}
 	if ((s->stdin_fd >= 0 && dup2(s->stdin_fd, STDIN_FILENO) < 0) ||
 	    (s->stdout_fd >= 0 && dup2(s->stdout_fd, STDOUT_FILENO) < 0) ||
 	    (s->stderr_fd >= 0 && dup2(s->stderr_fd, STDERR_FILENO) < 0))

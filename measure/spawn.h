@@ -27,6 +27,11 @@ struct spawn {
 	int stderr_fd;
 	int own_group;		/* a process group of its own, led by it */
 	int die_with_parent;	/* SIGKILL when this process dies first */
+	/*
+	 * The default policy (SCHED_OTHER): a real-time caller's priority
+	 * is not the program's to keep.
+	 */
+	int reset_scheduling;
 };
 
 /*

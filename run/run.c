@@ -26,6 +26,7 @@
 #include "rundata/report.h"
 #include "rundata/rundir.h"
 #include "run/run.h"
+#include "suites/command.h"
 #include "suites/kmod/suite.h"
 #include "suites/suite.h"
 #include "system/run_context.h"
@@ -33,6 +34,13 @@
 
 /* Options that select nothing, a --cpu that cannot be had. */
 #define RUN_EXIT_USAGE 2
+
+/*
+ * The command of --command: the registry points at its row, so it lives
+ * as long as the program (one run, or one worker, per process).
+ */
+static struct command_spec run_command;
+static int run_has_command;
 
 /* One file of the run directory: which report writer makes it, from what. */
 struct run_file {
@@ -130,6 +138,20 @@ int run_register_benchmarks(struct registry *reg, const struct run_options *opt)
 		registry_free(reg);
 		return RUN_EXIT_USAGE;
 	}
+	/* the command is not a suite's: every --suite and --filter keep it */
+	if (opt->command) {
+		if (command_spec_init(&run_command, opt->command, err, sizeof(err))) {
+			fprintf(stderr, "smapbench run: %s\n", err);
+			registry_free(reg);
+			return RUN_EXIT_USAGE;
+		}
+		if (command_register(reg, &run_command)) {
+			fprintf(stderr, "smapbench run: out of memory\n");
+			registry_free(reg);
+			return 1;
+		}
+		run_has_command = 1;
+	}
 	if (reg->count == 0) {
 		fprintf(stderr, "smapbench run: no benchmark matches --suite %s%s%s\n",
 			opt->suite, opt->filter ? " --filter " : "",
@@ -215,6 +237,8 @@ static void record_context(struct context *ctx, const struct run_options *opt,
 		    opt->quick ? "quick" : opt->full ? "full" : "default");
 	calib_context_user(ctx);
 	suite_context(ctx, opt->suite);
+	if (run_has_command)
+		command_context(ctx, &run_command);
 	calib_context_judge(ctx);
 	if (!context_get(ctx, "warnings"))
 		context_set(ctx, "warnings", "%s", "");
@@ -251,7 +275,9 @@ static int run_benchmarks(const struct registry *reg,
 	char *worker[] = {
 		"/proc/self/exe", "run-worker", "--counter",
 		(char *)counter->name, "--kmod-counter",
-		(char *)(kmod_counter ? kmod_counter : ""), NULL,
+		(char *)(kmod_counter ? kmod_counter : ""),
+		run_has_command ? "--command" : NULL, run_command.text,
+		"--command-log", run_command.log, NULL,
 	};
 	struct runner_options ro;
 
@@ -380,6 +406,13 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		fprintf(stderr, "smapbench run: %s\n", err);
 		goto out;
 	}
+	/* the command's output goes into the run directory, renamed with it */
+	if (run_has_command) {
+		char log[sizeof(run_command.log)];
+
+		snprintf(log, sizeof(log), "%s/%s", dir.dir.tmp, COMMAND_LOG);
+		command_set_log(&run_command, log);
+	}
 
 	record_context(&kept->context, opt, counter, fallback, &pin, realtime,
 		       realtime_why, kept->flags, sizeof(kept->flags));
@@ -411,6 +444,9 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		}
 		mark_interrupted(&kept->context, &kept->results, sig);
 		suite_results_context(&kept->context, opt->suite, &kept->results);
+		if (run_has_command)
+			command_results_context(&kept->context, &run_command,
+						&kept->results);
 		status = keep_run(&dir, kept, hooks);
 		if (status)
 			goto out;
@@ -422,7 +458,20 @@ int run_execute(const struct registry *reg, const struct run_options *opt,
 		return 128 + sig;
 	}
 	suite_results_context(&kept->context, opt->suite, &kept->results);
+	if (run_has_command)
+		command_results_context(&kept->context, &run_command,
+					&kept->results);
 	status = keep_run(&dir, kept, hooks);
+	if (!status && run_has_command &&
+	    command_failure(&run_command, &kept->results)) {
+		/* kept, as evidence; the status tells a script it failed */
+		fprintf(stderr, "smapbench run: %s %s; the run is kept in %s\n",
+			run_command.name,
+			command_failure(&run_command, &kept->results),
+			kept->dir);
+		counter->close(counter);
+		return 1;
+	}
 out:
 	counter->close(counter);
 	if (status) {
@@ -451,7 +500,8 @@ void run_kept_free(struct run_kept *kept)
 	context_free(&kept->context);
 }
 
-int run_worker(const char *counter_name, const char *kmod_counter)
+int run_worker(const char *counter_name, const char *kmod_counter,
+	       const char *command, const char *command_log)
 {
 	struct registry reg = { 0 };
 	struct runner_options ro;
@@ -482,6 +532,20 @@ int run_worker(const char *counter_name, const char *kmod_counter)
 		counter->close(counter);
 		fclose(out);
 		return 1;
+	}
+	if (command) {
+		char err[256];
+
+		if (command_spec_init(&run_command, command, err, sizeof(err)) ||
+		    command_register(&reg, &run_command)) {
+			fprintf(stderr, "smapbench run-worker: %s\n",
+				run_command.text[0] ? "out of memory" : err);
+			counter->close(counter);
+			registry_free(&reg);
+			fclose(out);
+			return 1;
+		}
+		command_set_log(&run_command, command_log);
 	}
 	runner_defaults(&ro);
 	ro.counter = counter;

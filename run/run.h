@@ -21,8 +21,9 @@
 
 /* What to run and how: docs/schema.md records each in context.csv. */
 struct run_options {
-	const char *suite;	/* syscall, kmod, all */
+	const char *suite;	/* syscall, kmod, bpf, all; none (with a command) */
 	const char *filter;	/* POSIX extended regex, or NULL */
+	const char *command;	/* --command: a row that runs it, or NULL */
 	double min_time;	/* seconds per sample */
 	unsigned repetitions;
 	unsigned samples;
@@ -77,7 +78,10 @@ int run_register_benchmarks(struct registry *reg, const struct run_options *opt)
  * *hooks->stop was set. After a stop, the benchmarks that finished are
  * kept as an interrupted run (context status=interrupted): kept is
  * then filled and kept->dir names it, with the status still 128 + the
- * signal. Otherwise nothing is left on disk, and kept->dir is empty.
+ * signal. A run whose command (--command) failed is kept too, its row
+ * skipped with why and context.csv's command_status saying it: status 1
+ * with kept->dir set. Otherwise nothing is left on disk, and kept->dir
+ * is empty.
  */
 int run_execute(const struct registry *reg, const struct run_options *opt,
 		const struct run_hooks *hooks, struct run_kept *kept);
@@ -91,8 +95,10 @@ void run_kept_free(struct run_kept *kept);
  * The other side of a run's repetition (measure/runner.h): with the
  * counter the run chose (and the kmod suite's, "" for its default),
  * read a schedule on stdin, run it, write the samples to stdout. The
- * exit status: 0, or 1 after saying why on stderr.
+ * exit status: 0, or 1 after saying why on stderr. With a command (or
+ * NULL), its row too, its output appended to command_log.
  */
-int run_worker(const char *counter, const char *kmod_counter);
+int run_worker(const char *counter, const char *kmod_counter,
+	       const char *command, const char *command_log);
 
 #endif /* SMAPBENCH_RUN_H */

@@ -168,6 +168,17 @@ const struct context_key context_keys[] = {
 	{ .name = "bpf_ipi_runs_repeated", .written = KEY_BY_BPF },
 	{ .name = "bpf_overhead_samples_negative", .written = KEY_BY_BPF },
 
+	/* a run with --command (suites/command.h) */
+	{ .name = "command", .roles = KEY_COMPARISON | KEY_SHOWN,
+	  .written = KEY_BY_COMMAND },
+	{ .name = "command_sha256", .roles = KEY_COMPARISON,
+	  .written = KEY_BY_COMMAND },
+	{ .name = "command_row", .written = KEY_BY_COMMAND },
+	{ .name = "command_log", .written = KEY_BY_COMMAND },
+	{ .name = "command_shell", .written = KEY_BY_COMMAND },
+	{ .name = "command_status", .roles = KEY_SHOWN,
+	  .written = KEY_BY_COMMAND },
+
 	/* some runs only */
 	{ .name = "interrupted_by", .written = KEY_BY_INTERRUPTION },
 	{ .name = "bootstrap_resamples", .written = KEY_BY_OLDER },
@@ -227,6 +238,8 @@ const char *context_key_writer_name(enum key_writer w)
 		return "kmod";
 	case KEY_BY_BPF:
 		return "bpf";
+	case KEY_BY_COMMAND:
+		return "command";
 	case KEY_BY_INTERRUPTION:
 		return "interrupted";
 	case KEY_BY_OLDER:

@@ -35,6 +35,7 @@ enum key_writer {
 	KEY_BY_RUN,		/* smapbench run itself: every run */
 	KEY_BY_KMOD,		/* the kmod suite, in a run that asks for it */
 	KEY_BY_BPF,		/* the bpf suite, in a run that asks for it */
+	KEY_BY_COMMAND,		/* a run with --command */
 	KEY_BY_INTERRUPTION,	/* an interrupted run only */
 	KEY_BY_OLDER,		/* runs of an older smapbench: read, no longer written */
 	KEY_BY_COUNT
@@ -60,7 +61,7 @@ const struct context_key *context_key_find(const char *key);
 int context_key_is(const char *key, unsigned roles);
 /* "machine", ..., "required": the word docs/schema.md uses for role bit. */
 const char *context_key_role_name(unsigned role);
-/* "machine", "run", "kmod", "bpf", "interrupted", "older". */
+/* "machine", "run", "kmod", "bpf", "command", "interrupted", "older". */
 const char *context_key_writer_name(enum key_writer w);
 
 /*

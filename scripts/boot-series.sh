@@ -758,6 +758,23 @@ compare_into() {
 		note "the comparison of $4 failed (log: $series/log)"
 	fi
 }
+# workload: with a census of the command (--census, copied at the start),
+# what SMAP costs the command, measured over all boots and predicted from
+# the census, into compare-all and report.md.
+workload() {
+	[ -f "$series/census/census.csv" ] && [ -f "$series/compare-all/compare.csv" ] || return 0
+	if "$series/bin/build/smapbench" workload "$series/compare-all" --census "$series/census" \
+		--runs "$series/runs" --kernel "$(plan_get release)" >>"$series/log" 2>&1; then
+		{
+			echo
+			cat "$series/compare-all/workload.md"
+			echo "(In compare-all/: [workload.md](compare-all/workload.md), workload.csv, plots/workload.png.)"
+		} >>"$series/report.md.tmp"
+	else
+		echo "- the command's cost against its census: failed (log)" >>"$series/report.md.tmp"
+		note "smapbench workload failed (log: $series/log)"
+	fi
+}
 # The comparisons of the series: each SMAP-off run against the SMAP-on
 # run of the boot before or after it, all of them at once, and report.md.
 report() {
@@ -802,6 +819,7 @@ report() {
 		compare_into "$series/$off" "$series/$on" "compare-$pair" \
 			"boots $((i + 1)) and $((i + 2)), $off against $on"
 	done
+	workload
 	mv -f "$series/report.md.tmp" "$series/report.md"
 }
 
@@ -887,7 +905,7 @@ start_undo() {
 	kexec_unload
 }
 start() {
-	local yes=0 install=0 got states=() plan_states=() k why answer
+	local yes=0 install=0 got states=() plan_states=() k why answer census_from=""
 	n=${1:-}
 	shift
 	[[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 2 ] && [ "$n" -le 64 ] || refuse "a series has 2 to 64 boots"
@@ -897,6 +915,10 @@ start() {
 		--yes) yes=1 ;;
 		--install) install=1 ;;
 		--vm-guest) vm_guest=1 ;;
+		--census)
+			[ $# -ge 2 ] && [ -f "$2/census.csv" ] || refuse "start: --census needs a census directory"
+			census_from=$2
+			shift ;;
 		--) shift; break ;;
 		*) refuse "start: unknown option '$1'" ;;
 		esac
@@ -990,6 +1012,7 @@ start() {
 		cp "$here/run-bench.sh" "$series/bin/" &&
 		cp "$here/build/smapbench" "$series/bin/build/" &&
 		cp -r "$here/plots" "$series/bin/" &&
+		{ [ -z "$census_from" ] || cp -r "$census_from" "$series/census"; } &&
 		{ ! [ -f "$here/build/kmod/$release/smapbench.ko" ] ||
 			{ mkdir -p "$series/bin/build/kmod/$release" &&
 				cp "$here/build/kmod/$release/smapbench.ko" "$series/bin/build/kmod/$release/"; }; } ||

@@ -45,6 +45,14 @@ const char *const suite_names[] = {
 	"all", NULL,
 };
 
+const char *const suite_run_names[] = {
+	"syscall", "kmod",
+#ifdef HAVE_BPF_SUITE
+	"bpf",
+#endif
+	"all", "none", NULL,
+};
+
 int suite_register_all(struct registry *r)
 {
 	for (size_t i = 0; i < NFAMILIES; i++) {

@@ -37,6 +37,8 @@ struct bench_family {
 
 /* Every suite name --suite accepts, NULL-terminated ("all" too). */
 extern const char *const suite_names[];
+/* The same and "none": smapbench run's, for a run of --command alone. */
+extern const char *const suite_run_names[];
 
 /* Register every family's benchmarks. 0 or -1 (no memory). */
 int suite_register_all(struct registry *r);

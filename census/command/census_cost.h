@@ -37,6 +37,12 @@ struct census_cost_options {
 	/* Neither given: this machine's measured figure, from */
 	const char *runs;	/* runs and comparisons of it (data) */
 	const struct context *machine;	/* this machine; NULL: collected */
+	/*
+	 * CENSUS_COST_MODULE or CENSUS_COST_SERIES: that step alone, none
+	 * when it finds nothing (a prediction from each, side by side);
+	 * CENSUS_COST_NONE: the first step that gives one.
+	 */
+	int only;
 };
 
 /* Which figure the cost is. */

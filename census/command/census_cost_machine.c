@@ -618,13 +618,18 @@ int census_cost_of_machine(const struct census_cost_options *o,
 		rc = -1;
 		goto out;
 	}
-	rc = from_runs(&s, &f, c, &bound);
-	if (!rc)
+	if (o->only != CENSUS_COST_SERIES)
+		rc = from_runs(&s, &f, c, &bound);
+	else
+		rc = 0;
+	if (!rc && o->only != CENSUS_COST_MODULE)
 		rc = from_fits(&s, &f, c);
-	if (!rc)
+	if (!rc && !o->only)
 		rc = from_table(&s, c, &bound);
 	if (rc < 0)
 		goto out;
+	if (o->only)
+		bound.kind = CENSUS_COST_NONE;
 	if (!rc && bound.kind == CENSUS_COST_RANGE) {
 		char given[sizeof(bound.source)];
 

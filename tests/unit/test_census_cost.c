@@ -91,17 +91,25 @@ static void machine_of(const char *path, struct context *m)
 	rundir_free(&run);
 }
 
-static void resolve(const char *runs, const char *table,
-		    const struct context *m, struct census_pair_cost *c)
+/* The cost of this machine, from one source alone (only) or the first. */
+static void resolve_only(const char *runs, const char *table,
+			 const struct context *m, int only,
+			 struct census_pair_cost *c)
 {
 	struct census_cost_options o = {
 		.table = table, .figure = table_cells()[0].id, .runs = runs,
-		.machine = m,
+		.machine = m, .only = only,
 	};
 	char err[2048] = "";
 
 	if (census_cost_resolve(&o, c, err, sizeof(err)))
 		fail_msg("census_cost_resolve: %s", err);
+}
+
+static void resolve(const char *runs, const char *table,
+		    const struct context *m, struct census_pair_cost *c)
+{
+	resolve_only(runs, table, m, CENSUS_COST_NONE, c);
 }
 
 static void assert_has(const char *text, const char *part, const char *what)
@@ -491,10 +499,21 @@ static void choice_order(void **unused)
 	link_into(dir, "on", b);
 	resolve(dir, table, &m, &c);
 	assert_int(c.kind, CENSUS_COST_MODULE, "the module's before beta and the table");
+	/* each alone, for predictions side by side */
+	resolve_only(dir, table, &m, CENSUS_COST_SERIES, &c);
+	assert_int(c.kind, CENSUS_COST_SERIES, "beta alone, the module's there too");
+	assert_near(c.value, beta, 1e-9 * beta, "beta alone");
+	resolve_only(dir, table, &m, CENSUS_COST_MODULE, &c);
+	assert_int(c.kind, CENSUS_COST_MODULE, "the module's alone");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s/on'", out, dir);
 	assert_int(system(cmd), 0, cmd);
 	resolve(dir, table, &m, &c);
 	assert_int(c.kind, CENSUS_COST_CPU_MODEL, "the table's without a run or beta");
+	resolve_only(dir, table, &m, CENSUS_COST_SERIES, &c);
+	assert_false(c.known);
+	assert_int(c.kind, CENSUS_COST_NONE, "no beta: none, never the table's");
+	resolve_only(dir, table, &m, CENSUS_COST_MODULE, &c);
+	assert_int(c.kind, CENSUS_COST_NONE, "no module run: none, never a range");
 	context_free(&m);
 }
 

@@ -37,6 +37,7 @@ static const struct {
 	{ "### Every run: the run itself", KEY_BY_RUN },
 	{ "### The kmod suite", KEY_BY_KMOD },
 	{ "### The bpf suite", KEY_BY_BPF },
+	{ "### A run with a command", KEY_BY_COMMAND },
 	{ "### An interrupted run", KEY_BY_INTERRUPTION },
 	{ "### Older runs", KEY_BY_OLDER },
 };

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_workload.c - what SMAP costs a command, measured against predicted
+ * (census/command/census_workload.h): which census counts the command of
+ * a row, the prediction and its verdict, and workload.csv/workload.md
+ * from a published census (data/, `git status`) and a comparison's
+ * command row.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "census/command/census_workload.h"
+#include "measure/sha256.h"
+#include "rundata/csv.h"
+#include "suites/command.h"
+#include "unit.h"
+
+#define CENSUS_GIT "data/vm-20261206-051445-census-git"
+
+static char tmpdir[] = "/tmp/test_workload.XXXXXX";
+
+static int make_tmpdir(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+	char cmd[sizeof(tmpdir) + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) ? -1 : 0;
+}
+
+/* The op of the row `run --command text` makes. */
+static void op_of(const char *text, char *op, size_t len)
+{
+	struct command_spec c;
+	char err[256];
+
+	assert_int(command_spec_init(&c, text, err, sizeof(err)), 0, text);
+	snprintf(op, len, "%s", c.op);
+}
+
+static void which_census_counts_the_command(void **state)
+{
+	static const struct {
+		const char *census, *text;
+		int same;
+	} cases[] = {
+		{ "git status", "git status", 1 },
+		{ "sh -c 'git status'", "git status", 1 },
+		{ "/bin/sh -c 'make -j2 all'", "make -j2 all", 1 },
+		/* the census's quoting of a quote: 'it'\''s' */
+		{ "sh -c 'echo it'\\''s'", "echo it's", 1 },
+		{ "sh -c \"ls -l\"", "ls -l", 1 },
+		{ "git status", "git  status", 0 },
+		{ "sh -c 'git status' extra", "git status", 0 },
+		{ "sh -c 'git diff'", "git status", 0 },
+		{ "sh -c 'unterminated", "unterminated", 0 },
+	};
+	char op[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		op_of(cases[i].text, op, sizeof(op));
+		assert_int(workload_same_command(cases[i].census, op), cases[i].same,
+			   cases[i].census);
+	}
+}
+
+static void predicted_from_pairs_and_cost(void **state)
+{
+	struct workload_prediction p = {
+		.known = 1, .cost = 30, .cost_low = 20, .cost_high = 40,
+		.unit = "cycles", .ghz = 2,
+	};
+
+	(void)state;
+	workload_predict(&p, 1000, 12000, 13000);
+	assert_near(p.ns, 15000, 1e-9, "1000 pairs x 30 cycles at 2 GHz");
+	assert_near(p.ns_low, 10000, 1e-9, "its low end");
+	assert_near(p.ns_high, 20000, 1e-9, "its high end");
+	assert_str(p.verdict, "agree", "the intervals overlap");
+	workload_predict(&p, 1000, 20000.5, 30000);
+	assert_str(p.verdict, "disagree", "measured above the prediction");
+	workload_predict(&p, 1000, 1000, 9999.5);
+	assert_str(p.verdict, "disagree", "measured below it");
+	workload_predict(&p, 1000, NAN, NAN);
+	assert_str(p.verdict, "unknown", "no measured interval");
+	assert_near(p.ns, 15000, 1e-9, "a prediction all the same");
+	p.ghz = 0;
+	workload_predict(&p, 1000, 12000, 13000);
+	assert_true(isnan(p.ns));
+	assert_str(p.verdict, "unknown", "cycles without a clock");
+	snprintf(p.unit, sizeof(p.unit), "ns");
+	p.cost = 5, p.cost_low = 4, p.cost_high = 6;
+	workload_predict(&p, 1000, 5500, 7000);
+	assert_near(p.ns_high, 6000, 1e-9, "ns need no clock");
+	assert_str(p.verdict, "agree", "in ns");
+	p.known = 0;
+	workload_predict(&p, 1000, 5500, 7000);
+	assert_str(p.verdict, "unknown", "no cost");
+}
+
+/* A comparison directory holding compare.csv with the row of text. */
+static void comparison(const char *dir, const char *text, double delta,
+		       double low, double high)
+{
+	char path[256], op[128];
+	FILE *f;
+
+	op_of(text, op, sizeof(op));
+	snprintf(path, sizeof(path), "mkdir -p %s", dir);
+	assert_int(system(path), 0, "mkdir");
+	snprintf(path, sizeof(path), "%s/compare.csv", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	/* ticks at 2 per ns: delta_ns is half of delta */
+	fprintf(f, "name,suite,op,variant,size,batch,unit,delta,delta_ns,ci_low,ci_high,verdict\n"
+		"syscall/getppid,syscall,getppid,none,0,0,ticks,10,5,8,12,slower\n"
+		"command/%s,command,%s,none,0,0,ticks,%.17g,%.17g,%.17g,%.17g,slower\n",
+		op, op, delta, delta / 2, low, high);
+	fclose(f);
+}
+
+/* Of the census's first row: 6.1's SMAP-on boot. */
+static double census_number(const char *column)
+{
+	struct csv_table t;
+	char err[256];
+	double v;
+
+	assert_int(csv_table_load(CENSUS_GIT "/census.csv", &t, err, sizeof(err)), 0, err);
+	assert_str(csv_table_get(&t, 0, "kernel"), "6.1.0-57-amd64", "the first row");
+	v = strtod(csv_table_get(&t, 0, column), NULL);
+	csv_table_free(&t);
+	return v;
+}
+
+static void from_a_census_and_a_comparison(void **state)
+{
+	char dir[128], err[512], path[256];
+	struct workload_options o = { .census = CENSUS_GIT, .no_plots = 1,
+				       .kernel = "6.1.0-57-amd64" };
+	struct workload w;
+	double pairs = census_number("model_pairs"), ghz = census_number("ghz");
+	double low = census_number("pair_cost_low"), high = census_number("pair_cost_high");
+	struct csv_table t;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/agree", tmpdir);
+	/* measured in ticks, twice the ns: the middle of the prediction */
+	comparison(dir, "git status", 2 * pairs * 30 / ghz, 2 * pairs * low / ghz,
+		   2 * pairs * high / ghz);
+	o.compare = dir;
+	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
+	assert_near(w.pairs, pairs, 0, "the census's model_pairs");
+	assert_str(w.kernel, "6.1.0-57-amd64", "the SMAP-on boot of that kernel");
+	assert_near(w.measured_ns, pairs * 30 / ghz, 1e-6, "B - A in ns");
+	assert_near(w.measured_low_ns, pairs * low / ghz, 1e-6, "its interval, converted as B - A");
+	assert_true(w.p[WORKLOAD_CENSUS].known);
+	assert_near(w.p[WORKLOAD_CENSUS].ns_low, pairs * low / ghz, 1e-6,
+		    "the census's cost, its interval");
+	assert_str(w.p[WORKLOAD_CENSUS].verdict, "agree", "same interval");
+	assert_false(w.p[WORKLOAD_SERIES].known);
+	assert_non_null(strstr(w.p[WORKLOAD_SERIES].source, "not fitted"));
+	assert_false(w.p[WORKLOAD_MODULE].known);
+	assert_str(w.p[WORKLOAD_MODULE].verdict, "unknown", "no runs");
+	assert_int(workload_write(&o, &w, err, sizeof(err)), 0, err);
+	snprintf(path, sizeof(path), "%s/workload.csv", dir);
+	assert_int(csv_table_load(path, &t, err, sizeof(err)), 0, err);
+	assert_int(t.count, WORKLOAD_SOURCES, "a row per pair cost");
+	assert_str(csv_table_get(&t, 2, "source"), "census", "the third");
+	assert_str(csv_table_get(&t, 2, "verdict"), "agree", "its verdict");
+	assert_str(csv_table_get(&t, 0, "verdict"), "unknown", "the module's");
+	csv_table_free(&t);
+	snprintf(path, sizeof(path), "grep -q 'copy_user_enhanced_fast_string' %s/workload.md", dir);
+	assert_int(system(path), 0, "workload.md names the census's call sites");
+
+	/* ten times what the census predicts: a finding */
+	snprintf(dir, sizeof(dir), "%s/disagree", tmpdir);
+	comparison(dir, "git status", 20 * pairs * 30 / ghz, 20 * pairs * low / ghz * 1.01,
+		   20 * pairs * high / ghz);
+	o.compare = dir;
+	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
+	assert_str(w.p[WORKLOAD_CENSUS].verdict, "disagree", "ten times more");
+
+	/* a census of another command: refused unless --force */
+	snprintf(dir, sizeof(dir), "%s/other", tmpdir);
+	comparison(dir, "git diff", 1, 0, 2);
+	o.compare = dir;
+	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "another command");
+	assert_non_null(strstr(err, "not the command of"));
+	o.force = 1;
+	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
+	o.force = 0;
+
+	/* a comparison without a command row, a kernel the census has not */
+	snprintf(dir, sizeof(dir), "%s/agree", tmpdir);
+	o.compare = dir;
+	o.kernel = "6.12.1";
+	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "another kernel");
+	assert_non_null(strstr(err, "6.1.0-57-amd64"));
+	o.kernel = NULL;
+	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "two kernels, none named");
+	assert_non_null(strstr(err, "--kernel"));
+	o.compare = "tests/fixtures/run-smap";
+	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "no compare.csv");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(which_census_counts_the_command),
+		cmocka_unit_test(predicted_from_pairs_and_cost),
+		cmocka_unit_test(from_a_census_and_a_comparison),
+	};
+
+	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}
