@@ -226,7 +226,7 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || bad_usage "--precision needs a share, as 1%"
 		awk -v p="$2" 'BEGIN {
 			if (p !~ /^[0-9]+(\.[0-9]+)?%?$/) exit 1
-			v = p; pc = sub(/%$/, "", v)
+			v = p; pc = sub(/%$/, "", v); v += 0
 			exit !(pc ? v >= 0.001 && v <= 50 : v >= 0.00001 && v <= 0.5) }' ||
 			bad_usage "--precision '$2' is not a share from 0.001% to 50%, as 1% or 0.01"
 		precision=$2; shift 2 ;;

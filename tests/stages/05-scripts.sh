@@ -74,6 +74,10 @@ expect_refusal "run-bench.sh --precision 60% is out of range" "--precision '60%'
 	./run-bench.sh --boots auto --precision 60%
 expect_refusal "run-bench.sh --precision 1x is no share" "--precision '1x' is not a share" \
 	./run-bench.sh --boots 4 --precision 1x
+# taken (the option after it is the refusal): compared as numbers, 7 is
+# within 50
+expect_refusal "run-bench.sh takes --precision 7%" "unknown option '--bogus'" \
+	./run-bench.sh --boots 4 --precision 7% --bogus
 expect_refusal "run-bench.sh --max-boots needs --boots auto" "it needs --boots auto" \
 	./run-bench.sh --boots 4 --max-boots 8
 expect_refusal "run-bench.sh --max-boots 65 is more than a series has" "--max-boots '65'" \
