@@ -79,6 +79,14 @@ options:
                    compare them and reboot into the original command
                    line (docs/boot-series.md); asks first on a terminal
                    (--yes: not); with --vm, in a guest
+  --boots auto     a series of the boots and repetitions smapbench plan
+                   gives for --precision from earlier runs of this
+                   machine under --out (of one SMAP state, two boots or
+                   more: a --boots 4 series first); refused without them
+  --precision P    with --boots: SMAP on - off within +-P, as 1% or 0.01
+                   (default 1%; smapbench plan --precision); --boots N
+                   shows what a series planned for it would take
+  --max-boots N    with --boots auto: boots at most, 2 to 64 (default 64)
   --series-status  where the boot series pending on this machine stands
   --boots-abort    end the pending boot series: keep its finished runs,
                    reboot into the original command line
@@ -131,7 +139,7 @@ shell_words() {
 suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
 build_root=""
 repetitions="" filter="" min_time="" assume_yes=0 command="" census=""
-boots=0 series_cmd="" series_step=0 vm_guest=0
+boots=0 boots_auto=0 precision="" max_boots="" series_cmd="" series_step=0 vm_guest=0
 # What a series passes on to the run of each of its boots.
 series_args=()
 while [ $# -gt 0 ]; do
@@ -204,13 +212,29 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--boots)
 		boots=4
-		if [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]]; then
+		if [ $# -ge 2 ] && [ "$2" = auto ]; then
+			boots_auto=1
+			shift
+		elif [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]]; then
 			boots=$2
 			shift
 		fi
 		[ "$boots" -ge 2 ] && [ "$boots" -le 64 ] ||
 			bad_usage "--boots $boots: a series has 2 to 64 boots"
 		shift ;;
+	--precision)
+		[ $# -ge 2 ] || bad_usage "--precision needs a share, as 1%"
+		awk -v p="$2" 'BEGIN {
+			if (p !~ /^[0-9]+(\.[0-9]+)?%?$/) exit 1
+			v = p; pc = sub(/%$/, "", v); v += 0
+			exit !(pc ? v >= 0.001 && v <= 50 : v >= 0.00001 && v <= 0.5) }' ||
+			bad_usage "--precision '$2' is not a share from 0.001% to 50%, as 1% or 0.01"
+		precision=$2; shift 2 ;;
+	--max-boots)
+		[ $# -ge 2 ] || bad_usage "--max-boots needs a number"
+		[[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge 2 ] && [ "$2" -le 64 ] ||
+			bad_usage "--max-boots '$2': a series has 2 to 64 boots"
+		max_boots=$2; shift 2 ;;
 	--series-status) series_cmd=status; shift ;;
 	--boots-abort) series_cmd=abort; shift ;;
 	# Internal: the systemd unit of a series, and a series' own runs.
@@ -245,6 +269,18 @@ if [ "$suite" = none ] && [ -z "$command" ]; then
 fi
 if [ -n "$census" ] && { [ "$boots" -eq 0 ] || [ -z "$command" ]; }; then
 	bad_usage "--census predicts the cost of a series' command: it needs --boots and --command"
+fi
+if [ -n "$precision" ] && [ "$boots" -eq 0 ]; then
+	bad_usage "--precision is what a boot series is planned for: it needs --boots"
+fi
+if [ -n "$max_boots" ] && [ "$boots_auto" -eq 0 ]; then
+	bad_usage "--max-boots bounds the boots --boots auto plans: it needs --boots auto"
+fi
+if [ "$boots_auto" -eq 1 ] && [ -n "$repetitions" ]; then
+	bad_usage "--boots auto plans the repetitions of each boot's run: leave --repetitions out"
+fi
+if [ "$boots_auto" -eq 1 ] && [ "$vm" -eq 1 ]; then
+	bad_usage "--vm --boots auto: a guest series has no earlier runs to plan from; give --boots N"
 fi
 if [ "$boots" -gt 0 ] && [ -n "$series_cmd" ]; then
 	bad_usage "--boots starts a series; --series-status and --boots-abort act on a pending one: choose one"
@@ -493,6 +529,9 @@ if [ "$series_step" -eq 0 ] && [ "$vm" -eq 0 ]; then
 		[ "$install" -eq 1 ] && start_opts+=(--install)
 		[ "$vm_guest" -eq 1 ] && start_opts+=(--vm-guest)
 		[ -n "$census" ] && start_opts+=(--census "$census")
+		[ -n "$precision" ] && start_opts+=(--precision "$precision")
+		[ -n "$max_boots" ] && start_opts+=(--max-boots "$max_boots")
+		[ "$boots_auto" -eq 1 ] && boots=auto
 		exec "$series" start "$out" "$boots" "${start_opts[@]}" -- "${series_args[@]}"
 	fi
 	if pending_dir=$("$series" pending); then

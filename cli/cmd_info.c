@@ -7,10 +7,12 @@
  * --format=kv prints only the context, one key=value line each, for
  * scripts: run-bench.sh reads the SMAP state from it instead of working
  * it out again from /proc. --smap says that state in one sentence, and
- * --same-machine A B whether two runs ran on one machine (the catalogue's
- * machine keys): run-bench.sh asks both rather than deciding itself.
+ * --same-machine A [B] whether two runs, or A and this machine, ran on one
+ * machine (the catalogue's machine keys): run-bench.sh asks both rather
+ * than deciding itself.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/smap_case.h"
@@ -42,9 +44,9 @@ static const struct option_def info_options[] = {
 	OPT_FLAG("smap", struct info_options, smap,
 		 "this boot's SMAP state (or RUN_DIR's) and why, one line"),
 	OPT_FLAG("same-machine", struct info_options, same_machine,
-		 "whether RUN_A and RUN_B ran on the same machine (the machine\n"
-		 "keys of docs/schema.md): status 0 and \"same machine\", or 1\n"
-		 "and why not"),
+		 "whether RUN_A and RUN_B (without RUN_B: this machine) ran on\n"
+		 "the same machine (the machine keys of docs/schema.md): status 0\n"
+		 "and \"same machine\", or 1 and why not"),
 	OPT_CHOICE("catalogue", "FILE", struct info_options, catalogue,
 		   catalogue_files, "file", NULL,
 		   "what run data holds: for context.csv each key, its roles,\n"
@@ -57,7 +59,7 @@ static const struct option_def info_options[] = {
 static const struct option_table info_table = {
 	.command = "info",
 	.synopsis = "[--format=text|kv] [RUN_DIR]\n--smap [RUN_DIR]\n"
-		    "--same-machine RUN_A RUN_B\n--catalogue FILE",
+		    "--same-machine RUN_A [RUN_B]\n--catalogue FILE",
 	.about = "Prints this machine's run context, the counters and the module's\n"
 		 "INFO; with RUN_DIR, the context that run recorded instead.\n",
 	.options = info_options,
@@ -144,22 +146,48 @@ static int info_smap(const char *path)
 	return 0;
 }
 
-/* Whether runs a and b are of one machine: 0 yes, 1 no (or unreadable). */
+/*
+ * Whether runs a and b are of one machine: 0 yes, 1 no (or unreadable).
+ * Without b, a against this machine as it is now: its context, collected
+ * as a run collects it, stands for the second run.
+ */
 static int info_same_machine(const char *a, const char *b)
 {
 	struct run_dir ra = { 0 }, rb = { 0 };
+	struct context here = { 0 };
 	char err[512], why[512];
-	int same = 0;
+	int same = 0, failed;
 
-	if (rundir_load(a, &ra, err, sizeof(err)) ||
-	    rundir_load(b, &rb, err, sizeof(err))) {
+	failed = rundir_load(a, &ra, err, sizeof(err));
+	if (!failed && b) {
+		failed = rundir_load(b, &rb, err, sizeof(err));
+	} else if (!failed) {
+		run_context_collect(&here);
+		rb.keys = calloc(here.count + 1, sizeof(*rb.keys));
+		rb.values = calloc(here.count + 1, sizeof(*rb.values));
+		failed = !rb.keys || !rb.values;
+		if (failed)
+			snprintf(err, sizeof(err), "out of memory");
+		for (size_t i = 0; !failed && i < here.count; i++) {
+			rb.keys[i] = here.items[i].key;
+			rb.values[i] = here.items[i].value;
+		}
+		rb.context_count = failed ? 0 : here.count;
+	}
+	if (failed) {
 		fprintf(stderr, "smapbench info: %s\n", err);
 	} else {
 		same = context_same_machine(&ra, &rb, why, sizeof(why));
 		printf("%s%s\n", same ? "" : "not the same machine: ", why);
 	}
 	rundir_free(&ra);
-	rundir_free(&rb);
+	if (b) {
+		rundir_free(&rb);
+	} else {
+		free(rb.keys);
+		free(rb.values);
+		context_free(&here);
+	}
 	return !same;
 }
 
@@ -219,9 +247,9 @@ int cmd_info(int argc, char **argv)
 		return args ? options_refuse(&info_table, "--catalogue takes no run") :
 			      info_catalogue(o.catalogue);
 	if (o.same_machine) {
-		if (args != 2 || o.smap)
-			return options_refuse(&info_table, "--same-machine takes two run directories, and no other option");
-		return info_same_machine(argv[r.first], argv[r.first + 1]);
+		if (args < 1 || args > 2 || o.smap)
+			return options_refuse(&info_table, "--same-machine takes one run directory (against this machine) or two, and no other option");
+		return info_same_machine(argv[r.first], args == 2 ? argv[r.first + 1] : NULL);
 	}
 	if (args > 1) {
 		snprintf(err, sizeof(err), "unexpected argument '%s'", argv[r.first + 1]);

@@ -6,7 +6,11 @@
 # on) with nothing of the series left on the machine; docs/boot-series.md
 # has the hazard table this file follows.
 #
-#   scripts/boot-series.sh start OUT N [--yes] [--install] [--vm-guest] [-- RUN-ARGUMENT...]
+#   scripts/boot-series.sh start OUT N|auto [--precision P] [--max-boots M]
+#                          [--yes] [--install] [--vm-guest] [--census DIR] [-- RUN-ARGUMENT...]
+#                                      auto: the boots and repetitions
+#                                      smapbench plan gives from OUT's
+#                                      earlier runs of this machine
 #   scripts/boot-series.sh resume      the pending series' next step, when
 #                                      this boot is it (the unit's command)
 #   scripts/boot-series.sh status [OUT]
@@ -863,6 +867,58 @@ kexec_reboot_reuses_cmdline() {
 		[ -z "$APPEND" ] && [ "$USE_GRUB_CONFIG" != true ]
 	)
 }
+# ------------------------------------------------------------ planning
+# prior_runs: the runs under OUT (its run directories and its series'
+# runs) of this machine (smapbench info --same-machine RUN) that finished,
+# of the SMAP state seen on the most boots, one a line; nothing unless
+# that is two boots or more: what smapbench plan needs.
+prior_runs() {
+	local bin=$here/build/smapbench d kv
+	for d in "$out"/*/ "$out"/series-*/runs/*/; do
+		d=${d%/}
+		[ -f "$d/context.csv" ] || continue
+		kv=$("$bin" info --format=kv "$d" 2>/dev/null) || continue
+		grep -q '^status=interrupted$' <<<"$kv" && continue
+		"$bin" info --same-machine "$d" >/dev/null 2>&1 || continue
+		printf '%s\t%s\t%s\n' "$(sed -n 's/^smap_state=//p' <<<"$kv")" \
+			"$(sed -n 's/^boot_id=//p' <<<"$kv")" "$d"
+	done | awk -F'\t' '
+		$1 != "" && $2 != "" { runs[$1] = runs[$1] $3 "\n"; if (!seen[$1 SUBSEP $2]++) boots[$1]++ }
+		END {
+			for (s in boots) if (boots[s] > best) { best = boots[s]; pick = s }
+			if (best >= 2) printf "%s", runs[pick]
+		}'
+}
+# plan_series: smapbench plan on the prior runs, for precision and
+# max_boots; sets plan_text (its output), planned_boots,
+# planned_repetitions, planned_time and planned_fits (1: within
+# max_boots). Status 1: no prior runs; 2: plan gives no figure (plan_why).
+plan_series() {
+	local runs=() rc line
+	mapfile -t runs < <(prior_runs)
+	[ ${#runs[@]} -ge 2 ] || return 1
+	rc=0
+	plan_text=$("$here/build/smapbench" plan "${runs[@]}" --precision "$precision" \
+		--max-boots "$max_boots" 2>&1) || rc=$?
+	plan_from="${#runs[@]} runs of this machine under $out"
+	planned_fits=0
+	if [ "$rc" -eq 0 ]; then
+		planned_fits=1
+		line=$(grep -m 1 '^plan: ' <<<"$plan_text")
+	elif [ "$rc" -eq 1 ]; then
+		line=$(grep -m 1 '^  +-[0-9.]*% needs ' <<<"$plan_text")
+	fi
+	if [ -z "${line:-}" ]; then
+		# no figure: the runs unreadable, or not even the planner's
+		# most boots reach the precision
+		plan_why=$(grep -m 1 '^  not even \|^smapbench plan: ' <<<"$plan_text")
+		return 2
+	fi
+	planned_boots=$(sed -n 's/^.* \([0-9][0-9]*\) boots (.*/\1/p' <<<"$line")
+	planned_repetitions=$(sed -n 's/.* \([0-9][0-9]*\) repetitions an invocation.*/\1/p' <<<"$line")
+	planned_time=$(sed -n 's/.*, about \(.*\)$/\1/p' <<<"$line")
+	[[ $planned_boots =~ ^[0-9]+$ ]] && [[ $planned_repetitions =~ ^[0-9]+$ ]] && [ -n "$planned_time" ]
+}
 # The question before the first reboot: what happens, asked on the
 # terminal; only "yes" goes on.
 ask() {
@@ -883,7 +939,12 @@ ask() {
 		echo "    the original command line), by itself, a few minutes apart"
 	fi
 	echo "  - every reboot disconnects everyone logged in${users:+ (now: $users)} and stops every service"
-	echo "  - in all about $minutes minutes; every boot but the first and the last has its own command line"
+	if [ "$planned" -eq 1 ]; then
+		echo "  - $n boots of $planned_repetitions repetitions a run, planned for SMAP on - off within +-$precision: in all about $planned_time"
+		echo "    (smapbench plan's estimate); every boot but the first and the last has its own command line"
+	else
+		echo "  - in all about $minutes minutes; every boot but the first and the last has its own command line"
+	fi
 	[ "$install_kexec" -eq 1 ] && echo "  - kexec-tools is installed for the series and removed at its end"
 	echo "  - it ends on the original command line with SMAP on; --boots-abort ends it early"
 	printf '%s: start the series? [y/N] ' "$prog"
@@ -905,16 +966,22 @@ start_undo() {
 	kexec_unload
 }
 start() {
-	local yes=0 install=0 got states=() plan_states=() k why answer census_from=""
+	local yes=0 install=0 got states=() plan_states=() k why answer census_from="" planned=0
 	n=${1:-}
 	shift
-	[[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 2 ] && [ "$n" -le 64 ] || refuse "a series has 2 to 64 boots"
+	precision=1% max_boots=64
+	[ "$n" = auto ] || { [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 2 ] && [ "$n" -le 64 ]; } ||
+		refuse "a series has 2 to 64 boots, or auto"
 	vm_guest=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--yes) yes=1 ;;
 		--install) install=1 ;;
 		--vm-guest) vm_guest=1 ;;
+		--precision | --max-boots)
+			[ $# -ge 2 ] || refuse "start: $1 needs a value"
+			if [ "$1" = --precision ]; then precision=$2; else max_boots=$2; fi
+			shift ;;
 		--census)
 			[ $# -ge 2 ] && [ -f "$2/census.csv" ] || refuse "start: --census needs a census directory"
 			census_from=$2
@@ -941,6 +1008,36 @@ start() {
 			refuse "this CPU has no SMAP: there is nothing to turn off and on"
 		states=(nosmap smap) ;;
 	*) refuse "cannot tell this boot's SMAP state ($here/build/smapbench info)" ;;
+	esac
+	# The plan, from this machine's earlier runs: --boots auto follows it,
+	# --boots N shows it.
+	plan_series
+	case $?,$n in
+	1,auto)
+		refuse "--boots auto plans from earlier runs of this machine under $out, of one SMAP state over two boots or more, and there are none: run a series first (run-bench.sh --boots 4 --out $out), then --boots auto" ;;
+	2,auto)
+		printf '%s\n' "$plan_text" | sed 's/^/  /'
+		case $plan_why in
+		"  not even "*)
+			printf '%s: error: --boots auto: a series for %s needs more boots than --max-boots %s allows (smapbench plan:%s): no series started\n' \
+				"$prog" "$precision" "$max_boots" "${plan_why#" "}" >&2
+			exit 1 ;;
+		esac
+		refuse "--boots auto: smapbench plan gives no plan from the runs under $out${plan_why:+: $plan_why}" ;;
+	0,auto)
+		printf '%s\n' "$plan_text" | sed 's/^/  /'
+		if [ "$planned_fits" -eq 0 ]; then
+			printf '%s: error: --boots auto: a series for %s needs %s boots (about %s), more than the %s allowed (--max-boots): no series started\n' \
+				"$prog" "$precision" "$planned_boots" "$planned_time" "$max_boots" >&2
+			exit 1
+		fi
+		[ $((planned_boots % 2)) -eq 0 ] && [ "$planned_boots" -ge 2 ] && [ "$planned_boots" -le "$max_boots" ] ||
+			refuse "--boots auto: smapbench plan gave $planned_boots boots"
+		n=$planned_boots planned=1
+		run_args+=(--repetitions "$planned_repetitions")
+		say "planned from $plan_from: $n boots, $planned_repetitions repetitions a run, about $planned_time for $precision" ;;
+	0,*)
+		say "a series planned for $precision would take $planned_boots boots, about $planned_time$([ "$planned_fits" -eq 1 ] || echo ": more than $max_boots") (smapbench plan, from $plan_from)" ;;
 	esac
 	discover_kernel
 	[ -z "$kernel_why" ] || refuse "$kernel_why"
@@ -1021,6 +1118,7 @@ start() {
 		echo "id=$id"
 		echo "series=$series"
 		echo "boots=$n"
+		[ "$planned" -eq 0 ] || echo "planned=$precision, $planned_repetitions repetitions a run, from $plan_from"
 		echo "states=${plan_states[*]}"
 		echo "original_cmdline=$(current_cmdline)"
 		echo "off_param=$(off_param_for "$release")"
@@ -1147,7 +1245,7 @@ esac
 case $mode in
 start)
 	out=${1:-}
-	[ -n "$out" ] || refuse "usage: $0 start OUT N [--yes] [--install] [--vm-guest] [-- RUN-ARGUMENT...]"
+	[ -n "$out" ] || refuse "usage: $0 start OUT N|auto [--precision P] [--max-boots M] [--yes] [--install] [--vm-guest] [--census DIR] [-- RUN-ARGUMENT...]"
 	shift
 	start "$@"
 	;;

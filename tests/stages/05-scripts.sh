@@ -53,6 +53,37 @@ expect_status 2 "run-bench.sh rejects --kernel without --vm" ./run-bench.sh --ke
 expect_status 2 "run-bench.sh rejects a missing option value" ./run-bench.sh --out
 expect_status 2 "run-bench.sh rejects a series of one boot" ./run-bench.sh --boots 1
 expect_status 2 "run-bench.sh rejects --boots with --boots-abort" ./run-bench.sh --boots 2 --boots-abort
+# --boots auto's options: each refusal names its reason (an unknown
+# option would be status 2 too)
+expect_refusal() { # description text-expected command...
+	local what=$1 says=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [[ $out == *"$says"* ]]; then
+		ok "$what (status 2)"
+	else
+		show 5 <<<"$out"
+		not_ok "$what: status $rc, expected 2 and '$says'"
+	fi
+}
+expect_refusal "run-bench.sh --boots auto leaves the repetitions to the plan" "leave --repetitions out" \
+	./run-bench.sh --boots auto --repetitions 5
+expect_refusal "run-bench.sh --precision needs --boots" "it needs --boots" ./run-bench.sh --precision 1%
+expect_refusal "run-bench.sh --precision 60% is out of range" "--precision '60%' is not a share" \
+	./run-bench.sh --boots auto --precision 60%
+expect_refusal "run-bench.sh --precision 1x is no share" "--precision '1x' is not a share" \
+	./run-bench.sh --boots 4 --precision 1x
+# taken (the option after it is the refusal): compared as numbers, 7 is
+# within 50
+expect_refusal "run-bench.sh takes --precision 7%" "unknown option '--bogus'" \
+	./run-bench.sh --boots 4 --precision 7% --bogus
+expect_refusal "run-bench.sh --max-boots needs --boots auto" "it needs --boots auto" \
+	./run-bench.sh --boots 4 --max-boots 8
+expect_refusal "run-bench.sh --max-boots 65 is more than a series has" "--max-boots '65'" \
+	./run-bench.sh --boots auto --max-boots 65
+expect_refusal "run-bench.sh --vm --boots auto has nothing to plan from" "give --boots N" \
+	./run-bench.sh --vm --boots auto
 if out=$(./run-bench.sh --bogus 2>&1); [[ "$out" == *"unknown option '--bogus'"* ]]; then
 	ok "run-bench.sh names the bad option"
 else

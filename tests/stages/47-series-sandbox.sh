@@ -723,6 +723,102 @@ case_k1() {
 	fi
 }
 
+# P (planned series): --boots auto plans from this machine's earlier runs
+# under --out (smapbench plan), before anything changes; without them it
+# is refused, status 2, nothing written; a precision beyond --max-boots is
+# refused, status 1; a planned series runs the plan's boots and
+# repetitions; --boots N shows the plan for information.
+case_p1() {
+	sb_setup systemd
+	local bin=$SB_TREE/build/smapbench args=() a skip=0 runs=() p plan rc boots reps dir got
+	# the sandbox's arguments, less --repetitions: auto plans them
+	for a in "${SB_RUN_ARGS[@]}"; do
+		if [ "$skip" -eq 1 ]; then skip=0; continue; fi
+		[ "$a" = --repetitions ] && { skip=1; continue; }
+		args+=("$a")
+	done
+	SB_RUN_ARGS=("${args[@]}")
+	sb_start auto
+	if [ "$sb_start_rc" -eq 2 ] && grep -q 'earlier runs of this machine' "$SB/start.out" &&
+		grep -q -- '--boots 4 .*then --boots auto' "$SB/start.out" &&
+		[ -z "$(ls -A "$SB_OUT")" ] && [ -z "$(sb_leftovers)" ]; then
+		ok "P: --boots auto without earlier runs: status 2, says a --boots 4 series first, nothing written"
+	else
+		show <"$SB/start.out"
+		not_ok "P: --boots auto without earlier runs: status $sb_start_rc, left: $(sb_leftovers) $(ls -A "$SB_OUT")"
+	fi
+	# Two real runs of this machine on two boots (the boot ID changes as
+	# at a reboot), and one of another machine, which the plan leaves out.
+	for a in 1 2; do
+		cat /proc/sys/kernel/random/uuid >"$SB/boot_id"
+		"$bin" run --suite syscall --quick --filter '^syscall/getppid$' --min-time 0.000001 \
+			--out "$SB_OUT" --run-dir-file "$SB/run-$a" >"$SB/prior-$a.out" 2>&1 &&
+			runs+=("$(cat "$SB/run-$a")")
+	done
+	cp -r "${runs[0]}" "$SB_OUT/other-machine"
+	sed -i 's/^cpu_model,.*/cpu_model,another CPU/; s/^boot_id,.*/boot_id,another-boot/' "$SB_OUT/other-machine/context.csv"
+	if [ ${#runs[@]} -ne 2 ]; then
+		show <"$SB/prior-1.out"
+		not_ok "P: two earlier runs (smapbench run)"
+		return
+	fi
+	# A precision whose plan takes more than the 4 boots of a default
+	# series and more than the 3 repetitions of --quick (the runs' own
+	# spread decides which): the series must follow the plan, not its
+	# defaults.
+	for p in 10% 7% 5% 4% 3% 2% 1.5% 1% 0.7% 0.5% 0.3%; do
+		plan=$("$bin" plan "${runs[@]}" --precision "$p" 2>&1) && rc=0 || rc=$?
+		read -r boots reps <<<"$(sed -n 's/^plan: \([0-9]*\) boots .*, \([0-9]*\) repetitions an invocation.*/\1 \2/p' <<<"$plan")"
+		[ "$rc" -eq 0 ] && [ "${boots:-0}" -gt 4 ] && [ "${reps:-0}" -gt 3 ] && break
+		boots=""
+	done
+	if [ -z "$boots" ]; then
+		skip "P: a planned series" "no precision from 10% to 0.3% plans 6 to 64 boots of more than 3 repetitions from these runs"
+		return
+	fi
+	sb_start auto --precision "$p" --max-boots 4
+	if [ "$sb_start_rc" -eq 1 ] && grep -q '^  NO PLAN within 4 boots' "$SB/start.out" &&
+		grep -q "a series for $p needs $boots boots (about .*), more than the 4 allowed (--max-boots): no series started" "$SB/start.out" &&
+		[ -z "$(sb_series)" ] && [ -z "$(sb_leftovers)" ]; then
+		ok "P: --boots auto --precision $p --max-boots 4: the plan needs $boots boots, said, status 1, nothing started"
+	else
+		show <"$SB/start.out"
+		not_ok "P: a precision beyond --max-boots 4: status $sb_start_rc, series '$(sb_series)'"
+	fi
+	sb_start auto --precision 0.001%
+	if [ "$sb_start_rc" -eq 1 ] && grep -q 'needs more boots than --max-boots 64 allows (smapbench plan: not even' "$SB/start.out" &&
+		[ -z "$(sb_series)" ] && [ -z "$(sb_leftovers)" ]; then
+		ok "P: --boots auto --precision 0.001%: beyond any number of boots, said, status 1, nothing started"
+	else
+		show <"$SB/start.out"
+		not_ok "P: --precision 0.001%: status $sb_start_rc, series '$(sb_series)'"
+	fi
+	local with_yes=("${SB_RUN_ARGS[@]}")
+	sb_without --yes
+	sb_start 4 --precision "$p"
+	SB_RUN_ARGS=("${with_yes[@]}")
+	if grep -q "a series planned for $p would take $boots boots, about " "$SB/start.out" &&
+		[ "$sb_start_rc" -eq 2 ] && [ -z "$(sb_series)" ]; then
+		ok "P: --boots 4 shows what a series planned for $p would take: $boots boots"
+	else
+		show <"$SB/start.out"
+		not_ok "P: --boots 4 and the plan's figure: status $sb_start_rc"
+	fi
+	sb_start auto --precision "$p"
+	dir=$(sb_series)
+	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "repetitions") c = i; next }
+		$1 == "syscall/getppid" { print $c }' "$dir"/runs/*/results.csv 2>/dev/null)
+	if [ "$sb_start_rc" -eq 0 ] && grep -q "^  plan: $boots boots" "$SB/start.out" &&
+		grep -q "planned from 2 runs of this machine under $SB_OUT: $boots boots, $reps repetitions a run" "$SB/start.out" &&
+		grep -qx "boots=$boots" "$dir/plan" && grep -q "^boot 2 of $boots pending" "$dir/status" &&
+		[ "$got" = "$reps" ]; then
+		ok "P: --boots auto --precision $p: the plan printed, $boots boots, boot 1's run of $reps repetitions"
+	else
+		show <"$SB/start.out"
+		not_ok "P: --boots auto --precision $p: status $sb_start_rc, plan $boots x $reps, series '$(sb_status)', boot 1's repetitions '$got'"
+	fi
+}
+
 # ------------------------------------------------------------ the stage
 if [ "${1:-}" = --case ]; then
 	# shellcheck source=tests/series/sandbox.sh
@@ -748,7 +844,7 @@ work=$build/series-sandbox
 rm -rf "$work"
 mkdir -p "$work/data"
 # The longest first: r5 waits out a run's limit and its grace.
-cases=${SERIES_SANDBOX_CASES:-r5 h1 r1 e1 b9 b4 b6 e2 r3 k1 r2 b3m r4 s2 b8 b3 h3 b5 s4 b7 s1}
+cases=${SERIES_SANDBOX_CASES:-r5 h1 r1 e1 p1 b9 b4 b6 e2 r3 k1 r2 b3m r4 s2 b8 b3 h3 b5 s4 b7 s1}
 jobs=${SERIES_SANDBOX_JOBS:-3}
 stage_start=$SECONDS
 for c in $cases; do
