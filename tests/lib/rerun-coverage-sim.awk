@@ -2,7 +2,7 @@
 # model holds, so that the check's own error rates are known.
 # awk -v runs=6 -v cal_runs=3 -v shared=0.04 -v own=0.01 -v rep=0.05 \
 #     -v reps=5 -v rows=29 -v check=net|full|ci -v scale=1 -v trials=1000 \
-#     -v seed=N -f rerun-coverage-sim.awk
+#     -v seed=N -f t-quantile.awk -f rerun-coverage-sim.awk
 # Each trial draws `runs` invocations: a shift every row shares (sd
 # `shared`), each row's own (sd `own`), `reps` repetitions (sd `rep`), all
 # on the log scale. The first `cal_runs` are the calibration (the shared
@@ -16,16 +16,6 @@ function gauss(   u, v) {
 	if (u < 1e-300)
 		u = 1e-300
 	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v)
-}
-function t(df,   z) {
-	z = 1.959964
-	return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) + \
-		(3 * z^7 + 19 * z^5 + 17 * z^3 - 15 * z) / (384 * df^3)
-}
-function sdf(a, da, b, db, c, dc, d, dd,   v, q) {
-	v = a + b + c + d
-	q = (da ? a * a / da : 0) + (db ? b * b / db : 0) + (dc ? c * c / dc : 0) + (dd ? d * d / dd : 0)
-	return q > 0 ? v * v / q : 1e9
 }
 function trial(   i, w, p, x, s, ss, m, C, O, res, rv, mw, shift, k, n, a, b, d, e, bound, center, var, rm, sm, tested, cdf, rdf, j) {
 	for (i = 1; i <= runs; i++) {

@@ -1,5 +1,5 @@
 # rerun-coverage.awk: how often a rerun's center falls inside a run's interval.
-# awk -F, -v cal=CALIBRATION.csv -f rerun-coverage.awk CALIBRATION.csv RUN/results.csv...
+# awk -F, -v cal=CALIBRATION.csv -f t-quantile.awk -f rerun-coverage.awk CALIBRATION.csv RUN/results.csv...
 # (tests/stages/16-statistics.sh). Every ordered pair of the runs, every
 # row all of them have: se from the row's 95% interval (t on r - 1 df, log
 # scale), C and O the calibration's invocation level (the shift every row
@@ -13,17 +13,6 @@
 #   t * sqrt(se_A^2 + C + O): a rerun's center falls inside it about 83%
 #   of the time when it is right.
 # SHIFT_SD: the sd of the runs' shared shifts; C_SD, C_DF: the calibration's.
-function t(df,   z) {
-	z = 1.959964
-	return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) + \
-		(3 * z^7 + 19 * z^5 + 17 * z^3 - 15 * z) / (384 * df^3)
-}
-# Satterthwaite's df of a sum of variance parts a (df da), b (db), ...
-function sdf(a, da, b, db, c, dc, d, dd,   v, q) {
-	v = a + b + c + d
-	q = (da ? a * a / da : 0) + (db ? b * b / db : 0) + (dc ? c * c / dc : 0) + (dd ? d * d / dd : 0)
-	return q > 0 ? v * v / q : 1e9
-}
 FILENAME == cal {
 	if ($1 == "boot_sd_common") C = $2 * $2
 	else if ($1 == "boot_df_common") cdf = $2

@@ -259,7 +259,7 @@ fi
 # are half as wide.
 tested=()
 for i in $(seq $((half + 1)) "$runs"); do tested+=("${dir[i]}/results.csv"); done
-read -r net full inci n shifts csd cdf <<<"$(awk -F, -v cal="$cal" -f tests/lib/rerun-coverage.awk "$cal" "${tested[@]}")"
+read -r net full inci n shifts csd cdf <<<"$(awk -F, -v cal="$cal" -f tests/lib/t-quantile.awk -f tests/lib/rerun-coverage.awk "$cal" "${tested[@]}")"
 pct() { awk -v k="$1" -v m="$2" 'BEGIN { printf "%.1f", m ? 100 * k / m : 0 }'; }
 echo "# the run's interval with the invocation level held a rerun's center for $inci of $n ($(pct "$inci" "$n")%); the rerun interval for $full ($(pct "$full" "$n")%)"
 echo "# the tested runs' shared shifts: sd $(awk -v s="$shifts" 'BEGIN { printf "%.2f", 100 * s }')%, calibrated $(awk -v s="$csd" 'BEGIN { printf "%.2f", 100 * s }')% on $cdf df"
@@ -272,7 +272,7 @@ fi
 sim() {
 	awk -v runs="$runs" -v cal_runs="$half" -v shared=0.04 -v own=0.01 -v rep=0.05 \
 		-v reps=5 -v rows="$rows" -v check=net -v trials=1000 -v seed="$RANDOM" \
-		-v scale="$1" -f tests/lib/rerun-coverage-sim.awk
+		-v scale="$1" -f tests/lib/t-quantile.awk -f tests/lib/rerun-coverage-sim.awk
 }
 rows=$((n / ((runs - half) * (runs - half - 1)) ))
 right=0 broken=0 trials=0
