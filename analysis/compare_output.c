@@ -43,8 +43,9 @@ static void print_sides(const struct compare_plan *plan,
 static int write_tables(const struct compare_plan *plan,
 			const struct compare_outcome *out, const char *dir)
 {
-	if (!compare_csv_write(dir, &out->res, &out->settings) &&
-	    !compare_json_write(dir, &out->res, &out->settings, &plan->sides) &&
+	if (!compare_csv_write(dir, &out->res, &out->settings, &out->words) &&
+	    !compare_json_write(dir, &out->res, &out->settings, &out->words,
+				&plan->sides) &&
 	    !compare_settings_write(dir, &out->settings))
 		return 0;
 	fprintf(stderr, "smapbench %s: cannot write %s/compare.csv, "
@@ -69,7 +70,7 @@ static int write_views(const struct compare_plan *plan,
 	char err[2 * PATH_MAX + 512];
 	int rc = 0;
 
-	compare_print(stdout, &out->res, set,
+	compare_print(stdout, &out->res, set, &out->words,
 		      out->have_controls ? &out->controls : NULL, 0);
 	if (fit)
 		pair_fit_print(stdout, fit, 0);
@@ -106,6 +107,7 @@ static int write_views(const struct compare_plan *plan,
 	if (plan->req.report &&
 	    report_write(dir, plan->pair, 2, &(struct report_comparison){
 				 .res = &out->res, .set = set,
+				 .words = &out->words,
 				 .tables = out->have_tables ? &out->tables : NULL,
 				 .fit = fit,
 				 .controls = out->have_controls ? &out->controls : NULL,
@@ -126,7 +128,7 @@ static int fail_on_status(const char *who, const struct compare_outcome *out)
 	fprintf(stderr, "smapbench %s: --fail-on: %zu of %zu rows have a verdict "
 		"asked for (first: %s, %s): exit status %d\n", who,
 		out->fail_on_rows, out->res.count, out->fail_on_first->a->name,
-		compare_verdict_name(out->fail_on_first->verdict),
+		out->words.verdict[out->fail_on_first->verdict],
 		COMPARE_EXIT_FAIL_ON);
 	return COMPARE_EXIT_FAIL_ON;
 }

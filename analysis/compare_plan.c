@@ -15,7 +15,6 @@
 #include "analysis/calibrate_dir.h"
 #include "analysis/compare_boots.h"
 #include "analysis/progress.h"
-#include "analysis/compare_write.h"
 #include "analysis/run_input.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/catalogue.h"
@@ -365,6 +364,7 @@ const char *same_run_warning(const struct run_dir *a, const struct run_dir *b)
 void compare_sides_pairing(struct compare_sides *sides)
 {
 	sides->pairing = compare_pairing_of(sides->state_a, sides->state_b);
+	sides->order = compare_pairing_name(sides->pairing);
 	compare_pairing_sentence(sides->sentence, sizeof(sides->sentence),
 				 sides->state_a, sides->state_b);
 }

@@ -81,6 +81,7 @@ struct compare_sides {
 	const char *state_a, *state_b;
 	/* what B - A means: compare_sides_pairing() */
 	enum compare_pairing pairing;
+	const char *order;	/* its name: compare_pairing_name() */
 	char sentence[256];
 };
 
