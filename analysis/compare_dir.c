@@ -17,7 +17,7 @@ int compare_dir_write(const struct compare_request *req)
 	int rc;
 
 	atomic_dir_cleanup_on_signals();
-	rc = compare_plan_build(req, &plan);
+	rc = compare_plan_build(req, &compare_console_voice, &plan);
 	if (!rc)
 		rc = compare_compute(&plan, &out);
 	if (!rc)

@@ -16,7 +16,111 @@
 #include "analysis/plots.h"
 #include "analysis/progress.h"
 #include "analysis/report_md.h"
+#include "analysis/run_input.h"
 #include "rundata/atomic_dir.h"
+#include "rundata/catalogue.h"
+
+/* Notes on what of the runs cannot be compared in full. */
+static void note_partial_runs(const char *name, const struct run_dir *const *runs)
+{
+	for (int r = 0; r < 2; r++)
+		if (runs[r]->orphan_samples)
+			fprintf(stderr, "smapbench %s: note: %s's samples.csv has "
+				"%zu samples of benchmarks its results.csv does "
+				"not list: not used\n", name, r ? "B" : "A",
+				runs[r]->orphan_samples);
+	for (int r = 0; r < 2; r++)
+		if (runs[r]->aggregates_only)
+			fprintf(stderr, "smapbench %s: note: %s has %zu benchmarks "
+				"with a median only (Google Benchmark's "
+				"--benchmark_report_aggregates_only): no CI or test "
+				"for them, verdict \"unknown\"\n", name,
+				r ? "B" : "A", runs[r]->aggregates_only);
+}
+
+/* A and B, their states, and what is wrong with comparing them. */
+static void say_pair(const struct compare_plan *plan)
+{
+	const struct run_dir *a = plan->pair[0], *b = plan->pair[1];
+
+	printf("A: %s (%s)\nB: %s (%s)\n", a->path,
+	       rundir_context_or(a, "smap_state", "state unknown"), b->path,
+	       rundir_context_or(b, "smap_state", "state unknown"));
+	if (plan->same)
+		fprintf(stderr, "smapbench %s: WARNING: %s.\n", plan->who,
+			plan->same);
+	note_partial_runs(plan->who, plan->pair);
+}
+
+/*
+ * How two runs' contexts differ: on stderr a run not complete, what
+ * blocks and what was not checked; on stdout what differs as expected
+ * or for the user to judge.
+ */
+static void say_context(const char *who, const struct compare_context_check *c)
+{
+	const struct run_dir *runs[2] = { c->a, c->b };
+	const struct context_diff *d = c->diffs;
+
+	run_input_check_complete(who, "A", c->a, c->force);
+	run_input_check_complete(who, "B", c->b, c->force);
+	/* What could not be checked is said, never passed over. */
+	for (int r = 0; r < 2; r++)
+		if (!runs[r]->from_json && !runs[r]->has_context_file)
+			fprintf(stderr, "smapbench %s: warning: %s (%s) has no "
+				"context.csv: whether both runs come from one "
+				"machine, kernel and counter was not checked\n",
+				who, r ? "B" : "A", runs[r]->path);
+	if (*c->unchecked)
+		fprintf(stderr, "smapbench %s: warning: not checked, as not "
+			"recorded by both runs: %s\n", who, c->unchecked);
+	if (c->blocking) {
+		fprintf(stderr, "smapbench %s: %s the two runs differ in "
+			"what makes numbers comparable:\n", who,
+			c->force ? "warning (--force):" : "refusing:");
+		for (size_t i = 0; i < c->count; i++)
+			if (d[i].kind == CONTEXT_DIFF_BLOCKING)
+				fprintf(stderr, "  %-16s A: %s\n  %-16s B: %s\n",
+					d[i].key, d[i].a, "", d[i].b);
+		if (!c->force)
+			fprintf(stderr, "A comparison across machines, CPUs, "
+				"microcode, kernels, counters or virtualisation "
+				"measures those differences too; rerun with "
+				"--force to compare anyway.\n");
+	}
+	for (int kind = CONTEXT_DIFF_EXPECTED; kind <= CONTEXT_DIFF_INFO; kind++) {
+		size_t shown = 0;
+
+		for (size_t i = 0; i < c->count; i++) {
+			if ((int)d[i].kind != kind)
+				continue;
+			if (!shown++)
+				printf(kind == CONTEXT_DIFF_EXPECTED
+				       ? "context differs as expected between boots:"
+				       : "context also differs (check it does not matter):");
+			printf(" %s", d[i].key);
+		}
+		if (shown)
+			printf("\n");
+	}
+}
+
+static void say_pairing(const struct compare_plan *plan)
+{
+	printf("%s\n", plan->sides.sentence);
+}
+
+static void say_calibration_left(const char *path, const char *why)
+{
+	printf("not using %s: of another machine or kernel (%s)\n", path, why);
+}
+
+const struct compare_plan_voice compare_console_voice = {
+	.pair = say_pair,
+	.context = say_context,
+	.pairing = say_pairing,
+	.calibration_left = say_calibration_left,
+};
 
 /* How the rows of several runs a side were computed, on stdout. */
 static void print_sides(const struct compare_plan *plan,

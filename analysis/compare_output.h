@@ -26,4 +26,7 @@
 int compare_output_write(const struct compare_plan *plan,
 			 const struct compare_outcome *out);
 
+/* What the plan finds, said on stdout and stderr as it finds it. */
+extern const struct compare_plan_voice compare_console_voice;
+
 #endif /* SMAPBENCH_COMPARE_OUTPUT_H */
