@@ -51,6 +51,10 @@ int compare_compute(const struct compare_plan *plan,
 	progress_line(plan->tty, "%s", "");
 	out->fail_on_rows = compare_rows_with(&out->res, plan->req.fail_on,
 					      &out->fail_on_first);
+	if (compare_words_of(&out->res, &out->settings, &out->words)) {
+		fprintf(stderr, "smapbench %s: out of memory\n", name);
+		return 1;
+	}
 	return 0;
 }
 
@@ -62,6 +66,7 @@ void compare_outcome_free(struct compare_outcome *out)
 		pair_fit_free(&out->fit);
 	if (out->have_controls)
 		compare_controls_free(&out->controls);
+	compare_words_free(&out->words);
 	compare_result_free(&out->res);
 	memset(out, 0, sizeof(*out));
 }

@@ -27,6 +27,7 @@ struct compare_outcome {
 	 */
 	struct compare_settings settings;
 	struct compare_result res;
+	struct compare_words words;	/* what the writers say of res */
 	size_t kept;		/* rows from the first run of each side only */
 	struct compare_controls controls;
 	int have_controls;

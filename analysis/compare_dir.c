@@ -1,171 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare_dir.c - two runs compared and written out, in three stages:
- * the plan (compare_plan.c), the numbers (compare_compute.c), and here
- * what they write; see compare_dir.h.
+ * the plan (compare_plan.c), the numbers (compare_compute.c) and what
+ * they say and write (compare_output.c); see compare_dir.h.
  */
 #include "analysis/compare_dir.h"
 
-#include <errno.h>
-#include <limits.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "analysis/compare_compute.h"
-#include "analysis/compare_json.h"
-#include "analysis/progress.h"
-#include "analysis/compare_write.h"
-#include "analysis/pair_fit_file.h"
-#include "analysis/plots.h"
-#include "analysis/report_md.h"
+#include "analysis/compare_output.h"
 #include "rundata/atomic_dir.h"
-
-/* How the rows of several runs a side were computed, on stdout. */
-static void print_sides(const struct compare_plan *plan,
-			const struct compare_outcome *out)
-{
-	const struct compare_settings *set = &out->settings;
-	size_t na = plan->sides.na, nb = plan->sides.nb;
-
-	if (na > 1 || nb > 1)
-		printf("%zu runs of A in %u boots, %zu of B in %u%s: every row over "
-		       "all of them%s\n", na, set->boots_a, nb, set->boots_b,
-		       set->same_boot ? " (all of one boot)" : "",
-		       out->kept ? "" : ".");
-	if (out->kept)
-		printf("  but %zu rows that a run lacks (or with under %d repetitions "
-		       "or a value <= 0 in one) from the first run a side only\n",
-		       out->kept, COMPARE_MIN_REPETITIONS);
-}
-
-/*
- * compare.csv, compare.json and compare-settings.csv into dir; 0, or 1
- * after saying what could not be written.
- */
-static int write_tables(const struct compare_plan *plan,
-			const struct compare_outcome *out, const char *dir)
-{
-	if (!compare_csv_write(dir, &out->res, &out->settings) &&
-	    !compare_json_write(dir, &out->res, &out->settings, &plan->sides) &&
-	    !compare_settings_write(dir, &out->settings))
-		return 0;
-	fprintf(stderr, "smapbench %s: cannot write %s/compare.csv, "
-		"compare.json or compare-settings.csv: %s\n", plan->who, dir,
-		strerror(errno));
-	return 1;
-}
-
-/*
- * What the comparison shows besides compare.csv: the tables on stdout,
- * and into dir the pair's fit, the plots and report.md the request asks
- * for. 0, or 1 when a part could not be written (said on stderr);
- * *plotted tells whether there are plots.
- */
-static int write_views(const struct compare_plan *plan,
-		       const struct compare_outcome *out, const char *dir,
-		       int *plotted)
-{
-	const char *name = plan->who;
-	const struct compare_settings *set = &out->settings;
-	const struct pair_fit *fit = out->have_fit ? &out->fit : NULL;
-	char err[2 * PATH_MAX + 512];
-	int rc = 0;
-
-	compare_print(stdout, &out->res, set,
-		      out->have_controls ? &out->controls : NULL, 0);
-	if (fit)
-		pair_fit_print(stdout, fit, 0);
-	/* the run the fit took as the SMAP side */
-	if (fit && fit->fitted &&
-	    pair_fit_file_write(dir, fit, plan->pair[fit->reversed ? 0 : 1])) {
-		fprintf(stderr, "smapbench %s: cannot write %s: %s\n", name,
-			PAIR_FIT_FILE, strerror(errno));
-		rc = 1;
-	}
-	if (out->have_controls && out->controls.moved)
-		fprintf(stderr, "smapbench %s: WARNING: the negative controls "
-			"moved beyond their interval (%+.1f%%): something "
-			"besides SMAP differs between the boots\n", name,
-			100 * out->controls.shift);
-	if (out->have_tables)
-		derived_print(stdout, plan->smap, &out->tables, 0);
-	if (plan->req.plots) {
-		int p;
-
-		progress_line(plan->tty, "plots");
-		p = plots_render_compare(name, plan->pair, &out->res, set, dir);
-		progress_line(plan->tty, "%s", "");
-		if (p == PLOTS_NONE) {
-			printf("\nno plots: the runs have no kmod, syscall or bpf results\n");
-		} else if (p) {
-			fprintf(stderr, "smapbench %s: plots not rendered (see "
-				"above); compare.csv is complete\n", name);
-			rc = 1;
-		} else {
-			*plotted = 1;
-		}
-	}
-	if (plan->req.report &&
-	    report_write(dir, plan->pair, 2, &(struct report_comparison){
-				 .res = &out->res, .set = set,
-				 .tables = out->have_tables ? &out->tables : NULL,
-				 .fit = fit,
-				 .controls = out->have_controls ? &out->controls : NULL,
-				 .pairing = plan->sides.sentence, .same = plan->same },
-			 err, sizeof(err))) {
-		fprintf(stderr, "smapbench %s: cannot write report.md: %s\n", name,
-			err);
-		rc = 1;
-	}
-	return rc;
-}
-
-/* Say that rows have a --fail-on verdict; the exit status. */
-static int fail_on_status(const char *who, const struct compare_outcome *out)
-{
-	if (!out->fail_on_rows)
-		return 0;
-	fprintf(stderr, "smapbench %s: --fail-on: %zu of %zu rows have a verdict "
-		"asked for (first: %s, %s): exit status %d\n", who,
-		out->fail_on_rows, out->res.count, out->fail_on_first->a->name,
-		compare_verdict_name(out->fail_on_first->verdict),
-		COMPARE_EXIT_FAIL_ON);
-	return COMPARE_EXIT_FAIL_ON;
-}
-
-/*
- * The third stage: everything computed, built beside plan->dir and
- * swapped in, then said. The exit status.
- */
-static int write_dir(const struct compare_plan *plan,
-		     const struct compare_outcome *out)
-{
-	const char *name = plan->who;
-	struct atomic_dir target;
-	char err[2 * PATH_MAX + 512];
-	int rc, plotted = 0;
-
-	print_sides(plan, out);
-	if (atomic_dir_begin(&target, plan->dir, &atomic_dir_compare, err,
-			     sizeof(err))) {
-		fprintf(stderr, "smapbench %s: %s\n", name, err);
-		return 1;
-	}
-	if (write_tables(plan, out, target.tmp)) {
-		atomic_dir_abort(&target);
-		return 1;
-	}
-	rc = write_views(plan, out, target.tmp, &plotted);
-	if (atomic_dir_commit(&target, err, sizeof(err))) {
-		fprintf(stderr, "smapbench %s: %s\n", name, err);
-		return 1;
-	}
-	printf("\nwritten: %s/compare.csv, compare.json%s%s\n", plan->dir,
-	       plotted ? ", plots/" : "", plan->req.report ? ", report.md" : "");
-	if (plan->same)
-		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, plan->same);
-	return rc ? rc : fail_on_status(name, out);
-}
 
 int compare_dir_write(const struct compare_request *req)
 {
@@ -174,11 +17,11 @@ int compare_dir_write(const struct compare_request *req)
 	int rc;
 
 	atomic_dir_cleanup_on_signals();
-	rc = compare_plan_build(req, &plan);
+	rc = compare_plan_build(req, &compare_console_voice, &plan);
 	if (!rc)
 		rc = compare_compute(&plan, &out);
 	if (!rc)
-		rc = write_dir(&plan, &out);
+		rc = compare_output_write(&plan, &out);
 	compare_outcome_free(&out);
 	compare_plan_free(&plan);
 	return rc;

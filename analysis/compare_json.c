@@ -11,7 +11,7 @@
 #include "rundata/json.h"
 
 static void write_settings(struct json_writer *w,
-			   const struct compare_settings *set)
+			   const struct compare_settings *set, int calibrated)
 {
 	json_key(w, "settings");
 	json_begin_object(w);
@@ -22,7 +22,7 @@ static void write_settings(struct json_writer *w,
 	/* an assumed sigma_u has no degrees of freedom: null */
 	json_kv_double(w, "boot_df", set->boot_df);
 	json_kv_string(w, "boot_sd_source", compare_boot_source_name(set));
-	json_kv_bool(w, "calibrated", compare_calibrated(set));
+	json_kv_bool(w, "calibrated", calibrated);
 	json_key(w, "calibration");
 	if (set->calibration)
 		json_string(w, set->calibration);
@@ -64,7 +64,8 @@ static void write_side(struct json_writer *w, const char *key,
 }
 
 static void write_row(struct json_writer *w, const struct compare_row *r,
-		      const struct compare_settings *set)
+		      const struct compare_settings *set,
+		      const struct compare_words *words, const char *basis)
 {
 	json_begin_object(w);
 	json_kv_string(w, "name", r->a->name);
@@ -96,9 +97,9 @@ static void write_row(struct json_writer *w, const struct compare_row *r,
 	json_kv_double(w, "df", r->df);
 	json_kv_double(w, "p_value", r->p);
 	json_kv_double(w, "q_value", r->q);
-	json_kv_string(w, "basis", compare_row_basis(r));
+	json_kv_string(w, "basis", basis);
 	json_kv_double(w, "relative_net", r->net ? expm1(r->log_ratio) : NAN);
-	json_kv_string(w, "verdict", compare_verdict_name(r->verdict));
+	json_kv_string(w, "verdict", words->verdict[r->verdict]);
 	json_kv_string(w, "method", r->method);
 	json_end_object(w);
 }
@@ -115,6 +116,7 @@ static void write_names(struct json_writer *w, const char *key,
 
 int compare_json_print(FILE *f, const struct compare_result *res,
 		       const struct compare_settings *set,
+		       const struct compare_words *words,
 		       const struct compare_sides *sides)
 {
 	size_t tally[COMPARE_VERDICTS] = { 0 };
@@ -123,7 +125,7 @@ int compare_json_print(FILE *f, const struct compare_result *res,
 	json_writer_init(&w, f);
 	json_begin_object(&w);
 	json_kv_string(&w, "format", COMPARE_JSON_FORMAT);
-	write_settings(&w, set);
+	write_settings(&w, set, words->calibrated);
 	json_key(&w, "sides");
 	json_begin_object(&w);
 	write_side(&w, "A", sides->a, sides->na, sides->state_a);
@@ -131,7 +133,7 @@ int compare_json_print(FILE *f, const struct compare_result *res,
 	json_end_object(&w);
 	json_key(&w, "pairing");
 	json_begin_object(&w);
-	json_kv_string(&w, "order", compare_pairing_name(sides->pairing));
+	json_kv_string(&w, "order", sides->order);
 	json_kv_string(&w, "sentence", sides->sentence);
 	json_end_object(&w);
 	for (size_t i = 0; i < res->count; i++)
@@ -139,12 +141,12 @@ int compare_json_print(FILE *f, const struct compare_result *res,
 	json_key(&w, "verdicts");
 	json_begin_object(&w);
 	for (int v = 0; v < COMPARE_VERDICTS; v++)
-		json_kv_int(&w, compare_verdict_name(v), (long long)tally[v]);
+		json_kv_int(&w, words->verdict[v], (long long)tally[v]);
 	json_end_object(&w);
 	json_key(&w, "rows");
 	json_begin_array(&w);
 	for (size_t i = 0; i < res->count; i++)
-		write_row(&w, &res->rows[i], set);
+		write_row(&w, &res->rows[i], set, words, words->basis[i]);
 	json_end_array(&w);
 	write_names(&w, "only_a", res->only_a, res->only_a_count);
 	write_names(&w, "only_b", res->only_b, res->only_b_count);
@@ -154,6 +156,7 @@ int compare_json_print(FILE *f, const struct compare_result *res,
 
 int compare_json_write(const char *dir, const struct compare_result *res,
 		       const struct compare_settings *set,
+		       const struct compare_words *words,
 		       const struct compare_sides *sides)
 {
 	char path[PATH_MAX + 64];
@@ -168,7 +171,7 @@ int compare_json_write(const char *dir, const struct compare_result *res,
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
-	err = compare_json_print(f, res, set, sides);
+	err = compare_json_print(f, res, set, words, sides);
 	if (fclose(f) && !err)
 		err = errno;
 	if (err) {

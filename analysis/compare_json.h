@@ -12,6 +12,7 @@
 
 #include "analysis/compare_plan.h"
 #include "analysis/compare_stats.h"
+#include "analysis/compare_write.h"
 
 /* compare.json's "format": a reader checks it before anything else. */
 #define COMPARE_JSON_FORMAT	"smapbench-compare-1"
@@ -19,10 +20,12 @@
 /* The document into f; 0, or an errno value when a write failed. */
 int compare_json_print(FILE *f, const struct compare_result *res,
 		       const struct compare_settings *set,
+		       const struct compare_words *words,
 		       const struct compare_sides *sides);
 /* dir/compare.json; 0, or -1 with errno set. */
 int compare_json_write(const char *dir, const struct compare_result *res,
 		       const struct compare_settings *set,
+		       const struct compare_words *words,
 		       const struct compare_sides *sides);
 
 #endif /* SMAPBENCH_COMPARE_JSON_H */

@@ -15,7 +15,6 @@
 #include "analysis/calibrate_dir.h"
 #include "analysis/compare_boots.h"
 #include "analysis/progress.h"
-#include "analysis/compare_write.h"
 #include "analysis/run_input.h"
 #include "rundata/atomic_dir.h"
 #include "rundata/catalogue.h"
@@ -85,82 +84,29 @@ static int check_out(const char *name, const char *dir, int given)
 	return COMPARE_STATUS_NOT_OURS;
 }
 
-/* Notes on what of the runs cannot be compared in full. */
-static void note_partial_runs(const char *name, const struct run_dir *const *runs)
-{
-	for (int r = 0; r < 2; r++)
-		if (runs[r]->orphan_samples)
-			fprintf(stderr, "smapbench %s: note: %s's samples.csv has "
-				"%zu samples of benchmarks its results.csv does "
-				"not list: not used\n", name, r ? "B" : "A",
-				runs[r]->orphan_samples);
-	for (int r = 0; r < 2; r++)
-		if (runs[r]->aggregates_only)
-			fprintf(stderr, "smapbench %s: note: %s has %zu benchmarks "
-				"with a median only (Google Benchmark's "
-				"--benchmark_report_aggregates_only): no CI or test "
-				"for them, verdict \"unknown\"\n", name,
-				r ? "B" : "A", runs[r]->aggregates_only);
-}
-
 int compare_check_contexts(const char *who, const struct run_dir *a,
-			   const struct run_dir *b, int force)
+			   const struct run_dir *b, int force,
+			   const struct compare_plan_voice *voice)
 {
-	const struct run_dir *runs[2] = { a, b };
+	struct compare_context_check check = { .a = a, .b = b, .force = force };
 	struct context_diff *d;
-	char unchecked[512];
-	size_t n;
-	int blocking = context_diffs(a, b, &d, &n), incomplete;
+	int blocking = context_diffs(a, b, &d, &check.count);
 
-	context_comparison_unrecorded(a, b, unchecked, sizeof(unchecked));
-	/* an interrupted run is refused as a context mismatch is */
-	incomplete = run_input_check_complete(who, "A", a, force) |
-		     run_input_check_complete(who, "B", b, force);
 	if (blocking < 0) {
 		fprintf(stderr, "smapbench %s: out of memory\n", who);
 		return 1;
 	}
-	/* What could not be checked is said, never passed over. */
-	for (int r = 0; r < 2; r++)
-		if (!runs[r]->from_json && !runs[r]->has_context_file)
-			fprintf(stderr, "smapbench %s: warning: %s (%s) has no "
-				"context.csv: whether both runs come from one "
-				"machine, kernel and counter was not checked\n",
-				who, r ? "B" : "A", runs[r]->path);
-	if (*unchecked)
-		fprintf(stderr, "smapbench %s: warning: not checked, as not "
-			"recorded by both runs: %s\n", who, unchecked);
-	if (blocking) {
-		fprintf(stderr, "smapbench %s: %s the two runs differ in "
-			"what makes numbers comparable:\n", who,
-			force ? "warning (--force):" : "refusing:");
-		for (size_t i = 0; i < n; i++)
-			if (d[i].kind == CONTEXT_DIFF_BLOCKING)
-				fprintf(stderr, "  %-16s A: %s\n  %-16s B: %s\n",
-					d[i].key, d[i].a, "", d[i].b);
-		if (!force)
-			fprintf(stderr, "A comparison across machines, CPUs, "
-				"microcode, kernels, counters or virtualisation "
-				"measures those differences too; rerun with "
-				"--force to compare anyway.\n");
-	}
-	for (int kind = CONTEXT_DIFF_EXPECTED; kind <= CONTEXT_DIFF_INFO; kind++) {
-		size_t shown = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			if ((int)d[i].kind != kind)
-				continue;
-			if (!shown++)
-				printf(kind == CONTEXT_DIFF_EXPECTED
-				       ? "context differs as expected between boots:"
-				       : "context also differs (check it does not matter):");
-			printf(" %s", d[i].key);
-		}
-		if (shown)
-			printf("\n");
-	}
+	context_comparison_unrecorded(a, b, check.unchecked,
+				      sizeof(check.unchecked));
+	check.diffs = d;
+	check.blocking = blocking;
+	/* an interrupted run is refused as a context mismatch is */
+	check.incomplete = (rundir_incomplete(a) || rundir_incomplete(b)) &&
+			   !force;
+	if (voice && voice->context)
+		voice->context(who, &check);
 	free(d);
-	return (blocking && !force) || incomplete;
+	return (blocking && !force) || check.incomplete;
 }
 
 enum compare_pairing compare_pairing_of(const char *state_a,
@@ -274,8 +220,8 @@ static int use_calibration(struct compare_plan *plan)
 		}
 		if (!given) {
 			calibration_free(cal);
-			printf("not using %s: of another machine or kernel (%s)\n",
-			       *path, err);
+			if (plan->voice && plan->voice->calibration_left)
+				plan->voice->calibration_left(*path, err);
 			free(*path);
 			*path = NULL;
 			return 0;
@@ -306,7 +252,8 @@ static int load_more_runs(struct compare_plan *plan,
 			return 1;
 		side[k] = run;
 		plan->loaded++;
-		if (compare_check_contexts(plan->who, first, run, plan->req.force))
+		if (compare_check_contexts(plan->who, first, run,
+					   plan->req.force, plan->voice))
 			return 1;
 	}
 	return 0;
@@ -365,13 +312,14 @@ const char *same_run_warning(const struct run_dir *a, const struct run_dir *b)
 void compare_sides_pairing(struct compare_sides *sides)
 {
 	sides->pairing = compare_pairing_of(sides->state_a, sides->state_b);
+	sides->order = compare_pairing_name(sides->pairing);
 	compare_pairing_sentence(sides->sentence, sizeof(sides->sentence),
 				 sides->state_a, sides->state_b);
 }
 
 /*
  * A and B, the first run a side, loaded into plan->runs[0] and [1], and
- * said; the other runs of each side loaded and checked against the
+ * told to the voice; the other runs of each side loaded and checked against the
  * side's first, each side of one SMAP state. 0, or 1 after saying why.
  */
 static int load_sides(struct compare_plan *plan)
@@ -394,14 +342,10 @@ static int load_sides(struct compare_plan *plan)
 	plan->loaded = 2;
 	plan->pair[0] = a;
 	plan->pair[1] = b;
-	printf("A: %s (%s)\nB: %s (%s)\n", a->path,
-	       rundir_context_or(a, "smap_state", "state unknown"), b->path,
-	       rundir_context_or(b, "smap_state", "state unknown"));
 	plan->same = same_run_warning(a, b);
-	if (plan->same)
-		fprintf(stderr, "smapbench %s: WARNING: %s.\n", name, plan->same);
-	note_partial_runs(name, plan->pair);
-	return compare_check_contexts(name, a, b, req->force) ||
+	if (plan->voice && plan->voice->pair)
+		plan->voice->pair(plan);
+	return compare_check_contexts(name, a, b, req->force, plan->voice) ||
 	       load_more_runs(plan, req->runs_a, req->na, a, plan->side_a) ||
 	       load_more_runs(plan, req->runs_b, req->nb, b, plan->side_b) ||
 	       side_state(name, "A", plan->side_a, req->na, &plan->sides.state_a) ||
@@ -409,6 +353,7 @@ static int load_sides(struct compare_plan *plan)
 }
 
 int compare_plan_build(const struct compare_request *req,
+		       const struct compare_plan_voice *voice,
 		       struct compare_plan *plan)
 {
 	const char *name = req->who;
@@ -416,6 +361,7 @@ int compare_plan_build(const struct compare_request *req,
 
 	memset(plan, 0, sizeof(*plan));
 	plan->req = *req;
+	plan->voice = voice;
 	plan->who = name;
 	plan->tty = isatty(STDERR_FILENO);
 	plan->settings = req->settings;
@@ -428,7 +374,8 @@ int compare_plan_build(const struct compare_request *req,
 	plan->sides.na = req->na;
 	plan->sides.nb = req->nb;
 	compare_sides_pairing(&plan->sides);
-	printf("%s\n", plan->sides.sentence);
+	if (plan->voice && plan->voice->pairing)
+		plan->voice->pairing(plan);
 	plan->smap = smap_run(plan->pair[0], plan->pair[1]);
 	if (use_calibration(plan))
 		return 1;

@@ -81,6 +81,7 @@ struct compare_sides {
 	const char *state_a, *state_b;
 	/* what B - A means: compare_sides_pairing() */
 	enum compare_pairing pairing;
+	const char *order;	/* its name: compare_pairing_name() */
 	char sentence[256];
 };
 
@@ -88,18 +89,51 @@ struct compare_sides {
 void compare_sides_pairing(struct compare_sides *sides);
 
 /*
- * Say how the runs' contexts differ (stderr: what blocks, what was not
- * checked; stdout: what differs as expected or for the user to judge),
- * as the catalogue's roles have it (rundata/catalogue.h). Returns 1 when
- * a difference blocks and force is not set, or a run is incomplete.
+ * What the catalogue found comparing two runs' contexts (A with B, or a
+ * side's run with the side's first), as its roles have it
+ * (rundata/catalogue.h): the plan decides with it, and its voice says
+ * it.
+ */
+struct compare_context_check {
+	const struct run_dir *a, *b;
+	const struct context_diff *diffs;	/* every key that differs */
+	size_t count;
+	char unchecked[512];	/* not recorded by both: "key (not B), ..." */
+	int blocking;		/* a difference blocks a comparison */
+	int incomplete;		/* a run is interrupted, and force is not set */
+	int force;		/* --force: what blocks is let through */
+};
+
+/*
+ * How the plan's findings are said as it makes them, in the order it
+ * makes them (analysis/compare_output.h has the console's); a member,
+ * or the voice, NULL says nothing.
+ */
+struct compare_plan;
+struct compare_plan_voice {
+	/* A and B are loaded: plan->pair, and plan->same */
+	void (*pair)(const struct compare_plan *plan);
+	void (*context)(const char *who, const struct compare_context_check *check);
+	/* what B - A means is known: plan->sides */
+	void (*pairing)(const struct compare_plan *plan);
+	/* the calibration beside A is left out: why */
+	void (*calibration_left)(const char *path, const char *why);
+};
+
+/*
+ * Check the contexts of a and b, told to voice. Returns 1 when a
+ * difference blocks and force is not set, or a run is incomplete (or
+ * after saying there is no memory).
  */
 int compare_check_contexts(const char *who, const struct run_dir *a,
-			   const struct run_dir *b, int force);
+			   const struct run_dir *b, int force,
+			   const struct compare_plan_voice *voice);
 
 /* The comparison, decided: what compute and write read, never change. */
 struct compare_plan {
 	struct compare_request req;	/* as asked */
 	const char *who;		/* req.who */
+	const struct compare_plan_voice *voice;	/* says its findings */
 	int tty;			/* stderr is a terminal: progress lines
 				 * (analysis/progress.h) */
 	/*
@@ -127,13 +161,15 @@ struct compare_plan {
 
 /*
  * Build the plan of req into plan (which must not move afterwards: it
- * points into itself), saying on stdout what it decided and on stderr
- * what it refused. Returns 0; 1 after saying what failed (a run not
+ * points into itself), telling voice what it found (the runs, their
+ * contexts, what B - A means, a calibration left out) and saying on
+ * stderr what it refused. Returns 0; 1 after saying what failed (a run not
  * read, a context that blocks, a side mixing SMAP states, a calibration
  * refused); COMPARE_STATUS_NOT_OURS when the output directory is not
  * ours to replace. compare_plan_free() it whatever it returned.
  */
 int compare_plan_build(const struct compare_request *req,
+		       const struct compare_plan_voice *voice,
 		       struct compare_plan *plan);
 void compare_plan_free(struct compare_plan *plan);
 

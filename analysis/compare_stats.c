@@ -693,3 +693,26 @@ void compare_result_free(struct compare_result *res)
 	free(res->only_b);
 	memset(res, 0, sizeof(*res));
 }
+
+int compare_words_of(const struct compare_result *res,
+		     const struct compare_settings *set,
+		     struct compare_words *words)
+{
+	memset(words, 0, sizeof(*words));
+	for (int v = 0; v < COMPARE_VERDICTS; v++)
+		words->verdict[v] = compare_verdict_name(v);
+	words->calibrated = compare_calibrated(set);
+	words->basis = malloc((res->count ? res->count : 1) *
+			      sizeof(*words->basis));
+	if (!words->basis)
+		return -1;
+	for (size_t i = 0; i < res->count; i++)
+		words->basis[i] = compare_row_basis(&res->rows[i]);
+	return 0;
+}
+
+void compare_words_free(struct compare_words *words)
+{
+	free(words->basis);
+	memset(words, 0, sizeof(*words));
+}

@@ -346,4 +346,26 @@ void compare_result_free(struct compare_result *res);
 size_t compare_rows_with(const struct compare_result *res, unsigned mask,
 			 const struct compare_row **first);
 
+/*
+ * What the writers say of a comparison's rows that the statistics
+ * decide, decided once with the rows (analysis/compare_compute.c) so
+ * that no writer asks: each verdict's name, each row's basis ("net" of
+ * the negative controls' change, or "raw") and whether the boot
+ * variance is known from data.
+ */
+struct compare_words {
+	const char *verdict[COMPARE_VERDICTS];
+	const char **basis;	/* per row of the result, in its order */
+	int calibrated;
+};
+
+/*
+ * The words of res's rows under set into *words: 0, or -1 on no memory;
+ * compare_words_free() it whatever it returned.
+ */
+int compare_words_of(const struct compare_result *res,
+		     const struct compare_settings *set,
+		     struct compare_words *words);
+void compare_words_free(struct compare_words *words);
+
 #endif /* SMAPBENCH_COMPARE_STATS_H */

@@ -107,7 +107,7 @@ void compare_withheld_sentence(FILE *f, const struct compare_settings *set)
 
 /* "Verdicts for B: kmod 30 slower, 4 faster, 37 same; syscall ..." */
 static void print_tally(FILE *f, const struct compare_result *res,
-			int markdown)
+			const struct compare_words *words, int markdown)
 {
 	const char *suites[8];
 	size_t count[8][COMPARE_VERDICTS] = { { 0 } }, nsuites = 0;
@@ -138,7 +138,7 @@ static void print_tally(FILE *f, const struct compare_result *res,
 			if (count[s][order[v]]) {
 				fprintf(f, "%s %zu %s", first ? "" : ",",
 					count[s][order[v]],
-					compare_verdict_name(order[v]));
+					words->verdict[order[v]]);
 				first = 0;
 			}
 	}
@@ -169,6 +169,7 @@ void compare_fdr_sentence(FILE *f, const struct compare_result *res,
 
 void compare_print(FILE *f, const struct compare_result *res,
 		   const struct compare_settings *set,
+		   const struct compare_words *words,
 		   const struct compare_controls *controls, int markdown)
 {
 	struct text_table t;
@@ -194,7 +195,7 @@ void compare_print(FILE *f, const struct compare_result *res,
 			   format_interval(ci, sizeof(ci), r->ci_low, r->ci_high),
 			   format_p_value(p, sizeof(p), r->p),
 			   format_p_value(q, sizeof(q), r->q),
-			   compare_verdict_name(r->verdict) });
+			   words->verdict[r->verdict] });
 	}
 	text_table_print(f, &t, markdown);
 	text_table_free(&t);
@@ -231,7 +232,7 @@ void compare_print(FILE *f, const struct compare_result *res,
 		fprintf(f, "%s%zu benchmarks have fewer than %d repetitions on a "
 			"side: no CI or test, verdict \"unknown\".\n",
 			markdown ? "\n" : "", untested, COMPARE_MIN_REPETITIONS);
-	print_tally(f, res, markdown);
+	print_tally(f, res, words, markdown);
 	if (controls)
 		compare_controls_print(f, res, controls, markdown);
 	for (size_t i = 0, differ = 0; i < res->count; i++) {
@@ -270,7 +271,8 @@ static FILE *open_in_dir(const char *dir, const char *name)
  * Text from the runs goes through csv_field_text().
  */
 int compare_csv_write(const char *dir, const struct compare_result *res,
-		      const struct compare_settings *set)
+		      const struct compare_settings *set,
+		      const struct compare_words *words)
 {
 	static const char *const header[] = {
 		"name", "suite", "op", "variant", "size", "batch", "unit",
@@ -322,9 +324,9 @@ int compare_csv_write(const char *dir, const struct compare_result *res,
 		csv_field_double(&w, r->df);
 		csv_field_double(&w, r->p);
 		csv_field_double(&w, r->q);
-		csv_field(&w, compare_row_basis(r));
+		csv_field(&w, words->basis[i]);
 		csv_field_double(&w, r->net ? expm1(r->log_ratio) : NAN);
-		csv_field(&w, compare_verdict_name(r->verdict));
+		csv_field(&w, words->verdict[r->verdict]);
 		csv_field(&w, r->method);
 		csv_end_row(&w);
 	}

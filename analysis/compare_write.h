@@ -19,10 +19,12 @@
  */
 void compare_print(FILE *f, const struct compare_result *res,
 		   const struct compare_settings *set,
+		   const struct compare_words *words,
 		   const struct compare_controls *controls, int markdown);
 /* dir/compare.csv; 0, or -1 with errno set. */
 int compare_csv_write(const char *dir, const struct compare_result *res,
-		      const struct compare_settings *set);
+		      const struct compare_settings *set,
+		      const struct compare_words *words);
 /* "runs", "calibration", "assumed" or "none": where the boot variance came from. */
 const char *compare_boot_source_name(const struct compare_settings *set);
 /*

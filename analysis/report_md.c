@@ -213,7 +213,8 @@ static void write_headline_one(FILE *f, const struct run_dir *run)
 	print_or_say(f, &t, rows, "None of the headline benchmarks is in this run.");
 }
 
-static void add_compared_row(struct text_table *t, const struct compare_row *r)
+static void add_compared_row(struct text_table *t, const struct compare_row *r,
+			     const struct compare_words *words)
 {
 	char ma[32], mb[32], d[32], dns[32], rel[32], ci[80];
 
@@ -224,11 +225,12 @@ static void add_compared_row(struct text_table *t, const struct compare_row *r)
 		   format_number(dns, sizeof(dns), r->delta_ns),
 		   format_percent(rel, sizeof(rel), r->relative),
 		   format_interval(ci, sizeof(ci), r->ci_low, r->ci_high),
-		   compare_verdict_name(r->verdict) });
+		   words->verdict[r->verdict] });
 }
 
 /* Units differ between suites (ticks, ns): every row says its own. */
-static void write_headline_two(FILE *f, const struct compare_result *res)
+static void write_headline_two(FILE *f, const struct compare_result *res,
+			       const struct compare_words *words)
 {
 	const struct bench_key *headline = headline_benchmarks();
 	struct text_table t;
@@ -247,14 +249,14 @@ static void write_headline_two(FILE *f, const struct compare_result *res)
 	/* the compared rows' own headline rows (a command) first */
 	for (size_t k = 0; k < res->count; k++)
 		if (headline_run_row(res->rows[k].a->suite)) {
-			add_compared_row(&t, &res->rows[k]);
+			add_compared_row(&t, &res->rows[k], words);
 			rows++;
 		}
 	for (size_t i = 0; headline[i].suite; i++)
 		for (size_t k = 0; k < res->count; k++) {
 			if (!bench_is(res->rows[k].a, &headline[i]))
 				continue;
-			add_compared_row(&t, &res->rows[k]);
+			add_compared_row(&t, &res->rows[k], words);
 			rows++;
 		}
 	print_or_say(f, &t, rows, "None of the headline benchmarks is in both runs.");
@@ -474,7 +476,7 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 	if (nruns == 1) {
 		write_headline_one(f, runs[0]);
 	} else {
-		write_headline_two(f, res);
+		write_headline_two(f, res, cmp->words);
 		fputc('\n', f);
 		compare_fdr_sentence(f, res, set);
 		fputc('\n', f);
@@ -514,7 +516,7 @@ int report_write(const char *dir, const struct run_dir *const *runs,
 
 	if (nruns == 2) {
 		fprintf(f, "## All benchmarks, B against A\n\n");
-		compare_print(f, res, set, cmp->controls, 1);
+		compare_print(f, res, set, cmp->words, cmp->controls, 1);
 		fprintf(f, "\n### How the comparison was computed\n\n"
 			"Also in compare-settings.csv; docs/interpreting.md "
 			"explains each.\n\n");

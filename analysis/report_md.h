@@ -9,19 +9,21 @@
 
 #include "analysis/compare_controls.h"
 #include "analysis/compare_stats.h"
+#include "analysis/compare_write.h"
 #include "analysis/derived.h"
 #include "analysis/pair_fit.h"
 
 /*
  * A comparison's part of report.md, as compare computed and decided it
- * (analysis/compare_dir.c): the rows and their settings, the derived
- * tables of the SMAP run (NULL: it has none), the pair's cost from the
+ * (analysis/compare_output.c): the rows, their settings and words, the
+ * derived tables of the SMAP run (NULL: it has none), the pair's cost from the
  * two boots (NULL: none), the negative controls (NULL: none), what B - A
  * means, and why A and B are one run (NULL: they are not).
  */
 struct report_comparison {
 	const struct compare_result *res;
 	const struct compare_settings *set;
+	const struct compare_words *words;
 	const struct derived *tables;
 	const struct pair_fit *fit;
 	const struct compare_controls *controls;

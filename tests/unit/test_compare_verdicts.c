@@ -214,6 +214,7 @@ static void test_json_round_trip(void **state)
 	struct fixture x;
 	const struct run_dir *side_a[] = { &x.a }, *side_b[] = { &x.b };
 	struct compare_settings set = compare_default_settings();
+	struct compare_words words;
 	struct compare_sides sides = { .a = side_a, .b = side_b, .na = 1,
 				       .nb = 1, .state_a = "nosmap",
 				       .state_b = "smap" };
@@ -224,7 +225,8 @@ static void test_json_round_trip(void **state)
 	(void)state;
 	fixture_init(&x);
 	compare_sides_pairing(&sides);
-	assert_int_equal(compare_json_write(dir, &x.res, &set, &sides), 0);
+	assert_int_equal(compare_words_of(&x.res, &set, &words), 0);
+	assert_int_equal(compare_json_write(dir, &x.res, &set, &words, &sides), 0);
 	snprintf(path, sizeof(path), "%s/compare.json", dir);
 	if (json_parse_file(path, 0, &root, err, sizeof(err)))
 		fail_msg("compare.json is not valid JSON: %s", err);
@@ -271,6 +273,8 @@ static void test_json_round_trip(void **state)
 		assert_string_equal(json_get_string(row, "name"), x.bench[i].name);
 		assert_string_equal(json_get_string(row, "verdict"),
 				    compare_verdict_name(x.rows[i].verdict));
+		assert_string_equal(json_get_string(row, "basis"),
+				    compare_row_basis(&x.rows[i]));
 		assert_true(json_get_number(row, "center_b") == x.rows[i].center_b);
 		assert_true(json_get_number(row, "reps_a") == 5);
 	}
@@ -280,6 +284,7 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(json_get(&root, "only_a")->type, JSON_ARRAY);
 	assert_int_equal(json_get(&root, "only_b")->count, 0);
 	json_free(&root);
+	compare_words_free(&words);
 	remove_in(dir, "compare.json");
 	rmdir(dir);
 	free(dir);
@@ -290,13 +295,16 @@ static void test_csv_neutralised(void **state)
 {
 	struct fixture x;
 	struct compare_settings set = compare_default_settings();
+	struct compare_words words;
 	char path[PATH_MAX], text[4096], *dir = temp_dir();
 	size_t len;
 	FILE *f;
 
 	(void)state;
 	fixture_init(&x);
-	assert_int_equal(compare_csv_write(dir, &x.res, &set), 0);
+	assert_int_equal(compare_words_of(&x.res, &set, &words), 0);
+	assert_int_equal(compare_csv_write(dir, &x.res, &set, &words), 0);
+	compare_words_free(&words);
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
 	f = fopen(path, "r");
 	assert_non_null(f);

@@ -108,8 +108,21 @@ static void status_from_context(void **unused)
 	rundir_free(&strange);
 }
 
+/* What compare_check_contexts() told its voice, last. */
+static struct compare_context_check heard;
+static int told;
+
+static void hear(const char *who, const struct compare_context_check *check)
+{
+	(void)who;
+	heard = *check;
+	heard.diffs = NULL;	/* freed once told */
+	told++;
+}
+
 static void compare_refuses_unless_forced(void **unused)
 {
+	const struct compare_plan_voice voice = { .context = hear };
 	struct run_dir old, complete, interrupted;
 
 	(void)unused;
@@ -123,14 +136,26 @@ static void compare_refuses_unless_forced(void **unused)
 	assert_int(run_input_check_complete("compare", "B", &interrupted, 1), 0,
 		   "--force lets it through");
 	/* where compare checks two runs, either side */
-	assert_int(compare_check_contexts("compare", &old, &complete, 0), 0,
+	assert_int(compare_check_contexts("compare", &old, &complete, 0, NULL), 0,
 		   "two complete runs compare");
-	assert_int(compare_check_contexts("compare", &old, &interrupted, 0), 1,
+	assert_int(compare_check_contexts("compare", &old, &interrupted, 0, NULL), 1,
 		   "B interrupted: refused");
-	assert_int(compare_check_contexts("compare", &interrupted, &old, 0), 1,
+	assert_int(compare_check_contexts("compare", &interrupted, &old, 0, NULL), 1,
 		   "A interrupted: refused");
-	assert_int(compare_check_contexts("compare", &old, &interrupted, 1), 0,
+	assert_int(compare_check_contexts("compare", &old, &interrupted, 1, NULL), 0,
 		   "with --force: compared");
+	/* the voice hears what was decided, once a check */
+	assert_int(compare_check_contexts("compare", &old, &interrupted, 0,
+					  &voice), 1, "told: refused");
+	assert_int(told, 1, "told once");
+	assert_true(heard.a == &old && heard.b == &interrupted);
+	assert_int(heard.incomplete, 1, "told: B incomplete");
+	assert_int(heard.force, 0, "told: not forced");
+	assert_int(compare_check_contexts("compare", &old, &interrupted, 1,
+					  &voice), 0, "told: forced");
+	assert_int(told, 2, "told again");
+	assert_int(heard.incomplete, 0, "forced: let through");
+	assert_int(heard.force, 1, "told: forced");
 	rundir_free(&old);
 	rundir_free(&complete);
 	rundir_free(&interrupted);
