@@ -741,7 +741,8 @@ phase_section() {
 	echo "wall clock; where this kernel started after that end, split into the"
 	echo "hand-over (the kexec, the services stopping) and this kernel's boot up"
 	echo "to the step (/proc/uptime), as (hand-over + boot). settle: waiting for"
-	echo "the system to be up and quiet. run: the boot's run. other: the series'"
+	echo "the system to be up and quiet, then reading the run's arguments (boots.csv's"
+	echo "settle_s is the wait alone). run: the boot's run. other: the series'"
 	echo "start before boot 1, checking each boot's SMAP state, recording its"
 	echo "run. end: the comparisons and this report, then the return to the"
 	echo "original command line up to the series' end there$(grep -q '^end,boot,' "$series/phases.csv" ||
