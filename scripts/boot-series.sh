@@ -608,6 +608,7 @@ end_series() {
 			printf '%s,%s,%s\n' "$(boot_id)" "$(csv_field "$(current_cmdline)")" "$restored"
 		} | put "$series/final.csv"
 		rm -f "$series/run-dir"
+		phase_return
 	fi
 	if [ "$how" = "done" ]; then
 		set_status "done: $(plan_get boots) boots; report.md has the comparisons"
@@ -621,6 +622,140 @@ end_series() {
 	rm -rf "$state"
 	[ "$made" = 1 ] && rmdir "$state_root" 2>/dev/null
 	return 0
+}
+
+# ------------------------------------------------------------ phase times
+# phases.csv: how long each phase of the series took, one row a phase,
+# in the order they ran, back to back (docs/boot-series.md). Within a boot
+# a phase is timed on /proc/uptime (CLOCK_BOOTTIME: a step of the wall
+# clock, NTP's at boot, does not move it); across a reboot only the wall
+# clock spans both boots.
+uptime_now() { cut -d' ' -f1 /proc/uptime; }
+wall_now() { date +%s.%2N; }
+# seconds_between A B: B - A, two decimals.
+seconds_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# wall_at WALL UP AT: the wall clock at uptime AT, from WALL at uptime UP.
+wall_at() { awk -v w="$1" -v u="$2" -v x="$3" 'BEGIN { printf "%.2f", w + x - u }'; }
+# phase_row STEP PHASE STARTED SECONDS CLOCK: one row of phases.csv.
+phase_row() {
+	series_reachable || return 0
+	{
+		if [ -s "$series/phases.csv" ]; then
+			cat "$series/phases.csv"
+		else
+			echo "step,phase,started,seconds,clock"
+		fi
+		printf '%s,%s,%s,%s,%s\n' "$@"
+	} | put "$series/phases.csv"
+}
+# phase_end STEP...: the wall clock time the last row of those steps
+# ended (its start and its length), or nothing.
+phase_end() {
+	awk -F, -v steps=" $* " 'NR > 1 && index(steps, " " $1 " ") { end = $3 + $4 }
+		END { if (end != "") printf "%.2f", end }' "$series/phases.csv" 2>/dev/null
+}
+# phase_reboot STEP FROM WALL UPTIME: the rows of a reboot that ended
+# when this boot's step began (at WALL, this boot's UPTIME), from FROM
+# (the wall clock at the end of the step before): the hand-over (FROM to
+# this kernel's start: the kexec, the services stopping) and this
+# kernel's boot up to the step (/proc/uptime). A kernel that started
+# before FROM (no reboot came between, or the wall clock moved back)
+# leaves one row, the wall clock's gap; a gap below zero, none.
+phase_reboot() {
+	local step=$1 from=$2 wall=$3 up=$4 gap handover
+	[ -n "$from" ] || return 0
+	gap=$(seconds_between "$from" "$wall")
+	awk -v g="$gap" 'BEGIN { exit !(g >= 0) }' || return 0
+	handover=$(seconds_between "$up" "$gap")
+	if awk -v h="$handover" 'BEGIN { exit !(h >= 0) }'; then
+		phase_row "$step" handover "$from" "$handover" wall
+		phase_row "$step" boot "$(seconds_between "$up" "$wall")" "$up" uptime
+	else
+		phase_row "$step" boot "$from" "$gap" wall
+	fi
+}
+# phase_step K WALL UP SETTLE RUN RECORD END: boot K's rows. Its step
+# began at the wall clock WALL, uptime UP; settling, the run and the
+# recording began at the uptimes SETTLE, RUN and RECORD, and it ended at
+# END. Before it: the series' start (boot 1) or the reboot.
+phase_step() {
+	local k=$1 wall=$2 up=$3 started
+	if [ "$k" -eq 1 ]; then
+		started=$(date -u -d "$(plan_get started)" +%s 2>/dev/null)
+		[ -n "$started" ] && phase_row 1 start "$started" "$(seconds_between "$started" "$wall")" wall
+	else
+		phase_reboot "$k" "$(phase_end $((k - 1)))" "$wall" "$up"
+	fi
+	phase_row "$k" check "$wall" "$(seconds_between "$up" "$4")" uptime
+	phase_row "$k" settle "$(wall_at "$wall" "$up" "$4")" "$(seconds_between "$4" "$5")" uptime
+	phase_row "$k" run "$(wall_at "$wall" "$up" "$5")" "$(seconds_between "$5" "$6")" uptime
+	phase_row "$k" record "$(wall_at "$wall" "$up" "$6")" "$(seconds_between "$6" "$7")" uptime
+}
+# phase_return: at the series' end, the return to the original command
+# line after the comparisons (once).
+phase_return() {
+	grep -q '^end,compare,' "$series/phases.csv" 2>/dev/null &&
+		! grep -q '^end,\(handover\|boot\),' "$series/phases.csv" || return 0
+	phase_reboot end "$(phase_end end)" "$(wall_now)" "$(uptime_now)"
+	phase_report
+}
+# phase_section: report.md's table of phases.csv, a row a step and the
+# series' total.
+phase_section() {
+	echo "## How long each phase took"
+	echo
+	if ! [ -s "$series/phases.csv" ]; then
+		echo "No phase was recorded (phases.csv)."
+		return
+	fi
+	echo "| step | SMAP | reboot (s) | settle (s) | run (s) | compare (s) | other (s) | total (s) |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+	awk -F, -v states="$(plan_get states)" '
+	function cell(v) { return v == "" ? "" : sprintf("%.1f", v) }
+	NR == 1 { next }
+	{
+		if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
+		col = "other"
+		if ($2 == "handover" || $2 == "boot") col = "reboot"
+		else if ($2 == "settle" || $2 == "run" || $2 == "compare") col = $2
+		v[$1, col] += $4; total[$1] += $4; sum[col] += $4; all += $4
+		if ($2 == "handover") split_h[$1] = $4
+		if ($2 == "boot" && $5 == "uptime") split_b[$1] = $4
+	}
+	END {
+		split(states, st, " ")
+		for (i = 1; i <= n; i++) {
+			s = order[i]
+			smap = s ~ /^[0-9]+$/ ? (st[s] == "smap" ? "on" : "off") : ""
+			r = cell(v[s, "reboot"])
+			if (s in split_h) r = r sprintf(" (%.1f + %.1f)", split_h[s], split_b[s])
+			printf "| %s | %s | %s | %s | %s | %s | %s | %.1f |\n", s, smap, r,
+				cell(v[s, "settle"]), cell(v[s, "run"]), cell(v[s, "compare"]),
+				cell(v[s, "other"]), total[s]
+		}
+		printf "| all | | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", sum["reboot"],
+			sum["settle"], sum["run"], sum["compare"], sum["other"], all
+		printf "\nIn all %.1f s (%.1f min), from the start of the series to its end.\n", all, all / 60
+	}' "$series/phases.csv"
+	echo "reboot: from the end of the step before to this step's start, by the"
+	echo "wall clock; where this kernel started after that end, split into the"
+	echo "hand-over (the kexec, the services stopping) and this kernel's boot up"
+	echo "to the step (/proc/uptime), as (hand-over + boot). settle: waiting for"
+	echo "the system to be up and quiet, then reading the run's arguments (boots.csv's"
+	echo "settle_s is the wait alone). run: the boot's run. other: the series'"
+	echo "start before boot 1, checking each boot's SMAP state, recording its"
+	echo "run. end: the comparisons and this report, then the return to the"
+	echo "original command line up to the series' end there$(grep -q '^end,boot,' "$series/phases.csv" ||
+		echo " (still to come when this was written)"). Every phase: phases.csv."
+}
+# phase_report: report.md's phase table made again from phases.csv,
+# once the return to the original command line is in it.
+phase_report() {
+	[ -f "$series/report.md" ] || return 0
+	{
+		sed '/^## How long each phase took$/,$d' "$series/report.md"
+		phase_section
+	} | put "$series/report.md"
 }
 
 # ------------------------------------------------------------ a step
@@ -684,7 +819,8 @@ on_signal() {
 }
 # step K: boot K's run, then the next boot or the end.
 step() {
-	local k=$1 n want got limit rc next
+	local k=$1 n want got limit rc next step_wall step_up settle_up run_up record_up end_up
+	step_wall=$(wall_now) step_up=$(uptime_now)
 	n=$(plan_get boots)
 	want=$(plan_get states | cut -d' ' -f"$k")
 	printf '%s %s\n' "$k" "$(boot_id)" | put "$state/attempt"
@@ -696,6 +832,7 @@ step() {
 	got=$(smap_state "$series/bin/build/smapbench")
 	[ "$got" = "$want" ] ||
 		fail "boot $k should have SMAP $(state_word "$want"), but this boot reports '${got:-nothing}' (command line: $(current_cmdline))"
+	settle_up=$(uptime_now)
 	settle
 	if [ "$(plan_get fail_at)" = "$k" ]; then
 		fail "the run of boot $k failed (injected: SMAPBENCH_SERIES_FAIL_AT=$k)"
@@ -703,6 +840,7 @@ step() {
 	limit=$(plan_get step_seconds)
 	mapfile -t args <"$series/args"
 	rm -f "$series/run-dir"
+	run_up=$(uptime_now)
 	# In the background, waited for: a signal reaches this shell's trap
 	# at once, and the trap stops the run. The run gets one SIGTERM, which
 	# run-bench.sh passes on to what it runs (a second one would discard
@@ -713,6 +851,7 @@ step() {
 	run_pid=$!
 	wait "$run_pid"
 	rc=$?
+	record_up=$(uptime_now)
 	kill -KILL -- "-$run_pid" 2>/dev/null
 	run_pid=""
 	run_dir=$(cat "$series/run-dir" 2>/dev/null)
@@ -733,6 +872,8 @@ step() {
 	rm -f "$state/step"
 	unlock
 	note "boot $k of $n done: $run_dir"
+	end_up=$(uptime_now)
+	phase_step "$k" "$step_wall" "$step_up" "$settle_up" "$run_up" "$record_up" "$end_up"
 	if [ "$k" -lt "$n" ]; then
 		next=$(plan_get states | cut -d' ' -f$((k + 1)))
 		set_status "boot $((k + 1)) of $n pending (SMAP $(state_word "$next"))"
@@ -746,6 +887,8 @@ step() {
 		fail "cannot reboot into boot $((k + 1)): $reboot_why"
 	fi
 	report
+	phase_row end compare "$(phase_end "$k")" "$(seconds_between "$end_up" "$(uptime_now)")" uptime
+	phase_report
 	return_home "done"
 	exit 0
 }

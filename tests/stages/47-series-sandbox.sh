@@ -116,6 +116,7 @@ case_e1() {
 	local rel=$sb_rel dir unit_mode expect original
 	original="BOOT_IMAGE=/boot/vmlinuz-$rel root=/dev/vda1 ro clearcpuid=pku dyndbg=\"file  x.c +p\" console=ttyS0,115200 -- single"
 	SB_CMDLINE=$original sb_setup systemd
+	local began=$SECONDS
 	( umask 077 && sb_start 2 )
 	dir=$(sb_series)
 	unit_mode=$(stat -c %a /etc/systemd/system/smapbench-series.service 2>/dev/null)
@@ -131,6 +132,11 @@ case_e1() {
 	else
 		not_ok "E1 (F13): the unit file is mode '$unit_mode'"
 	fi
+	# The reboots take time, and so does boot 2's run (the series' copy of
+	# run-bench.sh sleeps first): the phase times must show it. Settling
+	# looks at the CPU for 2 s at least.
+	sed -i '1a sleep 2' "$dir/bin/run-bench.sh"
+	sleep 3
 	sb_boot
 	if [ "$(sb_handed_over)" = "$original" ]; then
 		ok "E1 (F15): the return's command line is the original, byte for byte"
@@ -138,7 +144,21 @@ case_e1() {
 		printf '#   got:      %s\n#   expected: %s\n' "$(sb_handed_over)" "$original"
 		not_ok "E1 (F15): the return's command line differs from the original"
 	fi
+	sleep 2
 	sb_boot
+	local took=$((SECONDS - began)) problems total
+	problems=$(phases_problems "$dir" 2)
+	total=$(phases_total "$dir")
+	if [ -z "$problems" ] && awk -v b="$(phase_seconds "$dir" 2 boot)" -v e="$(phase_seconds "$dir" end boot)" \
+		-v r="$(phase_seconds "$dir" 2 run)" -v s1="$(phase_seconds "$dir" 1 settle)" \
+		-v s2="$(phase_seconds "$dir" 2 settle)" -v t="$total" -v took="$took" \
+		'BEGIN { exit !(b >= 3 && e >= 2 && r >= 2 && s1 >= 2 && s2 >= 2 && t >= 11 && t <= took + 1) }'; then
+		ok "E1: phases.csv and report.md's table: each phase in turn, the reboots' 3 and 2 s within boot 2's $(phase_seconds "$dir" 2 boot) s and the return's $(phase_seconds "$dir" end boot) s, boot 2's run of 2 s and more in $(phase_seconds "$dir" 2 run) s, $total s in all of the $took s the case took"
+	else
+		show <<<"$problems"
+		show <"$dir/phases.csv" 2>/dev/null
+		not_ok "E1: the phase times: boot 2's reboot $(phase_seconds "$dir" 2 boot) s (slept 3), its run $(phase_seconds "$dir" 2 run) s (slept 2), settling $(phase_seconds "$dir" 1 settle) and $(phase_seconds "$dir" 2 settle) s (2 or more), the return $(phase_seconds "$dir" end boot) s (slept 2), $total s in all of $took s"
+	fi
 	local field
 	field=$(tail -n 1 "$dir/final.csv" 2>/dev/null | sed 's/^[^,]*,"\(.*\)",[01]$/\1/; s/""/"/g')
 	if grep -q '^done: 2 boots' "$dir/status" 2>/dev/null && [ "$(sb_rows)" -eq 2 ] &&
@@ -823,6 +843,8 @@ case_p1() {
 if [ "${1:-}" = --case ]; then
 	# shellcheck source=tests/series/sandbox.sh
 	. tests/series/sandbox.sh
+	# shellcheck source=tests/series/phases.sh
+	. tests/series/phases.sh
 	"case_$2"
 	exit 0
 fi
