@@ -125,18 +125,6 @@ void workload_predict(struct workload_prediction *p, double pairs,
 		     p->ns_low <= measured_high_ns ? "agree" : "disagree";
 }
 
-static double number(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	return *end || errno ? NAN : v;
-}
-
 /* The command's row of compare.csv: its B - A in ns, with the interval. */
 static int load_measured(const struct workload_options *o, struct workload *w,
 			 char *err, size_t errlen)
@@ -170,18 +158,20 @@ static int load_measured(const struct workload_options *o, struct workload *w,
 	{
 		size_t r = (size_t)found;
 		const char *unit = csv_table_get(&t, r, "unit");
-		double delta = number(csv_table_get(&t, r, "delta"));
-		double delta_ns = number(csv_table_get(&t, r, "delta_ns"));
+		double delta = csv_number(csv_table_get(&t, r, "delta"));
+		double delta_ns = csv_number(csv_table_get(&t, r, "delta_ns"));
 		/* delta_ns / delta converts the interval as it did the delta */
-		double scale = unit && !strcmp(unit, "ns") ? 1 :
-			       delta != 0 ? delta_ns / delta : NAN;
+		double scale = unit && !strcmp(unit, "ns") ? 1 : delta_ns / delta;
 		const char *verdict = csv_table_get(&t, r, "verdict");
 
+		/* ns per unit: a 0 one (from a delta of 1e999) would make every end 0 */
+		if (!(scale > 0 && isfinite(scale)))
+			scale = NAN;
 		snprintf(w->row, sizeof(w->row), "%s",
 			 csv_table_get(&t, r, "name") ? csv_table_get(&t, r, "name") : "");
 		w->measured_ns = delta * scale;
-		w->measured_low_ns = number(csv_table_get(&t, r, "ci_low")) * scale;
-		w->measured_high_ns = number(csv_table_get(&t, r, "ci_high")) * scale;
+		w->measured_low_ns = csv_number(csv_table_get(&t, r, "ci_low")) * scale;
+		w->measured_high_ns = csv_number(csv_table_get(&t, r, "ci_high")) * scale;
 		snprintf(w->measured_verdict, sizeof(w->measured_verdict), "%s",
 			 verdict ? verdict : "");
 	}
@@ -240,15 +230,15 @@ static int load_census(const struct workload_options *o, struct workload *w,
 		csv_table_free(&t);
 		return -2;
 	}
-	w->pairs = number(csv_table_get(&t, (size_t)row, "model_pairs"));
+	w->pairs = csv_number(csv_table_get(&t, (size_t)row, "model_pairs"));
 	if (!isfinite(w->pairs))
-		w->pairs = number(csv_table_get(&t, (size_t)row, "pairs"));
+		w->pairs = csv_number(csv_table_get(&t, (size_t)row, "pairs"));
 
 	/* the census's own figure: a value, or a range only */
-	p->cost = number(csv_table_get(&t, (size_t)row, "pair_cost"));
-	p->cost_low = number(csv_table_get(&t, (size_t)row, "pair_cost_low"));
-	p->cost_high = number(csv_table_get(&t, (size_t)row, "pair_cost_high"));
-	p->ghz = number(csv_table_get(&t, (size_t)row, "ghz"));
+	p->cost = csv_number(csv_table_get(&t, (size_t)row, "pair_cost"));
+	p->cost_low = csv_number(csv_table_get(&t, (size_t)row, "pair_cost_low"));
+	p->cost_high = csv_number(csv_table_get(&t, (size_t)row, "pair_cost_high"));
+	p->ghz = csv_number(csv_table_get(&t, (size_t)row, "ghz"));
 	snprintf(p->unit, sizeof(p->unit), "%s",
 		 csv_table_get(&t, (size_t)row, "pair_cost_unit"));
 	p->known = isfinite(p->cost_low) && isfinite(p->cost_high) && *p->unit;
@@ -442,7 +432,7 @@ static void write_sites(FILE *f, const struct workload_options *o,
 		fprintf(f, "| `%s` | %s | %.1f%% | %s |\n",
 			csv_table_get(&t, i, "function"),
 			csv_table_get(&t, i, "pairs"),
-			100 * number(csv_table_get(&t, i, "share")),
+			100 * csv_number(csv_table_get(&t, i, "share")),
 			via && *via ? via : "-");
 		shown++;
 	}
