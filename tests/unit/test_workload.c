@@ -20,23 +20,6 @@
 
 #define CENSUS_GIT "data/vm-20261206-051445-census-git"
 
-static char tmpdir[] = "/tmp/test_workload.XXXXXX";
-
-static int make_tmpdir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-	char cmd[sizeof(tmpdir) + 16];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd) ? -1 : 0;
-}
-
 /* The op of the row `run --command text` makes. */
 static void op_of(const char *text, char *op, size_t len)
 {
@@ -166,7 +149,7 @@ static void from_a_census_and_a_comparison(void **state)
 	struct csv_table t;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/agree", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/agree", unit_tmpdir);
 	/* measured in ticks, twice the ns: the middle of the prediction */
 	comparison(dir, "git status", 2 * pairs * 30 / ghz, 2 * pairs * low / ghz,
 		   2 * pairs * high / ghz);
@@ -196,7 +179,7 @@ static void from_a_census_and_a_comparison(void **state)
 	assert_int(system(path), 0, "workload.md names the census's call sites");
 
 	/* ten times what the census predicts: a finding */
-	snprintf(dir, sizeof(dir), "%s/disagree", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/disagree", unit_tmpdir);
 	comparison(dir, "git status", 20 * pairs * 30 / ghz, 20 * pairs * low / ghz * 1.01,
 		   20 * pairs * high / ghz);
 	o.compare = dir;
@@ -204,7 +187,7 @@ static void from_a_census_and_a_comparison(void **state)
 	assert_str(w.p[WORKLOAD_CENSUS].verdict, "disagree", "ten times more");
 
 	/* a census of another command: refused unless --force */
-	snprintf(dir, sizeof(dir), "%s/other", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/other", unit_tmpdir);
 	comparison(dir, "git diff", 1, 0, 2);
 	o.compare = dir;
 	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "another command");
@@ -214,7 +197,7 @@ static void from_a_census_and_a_comparison(void **state)
 	o.force = 0;
 
 	/* a comparison without a command row, a kernel the census has not */
-	snprintf(dir, sizeof(dir), "%s/agree", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/agree", unit_tmpdir);
 	o.compare = dir;
 	o.kernel = "6.12.1";
 	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "another kernel");
@@ -243,21 +226,21 @@ static void numbers_out_of_range(void **state)
 	(void)state;
 	/* from 0 to twice the census's high end, in ticks at 2 per ns */
 	snprintf(high, sizeof(high), "%.17g", 4 * pairs * census_number("pair_cost_high") / ghz);
-	snprintf(dir, sizeof(dir), "%s/underflow", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/underflow", unit_tmpdir);
 	comparison_cells(dir, "git status", "10", "5", "1e-400", high);
 	o.compare = dir;
 	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
 	assert_near(w.measured_low_ns, 0, 0, "1e-400 ticks");
 	assert_str(w.p[WORKLOAD_CENSUS].verdict, "agree", "an interval from 0");
 
-	snprintf(dir, sizeof(dir), "%s/overflow", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/overflow", unit_tmpdir);
 	comparison_cells(dir, "git status", "10", "5", "8", "1e999");
 	o.compare = dir;
 	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
 	assert_true(isinf(w.measured_high_ns) && w.measured_high_ns > 0);
 	assert_near(w.measured_low_ns, 4, 0, "the other end converted");
 
-	snprintf(dir, sizeof(dir), "%s/no-scale", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/no-scale", unit_tmpdir);
 	comparison_cells(dir, "git status", "1e999", "5", "8", "12");
 	o.compare = dir;
 	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
@@ -275,5 +258,5 @@ int main(void)
 		cmocka_unit_test(numbers_out_of_range),
 	};
 
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
 }
