@@ -16,6 +16,7 @@
 #include "census/command/census_cost.h"
 #include "measure/sha256.h"
 #include "rundata/atomic_file.h"
+#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 #include "rundata/pair_fit_csv.h"
 #include "rundata/rundir.h"
@@ -356,17 +357,11 @@ int workload_build(const struct workload_options *o, struct workload *w,
 
 static int write_csv(FILE *f, const struct workload *w)
 {
-	static const char *const header[] = {
-		"row", "census_command", "kernel", "pairs", "source",
-		"pair_cost", "pair_cost_low", "pair_cost_high", "pair_cost_unit",
-		"ghz", "predicted_ns", "predicted_low_ns", "predicted_high_ns",
-		"measured_ns", "measured_low_ns", "measured_high_ns",
-		"measured_verdict", "verdict", "flags", "cost_source",
-	};
 	struct csv_writer c;
 
 	csv_writer_init(&c, f);
-	csv_row(&c, header, sizeof(header) / sizeof(header[0]));
+	/* the catalogue's columns: a field written without one is a ragged row */
+	file_header_write(&c, &file_workload);
 	for (int s = 0; s < WORKLOAD_SOURCES; s++) {
 		const struct workload_prediction *p = &w->p[s];
 
