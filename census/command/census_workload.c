@@ -195,7 +195,9 @@ static int load_census(const struct workload_options *o, struct workload *w,
 	if (csv_table_load(path, &t, err, errlen))
 		return -2;
 	if (csv_table_column(&t, "model_pairs") < 0 ||
-	    csv_table_column(&t, "command") < 0) {
+	    csv_table_column(&t, "command") < 0 ||
+	    csv_table_column(&t, "kernel") < 0 ||
+	    csv_table_column(&t, "smap_state") < 0) {
 		snprintf(err, errlen, "%s is no census of a command (smapbench census -- COMMAND)",
 			 path);
 		csv_table_free(&t);
@@ -413,6 +415,13 @@ static void write_sites(FILE *f, const struct workload_options *o,
 	snprintf(path, sizeof(path), "%s/sites.csv", o->census);
 	if (csv_table_load(path, &t, err, sizeof(err))) {
 		fprintf(f, "\nThe census has no call sites to name (%s).\n", err);
+		return;
+	}
+	if (csv_table_column(&t, "kernel") < 0 || csv_table_column(&t, "smap_state") < 0 ||
+	    csv_table_column(&t, "function") < 0 || csv_table_column(&t, "pairs") < 0) {
+		fprintf(f, "\nThe census has no call sites to name (%s lacks kernel, smap_state, function or pairs).\n",
+			path);
+		csv_table_free(&t);
 		return;
 	}
 	fprintf(f, "\nWhere the census counts the pairs (%s, SMAP on; its sites.csv):\n\n"

@@ -249,6 +249,44 @@ static void numbers_out_of_range(void **state)
 	assert_str(w.p[WORKLOAD_CENSUS].verdict, "unknown", "no ns per tick");
 }
 
+/* A census.csv or sites.csv without the columns it reads: refused, not a crash. */
+static void census_without_its_columns(void **state)
+{
+	char dir[128], census[128], path[256], err[512];
+	struct workload_options o = { .census = census, .no_plots = 1, .force = 1 };
+	struct workload w;
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/columns", unit_tmpdir);
+	comparison(dir, "git status", 10, 8, 12);
+	o.compare = dir;
+	snprintf(census, sizeof(census), "%s/columns-census", unit_tmpdir);
+	snprintf(path, sizeof(path), "mkdir -p %s", census);
+	assert_int(system(path), 0, "mkdir");
+	snprintf(path, sizeof(path), "%s/census.csv", census);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("command,model_pairs\ngit status,5\n", f);
+	fclose(f);
+	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "no kernel, no smap_state");
+	assert_non_null(strstr(err, "no census of a command"));
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("command,model_pairs,kernel,smap_state\ngit status,5,6.1,smap\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/sites.csv", census);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("function\ncopy_user_generic\n", f);
+	fclose(f);
+	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
+	assert_int(workload_write(&o, &w, err, sizeof(err)), 0, err);
+	snprintf(path, sizeof(path), "grep -q 'no call sites to name.*lacks' %s/workload.md", dir);
+	assert_int(system(path), 0, "workload.md says the sites cannot be named");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +294,7 @@ int main(void)
 		cmocka_unit_test(predicted_from_pairs_and_cost),
 		cmocka_unit_test(from_a_census_and_a_comparison),
 		cmocka_unit_test(numbers_out_of_range),
+		cmocka_unit_test(census_without_its_columns),
 	};
 
 	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
