@@ -403,16 +403,46 @@ static const struct file_column pair_fit_keys[] = {
 	{ .name = "within_name", .roles = COLUMN_TEXT },
 };
 
+/*
+ * workload.csv of `smapbench workload` (census/command/census_workload.c):
+ * one row per pair cost. No reader of ours loads it: its roles say what
+ * a program reading it may count on.
+ */
+static const struct file_column workload_columns[] = {
+	{ .name = "row", .roles = COLUMN_ROW_KEY | COLUMN_TEXT },
+	{ .name = "census_command", .roles = COLUMN_TEXT },
+	{ .name = "kernel", .roles = COLUMN_TEXT },
+	{ .name = "pairs", .unit = "per execution" },
+	{ .name = "source", .roles = COLUMN_ROW_KEY },
+	{ .name = "pair_cost", .unit = "pair_cost_unit" },
+	{ .name = "pair_cost_low", .unit = "pair_cost_unit" },
+	{ .name = "pair_cost_high", .unit = "pair_cost_unit" },
+	{ .name = "pair_cost_unit" },
+	{ .name = "ghz", .unit = "GHz" },
+	{ .name = "predicted_ns", .unit = "ns" },
+	{ .name = "predicted_low_ns", .unit = "ns" },
+	{ .name = "predicted_high_ns", .unit = "ns" },
+	{ .name = "measured_ns", .unit = "ns" },
+	{ .name = "measured_low_ns", .unit = "ns" },
+	{ .name = "measured_high_ns", .unit = "ns" },
+	{ .name = "measured_verdict", .roles = COLUMN_TEXT },
+	{ .name = "verdict" },
+	{ .name = "flags" },
+	{ .name = "cost_source", .roles = COLUMN_TEXT },
+};
+
 #define KIND(f, cols) { f, cols, sizeof(cols) / sizeof(cols[0]) }
 const struct file_kind file_results = KIND("results.csv", results_columns);
 const struct file_kind file_census = KIND("census.csv", census_columns);
 const struct file_kind file_table = KIND("table.csv", table_columns);
 const struct file_kind file_pair_fit = KIND("pair-fit.csv", pair_fit_keys);
+const struct file_kind file_workload = KIND("workload.csv", workload_columns);
 
 const struct file_kind *file_kind_find(const char *file)
 {
 	const struct file_kind *const kinds[] = {
 		&file_results, &file_census, &file_table, &file_pair_fit,
+		&file_workload,
 	};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)

@@ -504,6 +504,18 @@ const char *csv_table_get(const struct csv_table *table, size_t row,
 	return c < 0 ? NULL : csv_table_cell(table, row, (unsigned)c);
 }
 
+double csv_number(const char *cell)
+{
+	char *end;
+	double v;
+
+	if (!cell || !*cell)
+		return NAN;
+	v = strtod(cell, &end);
+	/* ERANGE is no refusal: 1e999 reads as "inf" does, 1e-400 as 0 */
+	return end == cell || *end ? NAN : v;
+}
+
 unsigned long csv_table_line(const struct csv_table *table, size_t row)
 {
 	return row < table->count ?

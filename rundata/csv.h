@@ -115,4 +115,12 @@ const char *csv_table_get(const struct csv_table *table, size_t row,
 unsigned long csv_table_line(const struct csv_table *table, size_t row);
 void csv_table_free(struct csv_table *table);
 
+/*
+ * A cell (or NULL) as a number, the one way every reader of the
+ * project's CSV files takes it: what strtod() reads when it reads the
+ * whole cell, out-of-range values rounded as strtod() rounds them (to
+ * infinity or to 0); NAN for NULL, an empty cell or anything else.
+ */
+double csv_number(const char *cell);
+
 #endif /* SMAPBENCH_CSV_H */

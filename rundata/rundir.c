@@ -179,7 +179,7 @@ double rundir_ns_per_unit(const struct run_dir *run,
 	if (isfinite(bench->median_ns) && isfinite(bench->median) &&
 	    bench->median > 0)
 		return bench->median_ns / bench->median;
-	hz = rundir_parse_double(rundir_context(run, "tsc_hz"));
+	hz = csv_number(rundir_context(run, "tsc_hz"));
 	if ((!strcmp(bench->unit, "ticks") || !strcmp(bench->unit, "cycles")) &&
 	    isfinite(hz) && hz > 0)
 		return 1e9 / hz;

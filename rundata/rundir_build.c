@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "measure/stats.h"
+#include "rundata/csv.h"
 #include "rundata/rundir.h"
 
 char *rundir_join_path(const char *dir, const char *file)
@@ -38,24 +39,9 @@ char *rundir_dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-/* Number from a CSV field; NAN for an empty or malformed one. */
-double rundir_parse_double(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end)
-		return NAN;
-	return v;
-}
-
 unsigned long rundir_parse_ulong(const char *s)
 {
-	double v = rundir_parse_double(s);
+	double v = csv_number(s);
 
 	return isfinite(v) && v >= 0 ? (unsigned long)v : 0;
 }

@@ -161,28 +161,28 @@ int rundir_load_results_csv(struct run_dir *run, const char *path,
 				 strlen(value) > 40 ? "..." : "", why);
 			goto out;
 		}
-		b->median = rundir_parse_double(median);
+		b->median = csv_number(median);
 		why = rundir_timing_problem(median, b->median, rundir_is_difference(b));
 		if (why) {
 			snprintf(err, errlen, "%s:%lu: %s: median '%s' %s (" TIMING_RULE ")",
 				 path, csv_table_line(&t, i), b->name, median, why);
 			goto out;
 		}
-		b->min = rundir_parse_double(csv_table_get(&t, i, "min"));
-		b->mean = rundir_parse_double(csv_table_get(&t, i, "mean"));
-		b->stddev = rundir_parse_double(csv_table_get(&t, i, "stddev"));
-		b->cv = rundir_parse_double(csv_table_get(&t, i, "cv"));
-		b->p5 = rundir_parse_double(csv_table_get(&t, i, "p5"));
-		b->p95 = rundir_parse_double(csv_table_get(&t, i, "p95"));
+		b->min = csv_number(csv_table_get(&t, i, "min"));
+		b->mean = csv_number(csv_table_get(&t, i, "mean"));
+		b->stddev = csv_number(csv_table_get(&t, i, "stddev"));
+		b->cv = csv_number(csv_table_get(&t, i, "cv"));
+		b->p5 = csv_number(csv_table_get(&t, i, "p5"));
+		b->p95 = csv_number(csv_table_get(&t, i, "p95"));
 		/* schema 1's ci_low, ci_high were of the pooled median: not kept */
 		b->center = csv_table_get(&t, i, "center") ?
-			    rundir_parse_double(csv_table_get(&t, i, "center")) : b->median;
+			    csv_number(csv_table_get(&t, i, "center")) : b->median;
 		b->ci_low = b->ci_high = NAN;
 		if (csv_table_get(&t, i, "center")) {
-			b->ci_low = rundir_parse_double(csv_table_get(&t, i, "ci_low"));
-			b->ci_high = rundir_parse_double(csv_table_get(&t, i, "ci_high"));
+			b->ci_low = csv_number(csv_table_get(&t, i, "ci_low"));
+			b->ci_high = csv_number(csv_table_get(&t, i, "ci_high"));
 		}
-		b->median_ns = rundir_parse_double(csv_table_get(&t, i, "median_ns"));
+		b->median_ns = csv_number(csv_table_get(&t, i, "median_ns"));
 		b->iterations = rundir_parse_ulong(csv_table_get(&t, i, "iterations"));
 		b->samples = rundir_parse_ulong(csv_table_get(&t, i, "samples"));
 		b->source = RUN_VALUES_NONE;
@@ -265,7 +265,7 @@ int rundir_load_samples_csv(struct run_dir *run, const char *path,
 			run->orphan_samples++;
 			continue;
 		}
-		v = rundir_parse_double(text);
+		v = csv_number(text);
 		why = rundir_timing_problem(text, v, rundir_is_difference(b));
 		if (why) {
 			snprintf(err, errlen, "%s:%lu: %s: value '%s' %s (" TIMING_RULE ")",

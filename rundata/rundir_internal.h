@@ -21,8 +21,6 @@ char *rundir_join_path(const char *dir, const char *file);
 int rundir_is_file(const char *path);
 /* A copy of s, or of "" for NULL; NULL on no memory. */
 char *rundir_dup_or_empty(const char *s);
-/* A CSV cell as a number: NAN when empty or not one. */
-double rundir_parse_double(const char *s);
 /* A CSV cell as a count: 0 when empty or not one. */
 unsigned long rundir_parse_ulong(const char *s);
 /* The last component of path, for titles; NULL on no memory. */

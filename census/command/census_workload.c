@@ -16,6 +16,7 @@
 #include "census/command/census_cost.h"
 #include "measure/sha256.h"
 #include "rundata/atomic_file.h"
+#include "rundata/catalogue.h"
 #include "rundata/csv.h"
 #include "rundata/pair_fit_csv.h"
 #include "rundata/rundir.h"
@@ -125,18 +126,6 @@ void workload_predict(struct workload_prediction *p, double pairs,
 		     p->ns_low <= measured_high_ns ? "agree" : "disagree";
 }
 
-static double number(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	return *end || errno ? NAN : v;
-}
-
 /* The command's row of compare.csv: its B - A in ns, with the interval. */
 static int load_measured(const struct workload_options *o, struct workload *w,
 			 char *err, size_t errlen)
@@ -170,18 +159,20 @@ static int load_measured(const struct workload_options *o, struct workload *w,
 	{
 		size_t r = (size_t)found;
 		const char *unit = csv_table_get(&t, r, "unit");
-		double delta = number(csv_table_get(&t, r, "delta"));
-		double delta_ns = number(csv_table_get(&t, r, "delta_ns"));
+		double delta = csv_number(csv_table_get(&t, r, "delta"));
+		double delta_ns = csv_number(csv_table_get(&t, r, "delta_ns"));
 		/* delta_ns / delta converts the interval as it did the delta */
-		double scale = unit && !strcmp(unit, "ns") ? 1 :
-			       delta != 0 ? delta_ns / delta : NAN;
+		double scale = unit && !strcmp(unit, "ns") ? 1 : delta_ns / delta;
 		const char *verdict = csv_table_get(&t, r, "verdict");
 
+		/* ns per unit: a 0 one (from a delta of 1e999) would make every end 0 */
+		if (!(scale > 0 && isfinite(scale)))
+			scale = NAN;
 		snprintf(w->row, sizeof(w->row), "%s",
 			 csv_table_get(&t, r, "name") ? csv_table_get(&t, r, "name") : "");
 		w->measured_ns = delta * scale;
-		w->measured_low_ns = number(csv_table_get(&t, r, "ci_low")) * scale;
-		w->measured_high_ns = number(csv_table_get(&t, r, "ci_high")) * scale;
+		w->measured_low_ns = csv_number(csv_table_get(&t, r, "ci_low")) * scale;
+		w->measured_high_ns = csv_number(csv_table_get(&t, r, "ci_high")) * scale;
 		snprintf(w->measured_verdict, sizeof(w->measured_verdict), "%s",
 			 verdict ? verdict : "");
 	}
@@ -204,7 +195,9 @@ static int load_census(const struct workload_options *o, struct workload *w,
 	if (csv_table_load(path, &t, err, errlen))
 		return -2;
 	if (csv_table_column(&t, "model_pairs") < 0 ||
-	    csv_table_column(&t, "command") < 0) {
+	    csv_table_column(&t, "command") < 0 ||
+	    csv_table_column(&t, "kernel") < 0 ||
+	    csv_table_column(&t, "smap_state") < 0) {
 		snprintf(err, errlen, "%s is no census of a command (smapbench census -- COMMAND)",
 			 path);
 		csv_table_free(&t);
@@ -240,15 +233,15 @@ static int load_census(const struct workload_options *o, struct workload *w,
 		csv_table_free(&t);
 		return -2;
 	}
-	w->pairs = number(csv_table_get(&t, (size_t)row, "model_pairs"));
+	w->pairs = csv_number(csv_table_get(&t, (size_t)row, "model_pairs"));
 	if (!isfinite(w->pairs))
-		w->pairs = number(csv_table_get(&t, (size_t)row, "pairs"));
+		w->pairs = csv_number(csv_table_get(&t, (size_t)row, "pairs"));
 
 	/* the census's own figure: a value, or a range only */
-	p->cost = number(csv_table_get(&t, (size_t)row, "pair_cost"));
-	p->cost_low = number(csv_table_get(&t, (size_t)row, "pair_cost_low"));
-	p->cost_high = number(csv_table_get(&t, (size_t)row, "pair_cost_high"));
-	p->ghz = number(csv_table_get(&t, (size_t)row, "ghz"));
+	p->cost = csv_number(csv_table_get(&t, (size_t)row, "pair_cost"));
+	p->cost_low = csv_number(csv_table_get(&t, (size_t)row, "pair_cost_low"));
+	p->cost_high = csv_number(csv_table_get(&t, (size_t)row, "pair_cost_high"));
+	p->ghz = csv_number(csv_table_get(&t, (size_t)row, "ghz"));
 	snprintf(p->unit, sizeof(p->unit), "%s",
 		 csv_table_get(&t, (size_t)row, "pair_cost_unit"));
 	p->known = isfinite(p->cost_low) && isfinite(p->cost_high) && *p->unit;
@@ -366,17 +359,11 @@ int workload_build(const struct workload_options *o, struct workload *w,
 
 static int write_csv(FILE *f, const struct workload *w)
 {
-	static const char *const header[] = {
-		"row", "census_command", "kernel", "pairs", "source",
-		"pair_cost", "pair_cost_low", "pair_cost_high", "pair_cost_unit",
-		"ghz", "predicted_ns", "predicted_low_ns", "predicted_high_ns",
-		"measured_ns", "measured_low_ns", "measured_high_ns",
-		"measured_verdict", "verdict", "flags", "cost_source",
-	};
 	struct csv_writer c;
 
 	csv_writer_init(&c, f);
-	csv_row(&c, header, sizeof(header) / sizeof(header[0]));
+	/* the catalogue's columns: a field written without one is a ragged row */
+	file_header_write(&c, &file_workload);
 	for (int s = 0; s < WORKLOAD_SOURCES; s++) {
 		const struct workload_prediction *p = &w->p[s];
 
@@ -430,6 +417,13 @@ static void write_sites(FILE *f, const struct workload_options *o,
 		fprintf(f, "\nThe census has no call sites to name (%s).\n", err);
 		return;
 	}
+	if (csv_table_column(&t, "kernel") < 0 || csv_table_column(&t, "smap_state") < 0 ||
+	    csv_table_column(&t, "function") < 0 || csv_table_column(&t, "pairs") < 0) {
+		fprintf(f, "\nThe census has no call sites to name (%s lacks kernel, smap_state, function or pairs).\n",
+			path);
+		csv_table_free(&t);
+		return;
+	}
 	fprintf(f, "\nWhere the census counts the pairs (%s, SMAP on; its sites.csv):\n\n"
 		"| function | pairs | share | mostly through |\n| --- | ---: | ---: | --- |\n",
 		w->kernel);
@@ -442,7 +436,7 @@ static void write_sites(FILE *f, const struct workload_options *o,
 		fprintf(f, "| `%s` | %s | %.1f%% | %s |\n",
 			csv_table_get(&t, i, "function"),
 			csv_table_get(&t, i, "pairs"),
-			100 * number(csv_table_get(&t, i, "share")),
+			100 * csv_number(csv_table_get(&t, i, "share")),
 			via && *via ? via : "-");
 		shown++;
 	}

@@ -75,39 +75,12 @@ called() {
 
 # covered A B [CAL]: "inside rows": how many of B's centers lie inside
 # A's intervals (results.csv), widened by CAL's invocation variance
-# (calibration.csv: the shared part and each row's own, on the log
-# scale, with their df) when given. t from the Cornish-Fisher series
-# for Satterthwaite's df (within 3% of t down to 2 df).
+# (calibration.csv) when given (tests/lib/centers-inside.awk).
 covered() {
 	awk -F, -v c="$(csv_column center "$1/results.csv")" -v l="$(csv_column ci_low "$1/results.csv")" \
 		-v h="$(csv_column ci_high "$1/results.csv")" -v r="$(csv_column repetitions "$1/results.csv")" \
-		-v cal="${3:-}" '
-		function t(df,   z) {
-			z = 1.959964
-			return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) + \
-				(3 * z^7 + 19 * z^5 + 17 * z^3 - 15 * z) / (384 * df^3)
-		}
-		FILENAME == cal {
-			if ($1 == "boot_sd_common") common = $2 * $2
-			else if ($1 == "boot_df_common") cdf = $2
-			else if ($1 == "boot_sd_row") prior = $2 * $2
-			else if ($1 == "row_df") rdf = $2
-			else if ($1 ~ /^row:/) own[substr($1, 5)] = $2 * $2
-			next
-		}
-		FNR == 1 { file++; next }
-		file == 1 {
-			if (!($c > 0) || !($r > 1)) next
-			s = ($h - $l) / 2 / t($r - 1) / $c
-			o = $1 in own ? own[$1] : prior
-			v = s * s + common + o
-			df = common + o > 0 ? v * v / (s^4 / ($r - 1) + (cdf ? common^2 / cdf : 0) + \
-				(rdf ? o^2 / rdf : 0)) : $r - 1
-			lo[$1] = $c * exp(-t(df) * sqrt(v)); hi[$1] = $c * exp(t(df) * sqrt(v))
-			next
-		}
-		$1 in lo { m++; k += lo[$1] <= $c && $c <= hi[$1] }
-		END { print k + 0, m + 0 }' ${3:+"$3"} "$1/results.csv" "$2/results.csv"
+		-v cal="${3:-}" -f tests/lib/t-quantile.awk -f tests/lib/centers-inside.awk \
+		${3:+"$3"} "$1/results.csv" "$2/results.csv"
 }
 
 # inject COSTS SRC OUT: SRC's run with COSTS's cost per row (name,cost)

@@ -23,8 +23,6 @@
 
 #define FIXTURE "tests/fixtures/run-smap"
 
-static char tmpdir[] = "/tmp/test_answer.XXXXXX";
-
 static void load(struct run_dir *run)
 {
 	char err[512];
@@ -56,16 +54,16 @@ static void set_context(struct run_dir *run, const char *key, const char *value)
 /* The run as if read from a directory whose skipped.csv holds text. */
 static void with_skipped(struct run_dir *run, const char *text)
 {
-	char path[sizeof(tmpdir) + 16];
+	char path[sizeof(unit_tmpdir) + 16];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/skipped.csv", tmpdir);
+	snprintf(path, sizeof(path), "%s/skipped.csv", unit_tmpdir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
 	free(run->path);
-	run->path = strdup(tmpdir);
+	run->path = strdup(unit_tmpdir);
 }
 
 /* The index of the first line holding needle (text and quoted), or -1. */
@@ -444,22 +442,6 @@ static void smap_off_in_this_boot_is_said_first(void **unused)
 	rundir_free(&run);
 }
 
-static int make_tmpdir(void **unused)
-{
-	(void)unused;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **unused)
-{
-	char path[sizeof(tmpdir) + 16];
-
-	(void)unused;
-	snprintf(path, sizeof(path), "%s/skipped.csv", tmpdir);
-	unlink(path);
-	return rmdir(tmpdir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -474,5 +456,5 @@ int main(void)
 		cmocka_unit_test(smap_off_in_this_boot_is_said_first),
 	};
 
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
 }

@@ -259,8 +259,6 @@ static void test_headline(void **state)
 
 /* ------------------------------------------- derived tables, real rows */
 
-static char tmpdir[] = "/tmp/test_catalogue.XXXXXX";
-
 /*
  * Known costs, per access: a pair 24, the access itself 4 (nopad), so
  * inline 28 and kapi (a pair per access) 28 as well; a block pays one
@@ -291,7 +289,7 @@ static void derive_registered(struct run_dir *run, struct derived *d)
 	char dir[PATH_MAX], path[PATH_MAX + 16], err[512];
 	FILE *results, *samples;
 
-	snprintf(dir, sizeof(dir), "%s/registered", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/registered", unit_tmpdir);
 	assert_int(mkdir(dir, 0755), 0, "mkdir of the run directory");
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
 	results = fopen(path, "w");
@@ -400,18 +398,15 @@ static void test_fixture_rows_are_registered(void **state)
 
 static int setup_all(void **state)
 {
-	if (!mkdtemp(tmpdir))
+	if (unit_make_tmpdir(state))
 		return -1;
 	return setup_registry(state);
 }
 
 static int teardown_all(void **state)
 {
-	char cmd[PATH_MAX];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	teardown_registry(state);
-	return system(cmd) ? -1 : 0;
+	return unit_remove_tmpdir(state);
 }
 
 /*

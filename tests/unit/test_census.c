@@ -14,8 +14,6 @@
 
 #include "census/census.h"
 
-static char tmpdir[] = "/tmp/smapbench-census-XXXXXX";
-
 /* The notes a SMAP boot of a made-up kernel sends, then its rows. */
 #define SMAP_NOTES							\
 	"census\t1\n"							\
@@ -59,7 +57,7 @@ static int load(struct census *c, const char *state, const char *text,
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), "%s/boot.tsv", tmpdir);
+	snprintf(path, sizeof(path), "%s/boot.tsv", unit_tmpdir);
 	write_file(path, text);
 	return census_load_plugin_output(c, state, path, err, errlen);
 }
@@ -246,7 +244,7 @@ static void test_csv_round_trip(void **state)
 	(void)state;
 	assert_int(load(&c, "smap", SMAP_NOTES ROW_GETPPID ROW_INLINE(1011) TAIL,
 			err, sizeof(err)), 0, err);
-	snprintf(path, sizeof(path), "%s/census.csv", tmpdir);
+	snprintf(path, sizeof(path), "%s/census.csv", unit_tmpdir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	assert_int(census_write_csv(&c, f), 0, "census_write_csv");
@@ -268,24 +266,6 @@ static void test_csv_round_trip(void **state)
 	census_free(&back);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char path[128];
-
-	(void)state;
-	snprintf(path, sizeof(path), "%s/boot.tsv", tmpdir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/census.csv", tmpdir);
-	unlink(path);
-	return rmdir(tmpdir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,5 +278,5 @@ int main(void)
 		cmocka_unit_test(test_csv_round_trip),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
 }

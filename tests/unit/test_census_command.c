@@ -22,8 +22,6 @@
 #include "rundata/atomic_dir.h"
 #include "rundata/csv.h"
 
-static char tmpdir[] = "/tmp/smapbench-census-command-XXXXXX";
-
 #define NOTES(state_cpuinfo)						\
 	"census\t2\n"							\
 	"note\tkernel_release 6.1.0-test\n"				\
@@ -86,7 +84,7 @@ static void load(struct census *c, const char *state, const char *name,
 {
 	char err[512] = "";
 
-	snprintf(path, len, "%s/%s", tmpdir, name);
+	snprintf(path, len, "%s/%s", unit_tmpdir, name);
 	write_file(path, text);
 	assert_int(census_load_plugin_output(c, state, path, err, sizeof(err)),
 		   0, err);
@@ -177,7 +175,7 @@ static void test_command_directory(void **state)
 	files[1] = (struct census_boot_file){ .path = off, .seconds = 18 };
 	/* no gnuplot needed: the plot is the only part left out without it */
 	setenv("SMAPBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
-	assert_int(census_command_write_dir(&c, files, 2, &in, tmpdir, written,
+	assert_int(census_command_write_dir(&c, files, 2, &in, unit_tmpdir, written,
 					    sizeof(written), NULL, err,
 					    sizeof(err)), 0, err);
 	if (!strstr(written, "-census-prog"))
@@ -270,7 +268,7 @@ static void test_protocol_1_refused(void **state)
 	     "row\tcommand/command command command none 0 0\t1\t5\t5\t0\t0\t9\n"
 	     TAIL, path, sizeof(path));
 	file = (struct census_boot_file){ .path = path };
-	assert_int(census_command_write_dir(&c, &file, 1, &in, tmpdir, written,
+	assert_int(census_command_write_dir(&c, &file, 1, &in, unit_tmpdir, written,
 					    sizeof(written), NULL, err,
 					    sizeof(err)), -1, "refused");
 	if (!strstr(err, "protocol 2"))
@@ -285,7 +283,7 @@ static void test_cost_from_a_table(void **state)
 	char path[256], err[1024] = "";
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/table.csv", tmpdir);
+	snprintf(path, sizeof(path), "%s/table.csv", unit_tmpdir);
 	write_file(path,
 		   "host,cpu_model,cpu_family,cpu_model_number,cpu_stepping,microcode,kernel_release,virt,counter,figure,benchmark,value,ci_low,ci_high,unit,repetitions,relative,pairs_per_op,run_smap,run_off,calibration\n"
 		   "a,CPU A,6,1,1,0x1,6.1,bare,rdtscp,pair_get_user_8,kmod/get_user/inline/8 - nopad,30,28,33,cycles,5,,,r,,\"add r,r 3.000 GHz, imul r,r 3.100 GHz (3.2% apart)\"\n"
@@ -414,11 +412,11 @@ static void test_redraw(void **state)
 	     smap, sizeof(smap));
 	file = (struct census_boot_file){ .path = smap, .seconds = 21.5 };
 	setenv("SMAPBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
-	snprintf(out, sizeof(out), "%s/first", tmpdir);
+	snprintf(out, sizeof(out), "%s/first", unit_tmpdir);
 	assert_int(census_command_write_dir(&c, &file, 1, &in, out, first,
 					    sizeof(first), NULL, err,
 					    sizeof(err)), 0, err);
-	snprintf(out, sizeof(out), "%s/again", tmpdir);
+	snprintf(out, sizeof(out), "%s/again", unit_tmpdir);
 	assert_int(census_command_redraw(first, out, again, sizeof(again), err,
 					 sizeof(err)), 0, err);
 	if (strcmp(strrchr(first, '/'), strrchr(again, '/')))
@@ -428,7 +426,7 @@ static void test_redraw(void **state)
 		snprintf(b, sizeof(b), "%s/%s", again, files[i]);
 		assert_same_file(a, b);
 	}
-	assert_int(census_command_redraw(tmpdir, out, again, sizeof(again), err,
+	assert_int(census_command_redraw(unit_tmpdir, out, again, sizeof(again), err,
 					 sizeof(err)), -1, "not a census of a command");
 	census_free(&c);
 }
@@ -475,7 +473,7 @@ static void test_range_and_none(void **state)
 			snprintf(cost.source, sizeof(cost.source),
 				 "no pair cost of this machine: nothing found");
 		}
-		snprintf(out, sizeof(out), "%s/range-first-%d", tmpdir, none);
+		snprintf(out, sizeof(out), "%s/range-first-%d", unit_tmpdir, none);
 		assert_int(census_command_write_dir(&c, &file, 1, &in, out, first,
 						    sizeof(first), NULL, err,
 						    sizeof(err)), 0, err);
@@ -501,7 +499,7 @@ static void test_range_and_none(void **state)
 		} else if (!strstr(text, "No estimate: no pair cost of this machine: nothing found.")) {
 			fail_msg("report.md does not say why there is no estimate:\n%s", text);
 		}
-		snprintf(out, sizeof(out), "%s/range-again-%d", tmpdir, none);
+		snprintf(out, sizeof(out), "%s/range-again-%d", unit_tmpdir, none);
 		assert_int(census_command_redraw(first, out, again, sizeof(again), err,
 						 sizeof(err)), 0, err);
 		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -511,18 +509,6 @@ static void test_range_and_none(void **state)
 		}
 	}
 	census_free(&c);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return atomic_dir_remove_tree(tmpdir);
 }
 
 int main(void)
@@ -538,5 +524,5 @@ int main(void)
 		cmocka_unit_test(test_running_a_program),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
 }

@@ -33,14 +33,12 @@
 #define DATA_TABLE "data/table/table.csv"
 #define DATA_CENSUS "data/vm-20261206-144854-census"
 
-static char tmpdir[] = "/tmp/test_census_cost.XXXXXX";
-
-/* A directory under tmpdir, made empty: its path in buf. */
+/* A directory under unit_tmpdir, made empty: its path in buf. */
 static const char *fresh(char *buf, size_t len, const char *name)
 {
 	char cmd[PATH_MAX + 32];
 
-	snprintf(buf, len, "%s/%s", tmpdir, name);
+	snprintf(buf, len, "%s/%s", unit_tmpdir, name);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", buf);
 	if (system(cmd) || mkdir(buf, 0700))
 		fail_msg("cannot make %s: %s", buf, strerror(errno));
@@ -280,7 +278,7 @@ static void emulated_run(void **unused)
 	context_free(&m);
 }
 
-/* The table of the fixture runs, clocked, written to tmpdir/table.csv. */
+/* The table of the fixture runs, clocked, written to unit_tmpdir/table.csv. */
 static const char *fixture_table(char *path, size_t len)
 {
 	char clocked[PATH_MAX];
@@ -291,7 +289,7 @@ static const char *fixture_table(char *path, size_t len)
 
 	clocked_fixture(clocked, sizeof(clocked));
 	assert_int(table_build(paths, 2, &o, &t), 0, "table_build");
-	snprintf(path, len, "%s/table.csv", tmpdir);
+	snprintf(path, len, "%s/table.csv", unit_tmpdir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	assert_int(table_write_csv(&t, f), 0, "table_write_csv");
@@ -534,21 +532,6 @@ static void given_cost(void **unused)
 	assert_near(census_cost_seconds(&c, c.value), 10e-9, 1e-18, "30 cycles at 3 GHz");
 }
 
-static int setup(void **unused)
-{
-	(void)unused;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **unused)
-{
-	char cmd[sizeof(tmpdir) + 16];
-
-	(void)unused;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) ? -1 : 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -564,5 +547,5 @@ int main(void)
 		cmocka_unit_test(given_cost),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
 }

@@ -21,23 +21,6 @@
 #include "suites/command.h"
 #include "unit.h"
 
-static char tmpdir[] = "/tmp/test_command.XXXXXX";
-
-static int make_tmpdir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-	char cmd[sizeof(tmpdir) + 16];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd) ? -1 : 0;
-}
-
 /* The lines of a file, or -1 when it cannot be read. */
 static int count_lines(const char *path)
 {
@@ -118,7 +101,7 @@ static const struct benchmark *set_up(struct command_spec *c,
 	char err[256], path[PATH_MAX];
 
 	assert_int(command_spec_init(c, text, err, sizeof(err)), 0, text);
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, log);
+	snprintf(path, sizeof(path), "%s/%s", unit_tmpdir, log);
 	unlink(path);
 	command_set_log(c, path);
 	memset(r, 0, sizeof(*r));
@@ -136,18 +119,18 @@ static void each_operation_one_process(void **state)
 	struct registry r;
 	const struct benchmark *b;
 	void *s = NULL;
-	char path[PATH_MAX];
+	char path[PATH_MAX], cmd[2 * PATH_MAX + 128];
 
 	(void)state;
 	/* $$ is each shell's own pid: three processes, three lines */
 	b = set_up(&c, &r, "echo $$; echo to-stderr >&2", "ok.log", &s);
 	assert_int(b->run(s, 3), 0, "three executions of a command that succeeds");
 	b->teardown(b, s);
-	snprintf(path, sizeof(path), "%s/ok.log", tmpdir);
+	snprintf(path, sizeof(path), "%s/ok.log", unit_tmpdir);
 	assert_int(count_lines(path), 6, "its output and its errors, appended");
-	assert_int(system("test $(grep -c to-stderr /tmp/test_command.*/ok.log) -eq 3"
-			  " && test $(grep -v to-stderr /tmp/test_command.*/ok.log | sort -u | wc -l) -eq 3"),
-		   0, "three distinct shells");
+	snprintf(cmd, sizeof(cmd), "test $(grep -c to-stderr '%s') -eq 3"
+		 " && test $(grep -v to-stderr '%s' | sort -u | wc -l) -eq 3", path, path);
+	assert_int(system(cmd), 0, "three distinct shells");
 	registry_free(&r);
 }
 
@@ -219,5 +202,5 @@ int main(void)
 		cmocka_unit_test(out_of_the_real_time_policy),
 	};
 
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
 }

@@ -228,6 +228,22 @@ static void table_by_column_name(void **unused)
 		fail_msg("error should say it cannot open: %s", err);
 }
 
+static void a_cell_as_a_number(void **unused)
+{
+	(void)unused;
+	assert_near(csv_number("123.5"), 123.5, 0, "123.5");
+	assert_near(csv_number("-2e3"), -2000, 0, "-2e3");
+	assert_true(isnan(csv_number(NULL)));
+	assert_true(isnan(csv_number("")));
+	assert_true(isnan(csv_number("12 ns")));
+	assert_true(isnan(csv_number("x")));
+	/* out of range: rounded, as strtod() does, never unknown */
+	assert_true(isinf(csv_number("1e999")) && csv_number("1e999") > 0);
+	assert_true(isinf(csv_number("-1e999")) && csv_number("-1e999") < 0);
+	assert_near(csv_number("1e-400"), 0, 0, "1e-400");
+	assert_true(csv_number("5e-324") > 0);
+}
+
 static void write_file(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -520,6 +536,7 @@ int main(void)
 		cmocka_unit_test(outside_text_is_not_a_formula),
 		cmocka_unit_test(reads_crlf_and_rejects_garbage),
 		cmocka_unit_test(table_by_column_name),
+		cmocka_unit_test(a_cell_as_a_number),
 		cmocka_unit_test(table_agrees_with_row_reader),
 		cmocka_unit_test(table_refuses_malformed),
 		cmocka_unit_test(table_memory_is_bounded),

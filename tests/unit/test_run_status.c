@@ -20,8 +20,6 @@
 #include "rundata/rundir.h"
 #include "unit.h"
 
-static char tmpdir[] = "/tmp/smapbench-run-status-XXXXXX";
-
 static void copy_file(const char *from, const char *to, const char *append)
 {
 	FILE *in = fopen(from, "r"), *out = fopen(to, "w");
@@ -38,7 +36,7 @@ static void copy_file(const char *from, const char *to, const char *append)
 	assert_int(fclose(out), 0, "written");
 }
 
-/* tmpdir/NAME: the fixture run FIXTURE, context.csv with append added. */
+/* unit_tmpdir/NAME: the fixture run FIXTURE, context.csv with append added. */
 static void make_run(const char *name, const char *fixture, const char *append)
 {
 	static const char *const files[] = {
@@ -46,7 +44,7 @@ static void make_run(const char *name, const char *fixture, const char *append)
 	};
 	char dir[PATH_MAX], from[PATH_MAX], to[PATH_MAX * 2];
 
-	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
+	snprintf(dir, sizeof(dir), "%s/%s", unit_tmpdir, name);
 	if (mkdir(dir, 0755))
 		fail_msg("mkdir %s", dir);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -61,15 +59,14 @@ static void load(const char *name, struct run_dir *run)
 {
 	char path[PATH_MAX], err[PATH_MAX + 256];
 
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	snprintf(path, sizeof(path), "%s/%s", unit_tmpdir, name);
 	if (rundir_load(path, run, err, sizeof(err)))
 		fail_msg("loading %s: %s", path, err);
 }
 
-static int setup(void **unused)
+static int setup(void **state)
 {
-	(void)unused;
-	if (!mkdtemp(tmpdir))
+	if (unit_make_tmpdir(state))
 		return -1;
 	make_run("old", "run-nosmap", NULL);
 	make_run("complete", "run-smap", "status,complete\n");
@@ -77,15 +74,6 @@ static int setup(void **unused)
 		 "status,interrupted\ninterrupted_by,SIGINT\n");
 	make_run("strange", "run-smap", "status,\"=HYPERLINK(\"\"x\"\")\"\n");
 	return 0;
-}
-
-static int teardown(void **unused)
-{
-	char cmd[PATH_MAX + 16];
-
-	(void)unused;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) ? -1 : 0;
 }
 
 static void status_from_context(void **unused)
@@ -170,8 +158,8 @@ static void table_leaves_it_out(void **unused)
 	size_t found = 0;
 
 	(void)unused;
-	snprintf(complete, sizeof(complete), "%s/complete", tmpdir);
-	snprintf(interrupted, sizeof(interrupted), "%s/interrupted", tmpdir);
+	snprintf(complete, sizeof(complete), "%s/complete", unit_tmpdir);
+	snprintf(interrupted, sizeof(interrupted), "%s/interrupted", unit_tmpdir);
 	assert_int(table_build(paths, 2, &o, &t), 0, "table_build");
 	for (size_t i = 0; i < t.left_out_count; i++) {
 		if (strcmp(t.left_out[i].path, interrupted)) {
@@ -203,9 +191,9 @@ static void archive_checks_the_value(void **unused)
 		   "a status no smapbench writes is refused");
 	if (!strstr(err, "neither complete nor interrupted"))
 		fail_msg("message: %s", err);
-	snprintf(dir, sizeof(dir), "%s/interrupted", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/interrupted", unit_tmpdir);
 	assert_non_null(run_status_note(dir));
-	snprintf(dir, sizeof(dir), "%s/complete", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/complete", unit_tmpdir);
 	assert_null(run_status_note(dir));
 	rundir_free(&interrupted);
 	rundir_free(&strange);
@@ -220,5 +208,5 @@ int main(void)
 		cmocka_unit_test(archive_checks_the_value),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, unit_remove_tmpdir);
 }

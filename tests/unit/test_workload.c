@@ -20,23 +20,6 @@
 
 #define CENSUS_GIT "data/vm-20261206-051445-census-git"
 
-static char tmpdir[] = "/tmp/test_workload.XXXXXX";
-
-static int make_tmpdir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-	char cmd[sizeof(tmpdir) + 16];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd) ? -1 : 0;
-}
-
 /* The op of the row `run --command text` makes. */
 static void op_of(const char *text, char *op, size_t len)
 {
@@ -108,9 +91,9 @@ static void predicted_from_pairs_and_cost(void **state)
 	assert_str(p.verdict, "unknown", "no cost");
 }
 
-/* A comparison directory holding compare.csv with the row of text. */
-static void comparison(const char *dir, const char *text, double delta,
-		       double low, double high)
+/* A comparison directory holding compare.csv with the row of text, its numbers as given. */
+static void comparison_cells(const char *dir, const char *text, const char *delta,
+			     const char *delta_ns, const char *low, const char *high)
 {
 	char path[256], op[128];
 	FILE *f;
@@ -121,12 +104,24 @@ static void comparison(const char *dir, const char *text, double delta,
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	/* ticks at 2 per ns: delta_ns is half of delta */
 	fprintf(f, "name,suite,op,variant,size,batch,unit,delta,delta_ns,ci_low,ci_high,verdict\n"
 		"syscall/getppid,syscall,getppid,none,0,0,ticks,10,5,8,12,slower\n"
-		"command/%s,command,%s,none,0,0,ticks,%.17g,%.17g,%.17g,%.17g,slower\n",
-		op, op, delta, delta / 2, low, high);
+		"command/%s,command,%s,none,0,0,ticks,%s,%s,%s,%s,slower\n",
+		op, op, delta, delta_ns, low, high);
 	fclose(f);
+}
+
+/* The same, in ticks at 2 per ns: delta_ns is half of delta. */
+static void comparison(const char *dir, const char *text, double delta,
+		       double low, double high)
+{
+	char cells[4][32];
+
+	snprintf(cells[0], sizeof(cells[0]), "%.17g", delta);
+	snprintf(cells[1], sizeof(cells[1]), "%.17g", delta / 2);
+	snprintf(cells[2], sizeof(cells[2]), "%.17g", low);
+	snprintf(cells[3], sizeof(cells[3]), "%.17g", high);
+	comparison_cells(dir, text, cells[0], cells[1], cells[2], cells[3]);
 }
 
 /* Of the census's first row: 6.1's SMAP-on boot. */
@@ -138,7 +133,7 @@ static double census_number(const char *column)
 
 	assert_int(csv_table_load(CENSUS_GIT "/census.csv", &t, err, sizeof(err)), 0, err);
 	assert_str(csv_table_get(&t, 0, "kernel"), "6.1.0-57-amd64", "the first row");
-	v = strtod(csv_table_get(&t, 0, column), NULL);
+	v = csv_number(csv_table_get(&t, 0, column));
 	csv_table_free(&t);
 	return v;
 }
@@ -154,7 +149,7 @@ static void from_a_census_and_a_comparison(void **state)
 	struct csv_table t;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/agree", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/agree", unit_tmpdir);
 	/* measured in ticks, twice the ns: the middle of the prediction */
 	comparison(dir, "git status", 2 * pairs * 30 / ghz, 2 * pairs * low / ghz,
 		   2 * pairs * high / ghz);
@@ -184,7 +179,7 @@ static void from_a_census_and_a_comparison(void **state)
 	assert_int(system(path), 0, "workload.md names the census's call sites");
 
 	/* ten times what the census predicts: a finding */
-	snprintf(dir, sizeof(dir), "%s/disagree", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/disagree", unit_tmpdir);
 	comparison(dir, "git status", 20 * pairs * 30 / ghz, 20 * pairs * low / ghz * 1.01,
 		   20 * pairs * high / ghz);
 	o.compare = dir;
@@ -192,7 +187,7 @@ static void from_a_census_and_a_comparison(void **state)
 	assert_str(w.p[WORKLOAD_CENSUS].verdict, "disagree", "ten times more");
 
 	/* a census of another command: refused unless --force */
-	snprintf(dir, sizeof(dir), "%s/other", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/other", unit_tmpdir);
 	comparison(dir, "git diff", 1, 0, 2);
 	o.compare = dir;
 	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "another command");
@@ -202,7 +197,7 @@ static void from_a_census_and_a_comparison(void **state)
 	o.force = 0;
 
 	/* a comparison without a command row, a kernel the census has not */
-	snprintf(dir, sizeof(dir), "%s/agree", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/agree", unit_tmpdir);
 	o.compare = dir;
 	o.kernel = "6.12.1";
 	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "another kernel");
@@ -214,13 +209,93 @@ static void from_a_census_and_a_comparison(void **state)
 	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "no compare.csv");
 }
 
+/*
+ * compare.csv's numbers read as the run reader reads a run's
+ * (csv_number): an end below the smallest double is 0 and one above the
+ * largest infinite, as "inf" is, not unknown; a conversion to ns that
+ * such a delta makes 0 converts nothing.
+ */
+static void numbers_out_of_range(void **state)
+{
+	char dir[128], err[512], high[32];
+	struct workload_options o = { .census = CENSUS_GIT, .no_plots = 1,
+				       .kernel = "6.1.0-57-amd64" };
+	struct workload w;
+	double pairs = census_number("model_pairs"), ghz = census_number("ghz");
+
+	(void)state;
+	/* from 0 to twice the census's high end, in ticks at 2 per ns */
+	snprintf(high, sizeof(high), "%.17g", 4 * pairs * census_number("pair_cost_high") / ghz);
+	snprintf(dir, sizeof(dir), "%s/underflow", unit_tmpdir);
+	comparison_cells(dir, "git status", "10", "5", "1e-400", high);
+	o.compare = dir;
+	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
+	assert_near(w.measured_low_ns, 0, 0, "1e-400 ticks");
+	assert_str(w.p[WORKLOAD_CENSUS].verdict, "agree", "an interval from 0");
+
+	snprintf(dir, sizeof(dir), "%s/overflow", unit_tmpdir);
+	comparison_cells(dir, "git status", "10", "5", "8", "1e999");
+	o.compare = dir;
+	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
+	assert_true(isinf(w.measured_high_ns) && w.measured_high_ns > 0);
+	assert_near(w.measured_low_ns, 4, 0, "the other end converted");
+
+	snprintf(dir, sizeof(dir), "%s/no-scale", unit_tmpdir);
+	comparison_cells(dir, "git status", "1e999", "5", "8", "12");
+	o.compare = dir;
+	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
+	assert_true(isnan(w.measured_ns) && isnan(w.measured_low_ns) &&
+		    isnan(w.measured_high_ns));
+	assert_str(w.p[WORKLOAD_CENSUS].verdict, "unknown", "no ns per tick");
+}
+
+/* A census.csv or sites.csv without the columns it reads: refused, not a crash. */
+static void census_without_its_columns(void **state)
+{
+	char dir[128], census[128], path[256], err[512];
+	struct workload_options o = { .census = census, .no_plots = 1, .force = 1 };
+	struct workload w;
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/columns", unit_tmpdir);
+	comparison(dir, "git status", 10, 8, 12);
+	o.compare = dir;
+	snprintf(census, sizeof(census), "%s/columns-census", unit_tmpdir);
+	snprintf(path, sizeof(path), "mkdir -p %s", census);
+	assert_int(system(path), 0, "mkdir");
+	snprintf(path, sizeof(path), "%s/census.csv", census);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("command,model_pairs\ngit status,5\n", f);
+	fclose(f);
+	assert_int(workload_build(&o, &w, err, sizeof(err)), -2, "no kernel, no smap_state");
+	assert_non_null(strstr(err, "no census of a command"));
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("command,model_pairs,kernel,smap_state\ngit status,5,6.1,smap\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/sites.csv", census);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("function\ncopy_user_generic\n", f);
+	fclose(f);
+	assert_int(workload_build(&o, &w, err, sizeof(err)), 0, err);
+	assert_int(workload_write(&o, &w, err, sizeof(err)), 0, err);
+	snprintf(path, sizeof(path), "grep -q 'no call sites to name.*lacks' %s/workload.md", dir);
+	assert_int(system(path), 0, "workload.md says the sites cannot be named");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(which_census_counts_the_command),
 		cmocka_unit_test(predicted_from_pairs_and_cost),
 		cmocka_unit_test(from_a_census_and_a_comparison),
+		cmocka_unit_test(numbers_out_of_range),
+		cmocka_unit_test(census_without_its_columns),
 	};
 
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
 }

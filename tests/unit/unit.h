@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* unit.h - cmocka plus assertions that say what was expected. */
+/* unit.h - cmocka, assertions that say what was expected, a scratch directory. */
 #ifndef SMAPBENCH_UNIT_H
 #define SMAPBENCH_UNIT_H
 
+#include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 /*
@@ -39,6 +43,37 @@ static inline void unit_case_filter(void)
 	 _cmocka_run_group_tests(group_name, group_tests,		\
 				 sizeof(group_tests) / sizeof((group_tests)[0]), \
 				 group_setup, group_teardown))
+
+/*
+ * unit_tmpdir: the program's own directory for what its cases write,
+ * /tmp/smapbench-PROGRAM.XXXXXX (a leftover names its program).
+ * unit_make_tmpdir() makes it and unit_remove_tmpdir() removes it with
+ * all it holds: a group's setup and teardown, or called from them.
+ */
+static char unit_tmpdir[64];
+
+static inline int unit_make_tmpdir(void **state)
+{
+	(void)state;
+	snprintf(unit_tmpdir, sizeof(unit_tmpdir), "/tmp/smapbench-%s.XXXXXX",
+		 program_invocation_short_name);
+	return mkdtemp(unit_tmpdir) ? 0 : -1;
+}
+
+static inline int unit_remove_one(const char *path, const struct stat *st,
+				  int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+static inline int unit_remove_tmpdir(void **state)
+{
+	(void)state;
+	return nftw(unit_tmpdir, unit_remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+}
 
 #define assert_near(actual, expected, tolerance, what) do {		\
 	double a_ = (actual), e_ = (expected);				\
