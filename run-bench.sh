@@ -43,11 +43,25 @@ options:
                    process, pinned with the run; its output in the run's
                    command.log. A failure of CMD fails the run (a series
                    ends, keeping its runs). With --suite none, CMD alone
-  --census DIR     with --boots and --command: the census of CMD
-                   (smapbench census -- sh -c 'CMD'); the series' report
-                   then sets SMAP's cost to CMD, measured over the boots,
-                   beside its pairs times the pair's cost (smapbench
-                   workload)
+  --census DIR     with --boots and --command: the census of CMD on this
+                   kernel (smapbench census -- sh -c 'CMD'); the series'
+                   report then sets SMAP's cost to CMD, measured over the
+                   boots, beside its pairs times the pair's cost
+                   (smapbench workload). A census without a SMAP boot of
+                   the series' kernel is refused. Default: the newest
+                   census of CMD on this kernel under --out or data/;
+                   with --vm, else one taken on the guest kernel before
+                   the series starts (it runs CMD here too, natively)
+  --bench-census DIR
+                   with --boots: the census of the benchmarks on this
+                   kernel (vm/census.sh: a SMAP boot of it, the syscall
+                   and kapi rows), from which the series' report fits
+                   the pair's cost beta beside inline - nopad. Default:
+                   the newest such census under --out or data/; with
+                   --vm, else one of the guest kernel kept in
+                   /var/cache/smapbench/census/, else one taken there
+                   before the series starts (one boot under TCG). A
+                   census of another kernel is refused
   --min-time S     seconds one sample lasts at least, 0.000001 to 60
                    (default 0.01, 0.002 with --quick)
   --run-dir-file FILE
@@ -138,7 +152,7 @@ shell_words() {
 
 suite="" quick=0 full=0 out="" cpu="" caller_run_dir_file="" vm=0 kernel="" headers="" install=1 accel="" plots=1
 build_root=""
-repetitions="" filter="" min_time="" assume_yes=0 command="" census=""
+repetitions="" filter="" min_time="" assume_yes=0 command="" census="" bench_census=""
 boots=0 boots_auto=0 precision="" max_boots="" series_cmd="" series_step=0 vm_guest=0
 # What a series passes on to the run of each of its boots.
 series_args=()
@@ -183,6 +197,10 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || bad_usage "--census needs a census directory"
 		[ -f "$2/census.csv" ] || bad_usage "--census '$2' is no census directory (no census.csv)"
 		census=$2; shift 2 ;;
+	--bench-census)
+		[ $# -ge 2 ] || bad_usage "--bench-census needs a census directory"
+		[ -f "$2/census.csv" ] || bad_usage "--bench-census '$2' is no census directory (no census.csv)"
+		bench_census=$2; shift 2 ;;
 	--min-time)
 		[ $# -ge 2 ] || bad_usage "--min-time needs a number of seconds"
 		[[ "$2" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
@@ -270,6 +288,9 @@ fi
 if [ -n "$census" ] && { [ "$boots" -eq 0 ] || [ -z "$command" ]; }; then
 	bad_usage "--census predicts the cost of a series' command: it needs --boots and --command"
 fi
+if [ -n "$bench_census" ] && [ "$boots" -eq 0 ]; then
+	bad_usage "--bench-census is for the pair's cost a boot series fits: it needs --boots"
+fi
 if [ -n "$precision" ] && [ "$boots" -eq 0 ]; then
 	bad_usage "--precision is what a boot series is planned for: it needs --boots"
 fi
@@ -307,8 +328,115 @@ if [ -n "$kernel" ] && is_path "$kernel"; then kernel=$(absolute "$kernel"); fi
 [ -z "$headers" ] || headers=$(absolute "$headers")
 if [ -n "$build_root" ] && is_path "$build_root"; then build_root=$(absolute "$build_root"); fi
 [ -z "$census" ] || census=$(absolute "$census")
+[ -z "$bench_census" ] || bench_census=$(absolute "$bench_census")
 [ -z "$caller_run_dir_file" ] || caller_run_dir_file=$(absolute "$caller_run_dir_file")
 
+# ---------------------------------------------------------------- censuses
+# A series fits the pair's cost (beta) from a census of the benchmarks
+# and predicts its command's cost from a census of the command: both of
+# the series' own kernel, by its release (the kernel's identity in run
+# data, rundata/catalogue.c), never of another one.
+# The filter of the benchmarks' census a series takes: the rows the pair
+# fit reads (analysis/pair_fit.c), syscall and kmod kapi.
+bench_census_filter='^(syscall/|kmod/[^/]+/kapi(/|$))'
+# context_value DIR KEY: KEY's value in DIR/context.csv, unquoted.
+context_value() {
+	awk -v k="$2" 'index($0, k ",") == 1 {
+		v = substr($0, length(k) + 2)
+		if (v ~ /^".*"$/) { v = substr(v, 2, length(v) - 2); gsub(/""/, "\"", v) }
+		print v; exit }' "$1/context.csv" 2>/dev/null
+}
+# smap_rows DIR RELEASE KIND: DIR is a census of KIND (census: the
+# benchmarks', census-command: a command's) with a SMAP boot of RELEASE;
+# of the benchmarks, with three rows or more the pair fit reads.
+smap_rows() {
+	[ -f "$1/census.csv" ] && [ "$(context_value "$1" kind)" = "$3" ] &&
+		awk -F, -v k="$2" -v kind="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["kernel"] == k && $c["smap_state"] == "smap" &&
+			(kind != "census" || $c["suite"] == "syscall" ||
+			 ($c["suite"] == "kmod" && $c["variant"] == "kapi")) { n++ }
+		END { exit !(n >= (kind == "census" ? 3 : 1)) }' "$1/census.csv"
+}
+bench_census_of() { smap_rows "$1" "$2" census; }
+# command_census_of DIR RELEASE [CMD]: a census of sh -c CMD (of any
+# command without CMD) with a SMAP boot of RELEASE.
+command_census_of() {
+	smap_rows "$1" "$2" census-command || return 1
+	[ $# -lt 3 ] && return 0
+	[ "$(context_value "$1" argv_0)" = sh ] && [ "$(context_value "$1" argv_1)" = -c ] &&
+		[ "$(context_value "$1" argv_2)" = "$3" ] && [ "$(context_value "$1" argc)" = 3 ]
+}
+# newest_census TEST ARGUMENT... -- PARENT...: the newest (by the date in
+# its context.csv) census directory in the PARENTs for which
+# TEST DIR ARGUMENT... holds.
+newest_census() {
+	local test=() parent d found="" found_date="" date
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do test+=("$1"); shift; done
+	shift
+	for parent in "$@"; do
+		for d in "$parent"/*census*/; do
+			d=${d%/}
+			[ -d "$d" ] && "${test[0]}" "$d" "${test[@]:1}" || continue
+			date=$(context_value "$d" date)
+			if [ -z "$found" ] || [[ $date > $found_date ]]; then
+				found=$d found_date=$date
+			fi
+		done
+	done
+	[ -n "$found" ] && printf '%s\n' "$found"
+}
+# series_suites_fit: the series' suites have rows the pair fit reads.
+series_suites_fit() { case $suite in "" | all | syscall | kmod) return 0 ;; esac; return 1; }
+# check_series_censuses RELEASE: a census given for a series of RELEASE
+# is of RELEASE and of the right kind, else status 2.
+check_series_censuses() {
+	if [ -n "$census" ] && ! command_census_of "$census" "$1"; then
+		printf '%s: error: --census %s is no census of a command with a SMAP boot of %s, the kernel of the series: it would predict another kernel'"'"'s pairs. Take one on it: %s\n' \
+			"$prog" "$census" "$1" "$(shell_words "$here/build/smapbench" census --kernel "${2:-/boot/vmlinuz-$1}" --states smap -- sh -c "$command")" >&2
+		exit 2
+	fi
+	if [ -n "$bench_census" ] && ! bench_census_of "$bench_census" "$1"; then
+		printf '%s: error: --bench-census %s is no census of the benchmarks with a SMAP boot of %s, the kernel of the series (its syscall and kapi rows): beta fitted from another kernel'"'"'s windows would be wrong. Take one on it: %s\n' \
+			"$prog" "$bench_census" "$1" "$(shell_words "$here/vm/census.sh" --kernel "${2:-/boot/vmlinuz-$1}" --states smap --suite all --filter "$bench_census_filter" --out "$out")" >&2
+		exit 2
+	fi
+}
+
+# find_series_censuses: a series of this machine's own kernel takes the
+# newest censuses of it under --out and data/ that were not given, and
+# says which; where there is none, what it does without and the command
+# that takes one (a census boots the kernel under QEMU's emulator: a
+# minute or two, never done behind the user's back).
+find_series_censuses() {
+	local release image
+	release=$(uname -r)
+	image=$("$series" kernel 2>/dev/null | sed -n 's/^image=//p')
+	image=${image:-/boot/vmlinuz-$release}
+	if [ -n "$bench_census" ]; then
+		say "census of the benchmarks on $release, for the pair's cost (beta): $bench_census (--bench-census)"
+	elif series_suites_fit; then
+		bench_census=$(newest_census bench_census_of "$release" -- "$out" "$here/data")
+		if [ -n "$bench_census" ]; then
+			say "census of the benchmarks on $release, for the pair's cost (beta): $bench_census"
+		else
+			say "no census of the benchmarks on $release under $out or $here/data: the series' report will not fit the pair's cost (beta). For it, take one first (one boot under QEMU's emulator, a few minutes) and start the series again:"
+			printf '  %s\n' "$(shell_words "$here/vm/census.sh" --kernel "$image" --states smap --suite all --filter "$bench_census_filter" --out "$out")"
+		fi
+	fi
+	[ -n "$command" ] || return 0
+	if [ -n "$census" ]; then
+		say "census of the command on $release: $census (--census)"
+		return 0
+	fi
+	census=$(newest_census command_census_of "$release" "$command" -- "$out" "$here/data")
+	if [ -n "$census" ]; then
+		say "census of the command on $release: $census"
+	else
+		say "no census of the command on $release under $out or $here/data: the series' report will not predict its cost from its pairs. For it, take one first (it runs the command here, then in a guest under QEMU's emulator) and start the series again:"
+		printf '  %s\n' "$(shell_words "$here/build/smapbench" census --kernel "$image" --states smap --out "$out" -- sh -c "$command")"
+	fi
+}
 [ "$(id -u)" -eq 0 ] || die "run me as root (sudo ./$prog): loading the module, pinning and installing packages need it"
 
 # ---------------------------------------------------------------- series
@@ -464,6 +592,7 @@ if [ "$vm" -eq 1 ]; then
 	esac
 	kernel=$VM_KERNEL_IMAGE guest_release=$VM_KERNEL_RELEASE
 	guest_modules=$VM_KERNEL_MODULES guest_build_root=$VM_KERNEL_BUILD_ROOT
+	[ "$boots" -eq 0 ] || check_series_censuses "$guest_release" "$kernel"
 	[ -n "$VM_KERNEL_HEADERS" ] ||
 		die "no headers for $guest_release: apt-get install linux-headers-$guest_release, or pass --headers"
 	headers=$VM_KERNEL_HEADERS
@@ -477,6 +606,8 @@ if [ "$vm" -eq 1 ]; then
 	# (under TCG a build takes minutes). So the module for the guest
 	# kernel is built here, with the KDIR the guest will use.
 	guest_kdir=$headers
+elif [ "$boots" -gt 0 ] && [ "$series_step" -eq 0 ]; then
+	check_series_censuses "$(uname -r)"
 fi
 
 build_start=$SECONDS
@@ -528,7 +659,9 @@ if [ "$series_step" -eq 0 ] && [ "$vm" -eq 0 ]; then
 		[ "$assume_yes" -eq 1 ] && start_opts+=(--yes)
 		[ "$install" -eq 1 ] && start_opts+=(--install)
 		[ "$vm_guest" -eq 1 ] && start_opts+=(--vm-guest)
+		[ "$vm_guest" -eq 1 ] || find_series_censuses
 		[ -n "$census" ] && start_opts+=(--census "$census")
+		[ -n "$bench_census" ] && start_opts+=(--bench-census "$bench_census")
 		[ -n "$precision" ] && start_opts+=(--precision "$precision")
 		[ -n "$max_boots" ] && start_opts+=(--max-boots "$max_boots")
 		[ "$boots_auto" -eq 1 ] && boots=auto
@@ -685,6 +818,79 @@ vm_mode() {
 	fi
 	[ "$failed" -eq 0 ] || die "$failed of the VM steps failed (see the warnings above)"
 }
+# guest_visible DIR: DIR, or where the guest sees a copy of it: its root
+# is this machine's but for /tmp and /run (vm/hostroot.sh).
+guest_visible() {
+	local copy
+	case $1 in
+	/tmp/* | /run/*)
+		copy=$here/build/vm/run-bench/censuses/${1##*/}
+		rm -rf "$copy" && mkdir -p "${copy%/*}" && cp -r "$1" "$copy" &&
+			printf '%s\n' "$copy" ;;
+	*) printf '%s\n' "$1" ;;
+	esac
+}
+# vm_series_censuses: the censuses of the guest kernel the series takes in:
+# given, else the newest under --out or data/, else (the benchmarks')
+# the one kept for this image in the cache, else taken now, each boot
+# under QEMU's emulator. A census that cannot be taken leaves the
+# series without what it gives, saying so.
+vm_series_censuses() {
+	local cache log
+	if [ -n "$bench_census" ]; then
+		say "VM mode: census of the benchmarks on $guest_release, for beta: $bench_census (--bench-census)"
+	elif ! series_suites_fit; then
+		say "VM mode: --suite $suite has no rows the pair's cost (beta) is fitted from: no census of the benchmarks"
+	else
+		cache=${SMAPBENCH_CACHE:-/var/cache/smapbench}/census/$guest_release-$(sha256sum "$kernel" | cut -c1-16)
+		bench_census=$(newest_census bench_census_of "$guest_release" -- "$out" "$here/data" "$cache")
+		if [ -n "$bench_census" ]; then
+			say "VM mode: census of the benchmarks on $guest_release, for beta: reused $bench_census"
+		elif ! "$here/scripts/fetch-qemu-plugin-header.sh" --check >/dev/null 2>&1; then
+			warn "no census of the benchmarks on $guest_release, and none can be taken: the census plugin needs QEMU 7.2's qemu-plugin.h (scripts/fetch-qemu-plugin-header.sh fetches it); the series' report will not fit the pair's cost (beta)"
+		else
+			log=$here/build/vm/run-bench/bench-census.log
+			say "VM mode: taking the census of the benchmarks on $guest_release, for beta (a boot under QEMU's emulator; log: $log)"
+			mkdir -p "$cache" "${log%/*}" &&
+				run_child "$here/vm/census.sh" --kernel "$kernel" --headers "$headers" \
+					${guest_build_root:+--build-root "$guest_build_root"} --states smap \
+					--suite all --filter "$bench_census_filter" --out "$cache" >"$log" 2>&1
+			bench_census=$(sed -n 's/^census directory: //p' "$log" | tail -n 1)
+			if [ -n "$bench_census" ] && bench_census_of "$bench_census" "$guest_release"; then
+				say "VM mode: census of the benchmarks on $guest_release, for beta: taken, $bench_census"
+			else
+				tail -n 15 "$log" >&2
+				warn "the census of the benchmarks on $guest_release failed (log: $log): the series' report will not fit the pair's cost (beta)"
+				bench_census=""
+			fi
+		fi
+	fi
+	if [ -n "$command" ] && [ -z "$census" ]; then
+		census=$(newest_census command_census_of "$guest_release" "$command" -- "$out" "$here/data")
+		if [ -n "$census" ]; then
+			say "VM mode: census of the command on $guest_release: reused $census"
+		else
+			log=$here/build/vm/run-bench/command-census.log
+			say "VM mode: taking the census of the command on $guest_release (it runs here natively first, then in a guest under QEMU's emulator; log: $log)"
+			mkdir -p "${log%/*}" &&
+				run_child "$smapbench" census --kernel "$kernel" --states smap --out "$out" \
+					-- sh -c "$command" >"$log" 2>&1 </dev/null
+			census=$(sed -n 's/^census directory: //p' "$log" | tail -n 1)
+			if [ -n "$census" ] && command_census_of "$census" "$guest_release" "$command"; then
+				made+=("$census")
+				say "VM mode: census of the command on $guest_release: taken, $census"
+			else
+				tail -n 15 "$log" >&2
+				warn "the census of the command failed (log: $log): the series' report will not predict its cost"
+				census=""
+			fi
+		fi
+	fi
+	[ -z "$bench_census" ] || bench_census=$(guest_visible "$bench_census") ||
+		die "cannot copy $bench_census where the guest sees it"
+	[ -z "$census" ] || census=$(guest_visible "$census") ||
+		die "cannot copy $census where the guest sees it"
+}
 # vm_series: run-bench.sh --vm --boots N: the boot series itself, in one
 # host-root guest that reboots with kexec for real (the path a host takes),
 # its initramfs the guest's initrd; the series' directory is then copied
@@ -694,7 +900,9 @@ vm_mode() {
 # series' machine state (/var/lib/smapbench) is kept in the share, which
 # outlives the guest's kexecs as a disk would.
 vm_series() {
-	vm_guest_args --boots "$boots" --yes ${census:+--census "$census"}
+	vm_series_censuses
+	vm_guest_args --boots "$boots" --yes ${census:+--census "$census"} \
+		${bench_census:+--bench-census "$bench_census"}
 	if [ "$quick" -eq 1 ]; then
 		boot_args+=(--timeout $((1800 * boots)))
 	else

@@ -7,7 +7,8 @@
 # has the hazard table this file follows.
 #
 #   scripts/boot-series.sh start OUT N|auto [--precision P] [--max-boots M]
-#                          [--yes] [--install] [--vm-guest] [--census DIR] [-- RUN-ARGUMENT...]
+#                          [--yes] [--install] [--vm-guest] [--census DIR]
+#                          [--bench-census DIR] [-- RUN-ARGUMENT...]
 #                                      auto: the boots and repetitions
 #                                      smapbench plan gives from OUT's
 #                                      earlier runs of this machine
@@ -897,8 +898,9 @@ step() {
 # $series/NAME, and report.md's line for it, WHAT it compares (or that the
 # comparison failed).
 compare_into() {
+	# beta from the census of this kernel's benchmarks the series took in
 	if "$series/bin/build/smapbench" report "$1" "$2" --no-plots \
-		--out "$series/$3" >>"$series/log" 2>&1; then
+		${bench_census:+--census "$bench_census"} --out "$series/$3" >>"$series/log" 2>&1; then
 		echo "- $4: [$3]($3/report.md)" >>"$series/report.md.tmp"
 	else
 		echo "- $4: the comparison failed (log)" >>"$series/report.md.tmp"
@@ -922,10 +924,34 @@ workload() {
 		note "smapbench workload failed (log: $series/log)"
 	fi
 }
+# pair_cost: the pair's cost the comparison of all boots fitted (beta,
+# beside inline - nopad where the module ran), from compare-all/report.md,
+# with the census it came from, into report.md.
+pair_cost() {
+	local from
+	[ -f "$series/compare-all/report.md" ] || return 0
+	from=$(plan_get bench_census)
+	{
+		echo
+		awk '/^## The pair.s cost/ { on = 1 } on && /^## / && !/^## The pair.s cost/ { exit } on' \
+			"$series/compare-all/report.md" | cat -s
+		echo
+		if [ -f "$series/census-bench/census.csv" ]; then
+			echo "The census of the benchmarks on $(plan_get release): [census-bench](census-bench/), copied at the start from $from."
+		else
+			echo "No census of the benchmarks on $(plan_get release) came with the series (run-bench.sh --bench-census DIR, docs/census.md)."
+		fi
+		if grep -qsx 'virt,tcg' "$series"/runs/*/context.csv; then
+			echo "The boots ran under QEMU's emulator (TCG): beta and inline - nopad are emulated figures, a check of the path, not SMAP's cost on hardware."
+		fi
+	} >>"$series/report.md.tmp"
+}
 # The comparisons of the series: each SMAP-off run against the SMAP-on
 # run of the boot before or after it, all of them at once, and report.md.
 report() {
 	local rows row on off pair=0 k got bid up load settle run offs="" ons="" count_off=0 count_on=0 r s s1 r1 r2 i
+	local bench_census=""
+	[ -f "$series/census-bench/census.csv" ] && bench_census=$series/census-bench
 	set_status "comparing the runs of $(plan_get boots) boots"
 	mapfile -t rows < <(tail -n +2 "$series/boots.csv")
 	{
@@ -966,6 +992,7 @@ report() {
 		compare_into "$series/$off" "$series/$on" "compare-$pair" \
 			"boots $((i + 1)) and $((i + 2)), $off against $on"
 	done
+	pair_cost
 	workload
 	mv -f "$series/report.md.tmp" "$series/report.md"
 }
@@ -1110,6 +1137,7 @@ start_undo() {
 }
 start() {
 	local yes=0 install=0 got states=() plan_states=() k why answer census_from="" planned=0
+	local bench_census_from=""
 	n=${1:-}
 	shift
 	precision=1% max_boots=64
@@ -1128,6 +1156,10 @@ start() {
 		--census)
 			[ $# -ge 2 ] && [ -f "$2/census.csv" ] || refuse "start: --census needs a census directory"
 			census_from=$2
+			shift ;;
+		--bench-census)
+			[ $# -ge 2 ] && [ -f "$2/census.csv" ] || refuse "start: --bench-census needs a census directory"
+			bench_census_from=$2
 			shift ;;
 		--) shift; break ;;
 		*) refuse "start: unknown option '$1'" ;;
@@ -1253,6 +1285,7 @@ start() {
 		cp "$here/build/smapbench" "$series/bin/build/" &&
 		cp -r "$here/plots" "$series/bin/" &&
 		{ [ -z "$census_from" ] || cp -r "$census_from" "$series/census"; } &&
+		{ [ -z "$bench_census_from" ] || cp -r "$bench_census_from" "$series/census-bench"; } &&
 		{ ! [ -f "$here/build/kmod/$release/smapbench.ko" ] ||
 			{ mkdir -p "$series/bin/build/kmod/$release" &&
 				cp "$here/build/kmod/$release/smapbench.ko" "$series/bin/build/kmod/$release/"; }; } ||
@@ -1276,6 +1309,8 @@ start() {
 		echo "settle_seconds=${SMAPBENCH_SETTLE_SECONDS:-120}"
 		echo "step_seconds=${SMAPBENCH_SERIES_STEP_SECONDS:-7200}"
 		echo "fail_at=${SMAPBENCH_SERIES_FAIL_AT:-0}"
+		echo "census=$census_from"
+		echo "bench_census=$bench_census_from"
 		echo "installed_kexec_tools=$installed_kexec"
 		echo "made_state_root=$made_state_root"
 		echo "checkout=$here"

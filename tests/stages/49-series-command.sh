@@ -1,14 +1,17 @@
 #!/bin/bash
 # A boot series of the user's own command (docs/boot-series.md, "Your
 # command"), as a user runs it in QEMU: a census of the command in the
-# guest kernel, then `run-bench.sh --vm --boots 2 --quick --suite none
-# --command CMD --census DIR`: the command's row in each boot's run, its
-# log, its identity in the context, its comparison over the boots and
-# the series' prediction from the census (workload.csv, report.md, the
-# plot). Then a series whose command fails: it ends on its first boot,
-# the fail-safe way, with that run kept. Argument errors first, which
-# need no guest. Under TCG the figures are emulated: the stage checks
-# the path and the arithmetic, not SMAP's cost.
+# guest kernel, then `run-bench.sh --vm --boots 2 --quick --suite syscall
+# --filter ROWS --command CMD --census DIR`: the command's row in each
+# boot's run, its log, its identity in the context, its comparison over
+# the boots, the series' prediction from the census (workload.csv,
+# report.md, the plot), and the pair's cost beta fitted from five syscall
+# rows and the census of the benchmarks on the guest kernel the series
+# found or took, named in its report. A census of another kernel is
+# refused before anything boots. Then a series whose command fails: it
+# ends on its first boot, the fail-safe way, with that run kept. Argument
+# errors first, which need no guest. Under TCG the figures are emulated:
+# the stage checks the path and the arithmetic, not SMAP's cost.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=vm/lib.sh
@@ -86,6 +89,20 @@ if [ "$rc" -ne 0 ] || ! [ -f "$census/census.csv" ]; then
 fi
 ok "series-command: the census of '$cmd' in $release"
 
+# --- a census of another kernel is refused, before anything boots ----------
+release612=$(vm_debian_release linux-image-6.12-amd64)
+if [ -n "$release612" ] && [ -r "/boot/vmlinuz-$release612" ]; then
+	usage_fails "run-bench.sh --vm --kernel $release612 --census of $release" \
+		"no census of a command with a SMAP boot of ${release612//+/\\+}" \
+		./run-bench.sh --no-install --vm --boots 2 --kernel "/boot/vmlinuz-$release612" \
+		--command "$cmd" --census "$census"
+else
+	not_ok "series-command: Debian's 6.12 kernel is not installed (scripts/deps.sh install test)"
+fi
+usage_fails "run-bench.sh --vm --bench-census of a command's census" \
+	"no census of the benchmarks with a SMAP boot of $release" \
+	./run-bench.sh --no-install --vm --boots 2 --bench-census "$census"
+
 # --- the series ---------------------------------------------------------------
 series_in() {
 	local d found=""
@@ -94,9 +111,11 @@ series_in() {
 	done
 	echo "$found"
 }
+# Rows of 0, 1, 2, 3 and 6 windows a call: enough for beta, and short.
+rows='^syscall/(getppid|read/tmpfs/1|write/tmpfs/1|poll/64fds|sendto_recvfrom/udp/1)$'
 start=$SECONDS
-./run-bench.sh --vm --boots 2 --quick --suite none --command "$cmd" --census "$census" \
-	--no-install --out "$work/ok" >"$work/ok.log" 2>&1 </dev/null
+./run-bench.sh --vm --boots 2 --quick --suite syscall --filter "$rows" --command "$cmd" \
+	--census "$census" --no-install --out "$work/ok" >"$work/ok.log" 2>&1 </dev/null
 rc=$?
 echo "# series of 2 boots with the command: $((SECONDS - start)) s, status $rc"
 dir=$(series_in "$work/ok")
@@ -118,7 +137,7 @@ for run in "$dir"/runs/*/; do
 	if ! grep -qx "command_sha256,$sum" "$run/context.csv" ||
 		! grep -qx "command_status,ok" "$run/context.csv" ||
 		! grep -q "^$row,command," "$run/results.csv" ||
-		[ "$(tail -n +2 "$run/results.csv" | wc -l)" -ne 1 ] ||
+		[ "$(tail -n +2 "$run/results.csv" | wc -l)" -ne 6 ] ||
 		! [ -f "$run/command.log" ] || [ "$executions" -lt 15 ] ||
 		! grep -q "^| $row " "$run/report.md"; then
 		bad=$((bad + 1))
@@ -126,7 +145,7 @@ for run in "$dir"/runs/*/; do
 	fi
 done
 if [ "$bad" -eq 0 ]; then
-	ok "series-command: each boot's run has the one row $row, 15 or more executions, command_status ok, the command's sum, its log, and its report.md heads with it"
+	ok "series-command: each boot's run has the five syscall rows and $row, 15 or more executions, command_status ok, the command's sum, its log, and its report.md heads with it"
 else
 	not_ok "series-command: $bad runs without the command's row, sum, status or log"
 fi
@@ -135,6 +154,28 @@ if grep -q "^$row," "$dir/compare-all/compare.csv" &&
 	ok "series-command: the row compared over both boots (compare-all) and in the series' report"
 else
 	not_ok "series-command: no comparison of $row in compare-all"
+fi
+
+# beta, fitted over all boots from the census of the guest kernel's
+# benchmarks the series found or took, in the series' report, naming it
+used=$(sed -n "s/^run-bench.sh: VM mode: census of the benchmarks on $release, for beta: \(reused\|taken,\) //p" "$work/ok.log")
+if [ -n "$used" ] &&
+	awk -F, -v k="$release" '$1 == k && $2 == "smap" { n++ } END { exit !n }' "$used/census.csv" &&
+	cmp -s "$used/census.csv" "$dir/census-bench/census.csv" &&
+	grep -qF "copied at the start from $used" "$dir/report.md"; then
+	ok "series-command: the series took in the census of $release's benchmarks, $used, and its report names it"
+else
+	show <<<"$(grep -i census "$work/ok.log")"
+	not_ok "series-command: no census of $release's benchmarks in the series, or its report does not name it ('$used')"
+fi
+beta=$(grep -E '^[AB] - [AB] = alpha x [AB] \+ beta x windows over [0-9]+ syscall and kapi rows .*beta = ' "$dir/report.md")
+if [ -n "$beta" ] && ! grep -q 'not fitted' "$dir/report.md" &&
+	grep -qx 'beta,.*' "$dir/compare-all/pair-fit.csv" 2>/dev/null &&
+	grep -q "under QEMU's emulator (TCG): beta and inline - nopad are emulated" "$dir/report.md"; then
+	ok "series-command: the series' report fits beta and says it is emulated: ${beta#*: }"
+else
+	show <"$dir/report.md"
+	not_ok "series-command: the series' report has no fitted beta (or says 'not fitted')"
 fi
 
 # workload.csv: pairs x 40 cycles at 2 GHz for the census's own figure
@@ -179,6 +220,14 @@ if [ "$rc" -ne 0 ] && [ -n "$dir" ] && grep -q '^failed at boot 1 of 2' "$dir/st
 else
 	show 40 <"$work/fail.log"
 	not_ok "series-command: a failing command: status $rc, series '$(cat "$dir/status" 2>/dev/null)'"
+fi
+# without --census the series tried to take the command's census, which
+# failed at its native run, and went on without a prediction
+if grep -q "VM mode: taking the census of the command on $release" "$work/fail.log" &&
+	grep -q 'warning: the census of the command failed' "$work/fail.log"; then
+	ok "series-command: without --census it took the command's census on $release; that failed, and the series went on without"
+else
+	not_ok "series-command: without --census, no attempt at the command's census (or no warning when it failed)"
 fi
 if [ -n "$run" ] && grep -q '^command_status,failed: the command exited with status 3' "$run/context.csv" &&
 	grep -qx failing "$run/command.log"; then
