@@ -39,11 +39,16 @@ char *rundir_dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
+/*
+ * A count from a file, 0 when it is none: converting a double outside
+ * unsigned long's range is undefined, and an imported results.csv may hold
+ * 1e300.
+ */
 unsigned long rundir_parse_ulong(const char *s)
 {
 	double v = csv_number(s);
 
-	return isfinite(v) && v >= 0 ? (unsigned long)v : 0;
+	return isfinite(v) && v >= 0 && v < 0x1p64 ? (unsigned long)v : 0;
 }
 
 /*

@@ -464,6 +464,36 @@ static void samples_memory_is_bounded(void **unused)
 }
 
 /*
+ * Counts in results.csv are converted from doubles, and a conversion out
+ * of unsigned long's range is undefined: an imported run may say 1e300.
+ */
+static void counts_out_of_range_read_as_none(void **unused)
+{
+	static const char text[] =
+		"suite,op,variant,size,batch,name,median,min,samples,iterations\n"
+		"syscall,read,plain,1e300,-1,syscall/read/1,5,4,1e30,1e19\n";
+	char dir[] = "/tmp/smapbench-test_csv.XXXXXX", results[64];
+	char err[256];
+	struct run_dir run;
+
+	(void)unused;
+	assert_non_null(mkdtemp(dir));
+	snprintf(results, sizeof(results), "%s/results.csv", dir);
+	write_file(results, text, strlen(text));
+	if (rundir_load(dir, &run, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int(run.count, 1, "rows");
+	assert_int(run.bench[0].size, 0, "size 1e300");
+	assert_int(run.bench[0].batch, 0, "batch -1");
+	assert_int(run.bench[0].samples, 0, "samples 1e30");
+	assert_int(run.bench[0].iterations, 10000000000000000000UL,
+		   "iterations 1e19, in range");
+	rundir_free(&run);
+	unlink(results);
+	rmdir(dir);
+}
+
+/*
  * One line of commas cost the row reader 64 bytes per byte, a field per
  * comma: a samples.csv of 256 MiB, as an archive may hold, some 16 GiB.
  * A record now costs at most CSV_ROW_MAX_BYTES and 16 bytes per field,
@@ -543,6 +573,7 @@ int main(void)
 		cmocka_unit_test(row_memory_is_bounded),
 		cmocka_unit_test(samples_memory_is_bounded),
 		cmocka_unit_test(row_flags_join_in_order),
+		cmocka_unit_test(counts_out_of_range_read_as_none),
 	};
 
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
