@@ -100,6 +100,13 @@ fi
 # iterations a call holds depends on the host's speed. So a kmod row is
 # compared by the (a, b) that explain its counts exactly, b of 0 to 4:
 # the two boots must share one for STAC and one for CLAC.
+# A bpf row has the same two parts (BPF_PROG_RUN copies the program's
+# context and result: pairs per call), but its calls are not recorded:
+# on a slow boot, with few iterations a call, the per-call pairs round
+# its rate up (bpf/kernel_read/syscall/8 on 7.2 read 0.01 per operation
+# in the published census and at least 0.5 in another boot). Its rates
+# cannot be compared; `census check` still holds them to none at all in a
+# SMAP-off boot.
 # compare_published DIR LABEL: DIR's census.csv against the published one.
 compare_published() {
 	local dir=$1 label=$2 published compared wrong
@@ -135,6 +142,7 @@ compare_published() {
 			# a loaded host can make the watchdog mark the TSC unstable
 			# (seen on 7.2), and the vDSO then makes the system call.
 			$col["name"] == "syscall/clock_gettime/vdso" { next }
+			$col["suite"] == "bpf" { next }
 			{
 				key = $col["kernel"] "," $col["smap_state"] "," $col["name"]
 				if ($col["suite"] == "kmod") {
