@@ -612,7 +612,8 @@ end_series() {
 		phase_return
 	fi
 	if [ "$how" = "done" ]; then
-		set_status "done: $(plan_get boots) boots; report.md has the comparisons"
+		set_status "done: $(boots_done) boots$(series_reachable && [ -f "$series/planned" ] &&
+			printf '; %s' "$(cat "$series/planned")"); report.md has the comparisons"
 	else
 		note "ended ($how); the runs that finished stay in $series/runs"
 	fi
@@ -745,7 +746,8 @@ phase_section() {
 	echo "the system to be up and quiet, then reading the run's arguments (boots.csv's"
 	echo "settle_s is the wait alone). run: the boot's run. other: the series'"
 	echo "start before boot 1, checking each boot's SMAP state, recording its"
-	echo "run. end: the comparisons and this report, then the return to the"
+	echo "run, planning the boots after boot 3 (--boots auto without earlier"
+	echo "runs). end: the comparisons and this report, then the return to the"
 	echo "original command line up to the series' end there$(grep -q '^end,boot,' "$series/phases.csv" ||
 		echo " (still to come when this was written)"). Every phase: phases.csv."
 }
@@ -820,7 +822,7 @@ on_signal() {
 }
 # step K: boot K's run, then the next boot or the end.
 step() {
-	local k=$1 n want got limit rc next step_wall step_up settle_up run_up record_up end_up
+	local k=$1 n want got limit rc next step_wall step_up settle_up run_up record_up end_up plan_up
 	step_wall=$(wall_now) step_up=$(uptime_now)
 	n=$(plan_get boots)
 	want=$(plan_get states | cut -d' ' -f"$k")
@@ -875,6 +877,15 @@ step() {
 	note "boot $k of $n done: $run_dir"
 	end_up=$(uptime_now)
 	phase_step "$k" "$step_wall" "$step_up" "$settle_up" "$run_up" "$record_up" "$end_up"
+	if [ "$(plan_get plan_after)" = "$k" ] && [ -z "$(plan_get planned)" ]; then
+		# A plan step that fails ends the series here, as after its
+		# last boot: the comparisons of what it has, then home.
+		if replan "$k"; then n=$(plan_get boots); else n=$k; fi
+		plan_up=$(uptime_now)
+		phase_row "$k" plan "$(wall_at "$step_wall" "$step_up" "$end_up")" \
+			"$(seconds_between "$end_up" "$plan_up")" uptime
+		end_up=$plan_up
+	fi
 	if [ "$k" -lt "$n" ]; then
 		next=$(plan_get states | cut -d' ' -f$((k + 1)))
 		set_status "boot $((k + 1)) of $n pending (SMAP $(state_word "$next"))"
@@ -892,6 +903,88 @@ step() {
 	phase_report
 	return_home "done"
 	exit 0
+}
+
+# replan K: after boot K, smapbench plan on the series' own runs of boot
+# 1's state (boots 1 and 3), for the precision and the most boots kept
+# in the plan. A plan within them becomes the series': its boots (the
+# states go on alternating) and, from boot K + 1 on, its repetitions a
+# run, in both copies of the plan and in args; a precision that needs
+# more boots than allowed, or that no number reaches, leaves the series
+# as it is, saying so. The outcome, one line, is planned= in the plan
+# and in planned.txt with smapbench plan's output (report.md shows both).
+# Status 1: the plan step failed (plan's own error, a figure it cannot
+# use, a file it cannot write); the caller ends the series here.
+replan() {
+	local k=$1 precision max_boots runs=() first said states=() i args=() a skip=0 rc=0
+	precision=$(plan_get plan_precision) max_boots=$(plan_get plan_max_boots)
+	first=$(plan_get states | cut -d' ' -f1)
+	set_status "planning after boot $k for SMAP on - off within +-$precision, from the series' own boots"
+	mapfile -t runs < <(awk -F, -v s="$first" -v d="$series" 'NR > 1 && $3 == s { print d "/" $8 }' "$series/boots.csv")
+	if [ ${#runs[@]} -lt 2 ]; then
+		said="the plan after boot $k failed: ${#runs[@]} run of SMAP $(state_word "$first") in boots.csv, where smapbench plan needs two boots"
+		rc=1
+	else
+		plan_with "$series/bin/build/smapbench" "${runs[@]}" || rc=$?
+		{
+			echo "smapbench plan after boot $k, on ${runs[*]#"$series/"}, --precision $precision --max-boots $max_boots:"
+			printf '%s\n' "$plan_text"
+		} >"$series/planned.txt.tmp" && mv -f "$series/planned.txt.tmp" "$series/planned.txt"
+		[ -f "$series/log" ] && sed 's/^/    /' "$series/planned.txt" >>"$series/log"
+		if [ "$rc" -ne 0 ]; then
+			case $plan_why in
+			"  not even "*)
+				said="not planned after boot $k: no number of boots reaches +-$precision (smapbench plan:${plan_why#" "}); the series keeps its $(plan_get boots) boots"
+				rc=0 ;;
+			*)
+				said="the plan after boot $k failed: ${plan_why# }"
+				rc=1 ;;
+			esac
+		elif [ "$planned_fits" -eq 0 ]; then
+			said="not planned after boot $k: +-$precision needs $planned_boots boots (about $planned_time), more than the $max_boots allowed (--max-boots); the series keeps its $(plan_get boots) boots"
+		elif [ $((planned_boots % 2)) -ne 0 ] || [ "$planned_boots" -le "$k" ] || [ "$planned_boots" -gt "$max_boots" ]; then
+			said="the plan after boot $k failed: smapbench plan gave $planned_boots boots, not an even number from $((k + 1)) to $max_boots"
+			rc=1
+		else
+			said="planned after boot $k for +-$precision: $planned_boots boots, $planned_repetitions repetitions a run from boot $((k + 1)) on, about $planned_time (smapbench plan on boots 1 and 3)"
+			for ((i = 0; i < planned_boots; i++)); do
+				states+=("$(plan_get states | cut -d' ' -f$((i % 2 + 1)))")
+			done
+			# args: the runs' options, its --repetitions the plan's
+			mapfile -t a <"$series/args"
+			for i in "${a[@]}"; do
+				if [ "$skip" -eq 1 ]; then skip=0; continue; fi
+				[ "$i" = --repetitions ] && { skip=1; continue; }
+				args+=("$i")
+			done
+			args+=(--repetitions "$planned_repetitions")
+		fi
+	fi
+	lock
+	series_live || exit 0
+	if [ "$rc" -eq 0 ] && [ ${#states[@]} -gt 0 ]; then
+		printf '%s\n' "${args[@]}" | put "$series/args" &&
+			sed "s/^boots=.*/boots=$planned_boots/; s/^states=.*/states=${states[*]}/" "$state/plan" |
+			planned_line "$said" | put "$state/plan" &&
+			cp "$state/plan" "$series/plan.tmp" && mv -f "$series/plan.tmp" "$series/plan" ||
+			{ said="the plan after boot $k failed: the series' plan or args could not be written"; rc=1; }
+	elif [ "$rc" -eq 0 ]; then
+		planned_line "$said" <"$state/plan" | put "$state/plan" &&
+			cp "$state/plan" "$series/plan.tmp" && mv -f "$series/plan.tmp" "$series/plan" ||
+			{ said="the plan after boot $k failed: the series' plan could not be written"; rc=1; }
+	fi
+	printf '%s\n' "$said" | put "$series/planned"
+	unlock
+	if [ "$rc" -eq 0 ]; then
+		set_status "$said"
+	else
+		set_status "$said: the series ends after boot $k, with the comparisons of its runs"
+	fi
+	return "$rc"
+}
+# planned_line SAID: the plan on stdin, with planned=SAID after boots=.
+planned_line() {
+	awk -v said="$1" '/^planned=/ { next } { print } /^boots=/ { print "planned=" said }'
 }
 
 # compare_into OFF ON NAME WHAT: smapbench report OFF ON into
@@ -952,12 +1045,12 @@ report() {
 	local rows row on off pair=0 k got bid up load settle run offs="" ons="" count_off=0 count_on=0 r s s1 r1 r2 i
 	local bench_census=""
 	[ -f "$series/census-bench/census.csv" ] && bench_census=$series/census-bench
-	set_status "comparing the runs of $(plan_get boots) boots"
 	mapfile -t rows < <(tail -n +2 "$series/boots.csv")
+	set_status "comparing the runs of ${#rows[@]} boots"
 	{
 		echo "# Boot series $id"
 		echo
-		echo "$(plan_get boots) boots of $(plan_get release) on $(plan_get host), SMAP on and off in turn"
+		echo "${#rows[@]} boots of $(plan_get release) on $(plan_get host), SMAP on and off in turn"
 		echo "($(plan_get off_param) for off), started $(plan_get started)."
 		echo
 		echo "| boot | SMAP | boot_id | uptime (s) | load | settled in (s) | run |"
@@ -967,6 +1060,19 @@ report() {
 			echo "| $k | $got | $bid | $up | $load | $settle | [$run]($run/) |"
 		done
 		echo
+		if [ -f "$series/planned" ]; then
+			echo "## The plan"
+			echo
+			echo "$(plan_get plan_precision | sed 's/^/--boots auto --precision /') without earlier runs of this"
+			echo "machine: $(cat "$series/planned")."
+			echo "smapbench plan's output: [planned.txt](planned.txt)."
+			echo
+		elif [ -n "$(plan_get planned)" ]; then
+			echo "## The plan"
+			echo
+			echo "--boots auto: $(plan_get boots) boots planned for $(plan_get planned)."
+			echo
+		fi
 		echo "## Comparisons"
 		echo
 	} >"$series/report.md.tmp"
@@ -1059,35 +1165,57 @@ prior_runs() {
 			if (best >= 2) printf "%s", runs[pick]
 		}'
 }
-# plan_series: smapbench plan on the prior runs, for precision and
-# max_boots; sets plan_text (its output), planned_boots,
-# planned_repetitions, planned_time and planned_fits (1: within
-# max_boots). Status 1: no prior runs; 2: plan gives no figure (plan_why).
-plan_series() {
-	local runs=() rc line
-	mapfile -t runs < <(prior_runs)
-	[ ${#runs[@]} -ge 2 ] || return 1
-	rc=0
-	plan_text=$("$here/build/smapbench" plan "${runs[@]}" --precision "$precision" \
+# plan_with BIN RUN...: smapbench plan on the runs, for precision and
+# max_boots (bounded: a plan takes a second); sets plan_text (its
+# output), planned_boots, planned_repetitions, planned_time and
+# planned_fits (1: within max_boots). Status 0: a figure; 2: none
+# (plan_why: not even the planner's most boots reach the precision, or
+# plan's error).
+plan_with() {
+	local bin=$1 rc=0 line=""
+	shift
+	plan_text=$(timeout -k 5 120 "$bin" plan "$@" --precision "$precision" \
 		--max-boots "$max_boots" 2>&1) || rc=$?
-	plan_from="${#runs[@]} runs of this machine under $out"
-	planned_fits=0
+	planned_fits=0 planned_boots="" planned_repetitions="" planned_time="" plan_why=""
 	if [ "$rc" -eq 0 ]; then
 		planned_fits=1
 		line=$(grep -m 1 '^plan: ' <<<"$plan_text")
 	elif [ "$rc" -eq 1 ]; then
 		line=$(grep -m 1 '^  +-[0-9.]*% needs ' <<<"$plan_text")
 	fi
-	if [ -z "${line:-}" ]; then
-		# no figure: the runs unreadable, or not even the planner's
-		# most boots reach the precision
-		plan_why=$(grep -m 1 '^  not even \|^smapbench plan: ' <<<"$plan_text")
+	if [ -n "$line" ]; then
+		planned_boots=$(sed -n 's/^.* \([0-9][0-9]*\) boots (.*/\1/p' <<<"$line")
+		planned_repetitions=$(sed -n 's/.* \([0-9][0-9]*\) repetitions an invocation.*/\1/p' <<<"$line")
+		planned_time=$(sed -n 's/.*, about \(.*\)$/\1/p' <<<"$line")
+		[[ $planned_boots =~ ^[0-9]+$ ]] && [[ $planned_repetitions =~ ^[0-9]+$ ]] &&
+			[ -n "$planned_time" ] && return 0
+		plan_why="smapbench plan's figure could not be read: $line"
 		return 2
 	fi
-	planned_boots=$(sed -n 's/^.* \([0-9][0-9]*\) boots (.*/\1/p' <<<"$line")
-	planned_repetitions=$(sed -n 's/.* \([0-9][0-9]*\) repetitions an invocation.*/\1/p' <<<"$line")
-	planned_time=$(sed -n 's/.*, about \(.*\)$/\1/p' <<<"$line")
-	[[ $planned_boots =~ ^[0-9]+$ ]] && [[ $planned_repetitions =~ ^[0-9]+$ ]] && [ -n "$planned_time" ]
+	# no figure: the runs unreadable, or not even the planner's most
+	# boots reach the precision
+	plan_why=$(grep -m 1 '^  not even \|^smapbench plan: ' <<<"$plan_text")
+	[ -n "$plan_why" ] || plan_why="smapbench plan ended with status $rc and no plan"
+	return 2
+}
+# plan_series: plan_with on the prior runs. Status 1: no prior runs;
+# else plan_with's.
+plan_series() {
+	local runs=()
+	mapfile -t runs < <(prior_runs)
+	[ ${#runs[@]} -ge 2 ] || return 1
+	plan_from="${#runs[@]} runs of this machine under $out"
+	plan_with "$here/build/smapbench" "${runs[@]}"
+}
+# boots_words [ADD]: how many boots the series has (plus ADD): n, or
+# from n to max_boots when the series plans the rest after its first.
+boots_words() {
+	local add=${1:-0}
+	if [ "$plan_after" -gt 0 ] && [ "$max_boots" -gt "$n" ]; then
+		echo "$((n + add)) to $((max_boots + add))"
+	else
+		echo "$((n + add))"
+	fi
 }
 # The question before the first reboot: what happens, asked on the
 # terminal; only "yes" goes on.
@@ -1101,15 +1229,20 @@ ask() {
 	minutes=$((n * per))
 	users=$(who 2>/dev/null | awk '{print $1}' | sort -u | tr '\n' ' ')
 	echo
-	say "a boot series of $n boots of $release, SMAP on and off in turn:"
+	say "a boot series of $(boots_words) boots of $release, SMAP on and off in turn:"
 	if [ "$reboot_how" = manual ]; then
-		echo "  - it runs on this boot, then asks you to boot $((n - 1)) more times with the command lines it prints, and once more normally"
+		echo "  - it runs on this boot, then asks you to boot $(boots_words -1) more times with the command lines it prints, and once more normally"
 	else
-		echo "  - it runs on this boot, then REBOOTS THIS MACHINE $n times with kexec ($((n - 1)) boots of the series and one back into"
+		echo "  - it runs on this boot, then REBOOTS THIS MACHINE $(boots_words) times with kexec ($(boots_words -1) boots of the series and one back into"
 		echo "    the original command line), by itself, a few minutes apart"
 	fi
 	echo "  - every reboot disconnects everyone logged in${users:+ (now: $users)} and stops every service"
-	if [ "$planned" -eq 1 ]; then
+	if [ "$plan_after" -gt 0 ]; then
+		echo "  - how many boots is decided after boot $plan_after, by smapbench plan on the series' own boots 1 and 3"
+		echo "    (SMAP $(state_word "${states[0]}")) for SMAP on - off within +-$precision: at least $n, at most $max_boots (--max-boots);"
+		echo "    in all about $minutes to $((max_boots * per)) minutes at the repetitions of boots 1 to $plan_after (the plan sets those of the rest);"
+		echo "    every boot but the first and the last has its own command line"
+	elif [ "$planned" -eq 1 ]; then
 		echo "  - $n boots of $planned_repetitions repetitions a run, planned for SMAP on - off within +-$precision: in all about $planned_time"
 		echo "    (smapbench plan's estimate); every boot but the first and the last has its own command line"
 	else
@@ -1137,6 +1270,7 @@ start_undo() {
 }
 start() {
 	local yes=0 install=0 got states=() plan_states=() k why answer census_from="" planned=0
+	local plan_after=0
 	local bench_census_from=""
 	n=${1:-}
 	shift
@@ -1189,7 +1323,13 @@ start() {
 	plan_series
 	case $?,$n in
 	1,auto)
-		refuse "--boots auto plans from earlier runs of this machine under $out, of one SMAP state over two boots or more, and there are none: run a series first (run-bench.sh --boots 4 --out $out), then --boots auto" ;;
+		# None: the series plans from its own first boots, the two of
+		# boot 1's state (1 and 3) that smapbench plan needs, and starts
+		# with the fewest boots a plan has, 2 a state.
+		[ "$max_boots" -ge 4 ] ||
+			refuse "--boots auto: no earlier runs of this machine under $out to plan from, so the series plans after its boot 3 from its own boots 1 and 3 and has 4 boots at least (2 a state), more than --max-boots $max_boots: allow 4 or more, or run a series first (run-bench.sh --boots 4 --out $out)"
+		n=4 plan_after=3
+		say "no earlier runs of this machine under $out to plan from: the series starts with 4 boots and, after boot 3, plans how many it needs (at most $max_boots) from its own boots 1 and 3" ;;
 	2,auto)
 		printf '%s\n' "$plan_text" | sed 's/^/  /'
 		case $plan_why in
@@ -1246,7 +1386,7 @@ start() {
 		refuse "kexec-tools reboots this machine with kexec into its running command line (LOAD_KEXEC=true, APPEND empty in /etc/default/kexec): a reboot on a SMAP-off boot would keep SMAP off. Set LOAD_KEXEC=false (dpkg-reconfigure kexec-tools) for the series"
 	fi
 	if [ "$yes" -eq 0 ]; then
-		[ -t 0 ] || refuse "a boot series reboots this machine $n times and asks first, on a terminal: run it from one, or pass --yes"
+		[ -t 0 ] || refuse "a boot series reboots this machine $(boots_words) times and asks first, on a terminal: run it from one, or pass --yes"
 		ask
 	fi
 
@@ -1295,6 +1435,11 @@ start() {
 		echo "series=$series"
 		echo "boots=$n"
 		[ "$planned" -eq 0 ] || echo "planned=$precision, $planned_repetitions repetitions a run, from $plan_from"
+		if [ "$plan_after" -gt 0 ]; then
+			echo "plan_after=$plan_after"
+			echo "plan_precision=$precision"
+			echo "plan_max_boots=$max_boots"
+		fi
 		echo "states=${plan_states[*]}"
 		echo "original_cmdline=$(current_cmdline)"
 		echo "off_param=$(off_param_for "$release")"
@@ -1457,6 +1602,11 @@ status)
 	load_series
 	say "series $id: $(status_line)"
 	say "plan: $(plan_get boots) boots ($(plan_get states)), $(plan_get off_param) for SMAP off, reboots: $(plan_get reboot)"
+	if [ -n "$(plan_get planned)" ]; then
+		say "--boots auto: $(plan_get planned)"
+	elif [ -n "$(plan_get plan_after)" ]; then
+		say "--boots auto: the boots are planned after boot $(plan_get plan_after) for +-$(plan_get plan_precision), at most $(plan_get plan_max_boots)"
+	fi
 	column -t -s, "$series/boots.csv" 2>/dev/null || cat "$series/boots.csv" 2>/dev/null
 	say "directory: $series; log: $series/log"
 	;;

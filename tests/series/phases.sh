@@ -38,6 +38,8 @@ phases_problems() {
 		for (k = 2; k <= n; k++) {
 			expect = expect (count[k ",handover"] ? " " k ",handover" : "") " " k ",boot"
 			expect = expect " " k ",check " k ",settle " k ",run " k ",record"
+			# --boots auto without earlier runs plans after one boot
+			expect = expect (count[k ",plan"] ? " " k ",plan" : "")
 		}
 		expect = expect " end,compare" (count["end,handover"] ? " end,handover" : "") " end,boot"
 		want(seq == expect, "phases in this order:" seq ", expected:" expect)

@@ -758,14 +758,16 @@ case_p1() {
 		args+=("$a")
 	done
 	SB_RUN_ARGS=("${args[@]}")
-	sb_start auto
-	if [ "$sb_start_rc" -eq 2 ] && grep -q 'earlier runs of this machine' "$SB/start.out" &&
-		grep -q -- '--boots 4 .*then --boots auto' "$SB/start.out" &&
+	# without them the series plans after its boot 3 and has 4 boots at
+	# least (cases p2, p3): fewer allowed is refused
+	sb_start auto --max-boots 3
+	if [ "$sb_start_rc" -eq 2 ] && grep -q 'no earlier runs of this machine' "$SB/start.out" &&
+		grep -q -- '4 boots at least (2 a state), more than --max-boots 3' "$SB/start.out" &&
 		[ -z "$(ls -A "$SB_OUT")" ] && [ -z "$(sb_leftovers)" ]; then
-		ok "P: --boots auto without earlier runs: status 2, says a --boots 4 series first, nothing written"
+		ok "P: --boots auto --max-boots 3 without earlier runs: status 2, a planned series has 4 boots at least, nothing written"
 	else
 		show <"$SB/start.out"
-		not_ok "P: --boots auto without earlier runs: status $sb_start_rc, left: $(sb_leftovers) $(ls -A "$SB_OUT")"
+		not_ok "P: --boots auto --max-boots 3 without earlier runs: status $sb_start_rc, left: $(sb_leftovers) $(ls -A "$SB_OUT")"
 	fi
 	# Two real runs of this machine on two boots (the boot ID changes as
 	# at a reboot), and one of another machine, which the plan leaves out.
@@ -839,6 +841,173 @@ case_p1() {
 	fi
 }
 
+# P2, P3, P4 (a planned series without earlier runs): --boots auto with
+# no runs of this machine starts 4 boots and plans after boot 3 from its
+# own boots 1 and 3. The plan is made known through the runs' data: boot
+# 3's samples are boot 1's, each 1.25 times as long, so sigma_boot is
+# log(1.25) / sqrt(2), 15.8%, whatever the host's noise; for +-50% one
+# boot a state gives 4.30 x 15.8% = 68%, too wide, and 3 give 2.78 x
+# sqrt(2/3) x 15.8% = 36% (t at 2 (m - 1) degrees of freedom): the plan
+# is 6 boots, and 3 repetitions (the least; the runs have 5).
+plan_first_args() {
+	local a skip=0 args=()
+	for a in "${SB_RUN_ARGS[@]}"; do
+		if [ "$skip" -eq 1 ]; then skip=0; continue; fi
+		[ "$a" = --repetitions ] && { skip=1; continue; }
+		[ "$a" = --quick ] && continue
+		args+=("$a")
+	done
+	SB_RUN_ARGS=("${args[@]}")
+}
+# plan_boot3 DIR: boot 3, its run's samples made boot 1's times 1.25.
+plan_boot3() {
+	local dir=$1
+	mv "$dir/bin/run-bench.sh" "$dir/bin/run-bench.real.sh"
+	cat >"$dir/bin/run-bench.sh" <<'WRAPPER'
+#!/bin/bash
+# the series' run, then its samples boot 1's, 1.25 times as long
+series=$(cd "$(dirname "$0")/.." && pwd)
+"$series/bin/run-bench.real.sh" "$@" || exit
+run=$(cat "$series/run-dir")
+first=$series/$(sed -n '2s/.*,//p' "$series/boots.csv")
+awk -F, -v OFS=, 'NR > 1 { $5 = $5 * 1.25 } 1' "$first/samples.csv" >"$run/samples.csv"
+WRAPPER
+	chmod 755 "$dir/bin/run-bench.sh"
+	sb_boot
+	mv -f "$dir/bin/run-bench.real.sh" "$dir/bin/run-bench.sh"
+}
+# plan_reps DIR BOOT: the repetitions of boot BOOT's run.
+plan_reps() {
+	local run
+	run=$1/$(awk -F, -v b="$2" '$1 == b { print $8 }' "$1/boots.csv")
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "repetitions") c = i; next }
+		$1 == "syscall/getppid" { print $c }' "$run/results.csv" 2>/dev/null
+}
+
+# P2: no earlier runs: 4 boots, then the plan's 6, its repetitions from
+# boot 4 on.
+case_p2() {
+	sb_setup systemd
+	plan_first_args
+	local dir status problems expect reps4 reps3 runs=()
+	sb_start auto --precision 50%
+	dir=$(sb_series)
+	if [ "$sb_start_rc" -eq 0 ] && grep -q 'no earlier runs of this machine .*starts with 4 boots' "$SB/start.out" &&
+		grep -qx 'boots=4' "$dir/plan" && grep -qx 'plan_after=3' "$dir/plan" &&
+		grep -q '^boot 2 of 4 pending' "$dir/status"; then
+		ok "P2: --boots auto without earlier runs starts a series of 4 boots, to plan after boot 3"
+	else
+		show <"$SB/start.out"
+		not_ok "P2: --boots auto without earlier runs: status $sb_start_rc, series '$(sb_status)'"
+		return
+	fi
+	sb_boot
+	plan_boot3 "$dir"
+	status=$(sb_status)
+	mapfile -t runs < <(awk -F, -v d="$dir" 'NR > 1 && ($1 == 1 || $1 == 3) { print d "/" $8 }' "$dir/boots.csv")
+	expect=$("$SB_TREE/build/smapbench" plan "${runs[@]}" --precision 50% 2>&1 | grep '^plan: ')
+	"$SB_TREE/run-bench.sh" --series-status >"$SB/status.out" 2>&1 </dev/null
+	if [[ $expect == "plan: 6 boots (3 a state), 1 invocation a boot, 3 repetitions an invocation:"* ]] &&
+		grep -qxF "$expect" "$dir/planned.txt" && grep -qF "    $expect" "$dir/log" &&
+		grep -qx 'boots=6' "$dir/plan" && grep -qx 'boots=6' /var/lib/smapbench/boot-series/plan &&
+		grep -qx 'states=smap nosmap smap nosmap smap nosmap' "$dir/plan" &&
+		grep -q '^planned=planned after boot 3 for +-50%: 6 boots, 3 repetitions a run from boot 4 on' "$dir/plan" &&
+		[ "$(tail -n 2 "$dir/args" | tr '\n' ' ')" = "--repetitions 3 " ] &&
+		[[ $status == "boot 4 of 6 pending"* ]] &&
+		grep -q -- '--boots auto: planned after boot 3 for +-50%: 6 boots' "$SB/status.out"; then
+		ok "P2: after boot 3 the plan from boots 1 and 3 ($expect) extends the series to 6 boots of 3 repetitions, in the plan, args, log and --series-status"
+	else
+		show <"$dir/planned.txt"
+		show <"$SB/status.out"
+		not_ok "P2: the plan after boot 3: expected '$expect', plan '$(grep '^boots=\|^planned=' "$dir/plan" | tr '\n' ' ')', status '$status'"
+	fi
+	sb_boot
+	sb_boot
+	sb_boot
+	sb_boot
+	reps3=$(plan_reps "$dir" 3) reps4=$(plan_reps "$dir" 4)
+	problems=$(phases_problems "$dir" 6)
+	if grep -q '^done: 6 boots; planned after boot 3' "$dir/status" && [ "$(sb_rows)" -eq 6 ] &&
+		[ "$reps3" = 5 ] && [ "$reps4" = 3 ] && [ "$(plan_reps "$dir" 6)" = 3 ] &&
+		grep -q '^## The plan' "$dir/report.md" && grep -q 'planned after boot 3 for +-50%: 6 boots' "$dir/report.md" &&
+		[ -n "$(phase_seconds "$dir" 3 plan)" ] && [ -z "$problems" ] &&
+		[ "$(tail -n 1 "$dir/final.csv" | sed 's/.*,//')" = 1 ] && [ -z "$(sb_leftovers)" ]; then
+		ok "P2: the series ran its 6 boots (boot 3's run of 5 repetitions, boots 4 to 6 of 3), report.md has the plan, phases.csv its $(phase_seconds "$dir" 3 plan) s, and it ended on the original command line with nothing left"
+	else
+		show <<<"$problems"
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "P2: the planned series: status '$(sb_status)', $(sb_rows) rows, repetitions $reps3 then $reps4, left: $(sb_leftovers)"
+	fi
+}
+
+# P3: the precision needs more boots than --max-boots allows: the
+# series keeps its 4 boots and says what it would need.
+case_p3() {
+	sb_setup systemd
+	plan_first_args
+	local dir rc=0 said
+	# on a terminal, the question says the boots are decided after boot 3
+	sb_without --yes
+	printf 'n\n' | SMAPBENCH_SETTLE_SECONDS=2 script -qec \
+		"$(printf '%q ' "$SB_TREE/run-bench.sh" --boots auto --precision 50% --max-boots 5 --out "$SB_OUT" "${SB_RUN_ARGS[@]}")" \
+		/dev/null >"$SB/ask.out" 2>&1 || rc=$?
+	if grep -q 'a boot series of 4 to 5 boots' "$SB/ask.out" && grep -q 'REBOOTS THIS MACHINE 4 to 5 times' "$SB/ask.out" &&
+		grep -q 'how many boots is decided after boot 3' "$SB/ask.out" &&
+		grep -q 'at least 4, at most 5 (--max-boots);' "$SB/ask.out" &&
+		grep -q 'in all about 16 to 20 minutes' "$SB/ask.out" && grep -q 'no series started' "$SB/ask.out" &&
+		[ -z "$(sb_leftovers)" ] && [ -z "$(sb_series)" ]; then
+		ok "P3: the question says the boots are decided after boot 3, at least 4 and at most --max-boots, and the time that spans"
+	else
+		show <"$SB/ask.out"
+		not_ok "P3: the question of --boots auto without earlier runs (status $rc)"
+	fi
+	SB_RUN_ARGS+=(--yes)
+	sb_start auto --precision 50% --max-boots 5
+	dir=$(sb_series)
+	sb_boot
+	plan_boot3 "$dir"
+	said="not planned after boot 3: +-50% needs 6 boots (about .*), more than the 5 allowed (--max-boots); the series keeps its 4 boots"
+	sb_boot
+	sb_boot
+	if [ "$sb_start_rc" -eq 0 ] && grep -q "^done: 4 boots; $said" "$dir/status" &&
+		grep -q "^planned=$said" "$dir/plan" && grep -q "$said" "$dir/log" && grep -q "$said" "$dir/report.md" &&
+		grep -q '^  +-50.00% needs 6 boots' "$dir/planned.txt" && grep -qx 'boots=4' "$dir/plan" &&
+		[ "$(sb_rows)" -eq 4 ] && [ "$(plan_reps "$dir" 4)" = 5 ] && ! grep -q -- --repetitions "$dir/args" &&
+		[ "$(tail -n 1 "$dir/final.csv" | sed 's/.*,//')" = 1 ] && [ -z "$(sb_leftovers)" ]; then
+		ok "P3: +-50% needs 6 boots, more than --max-boots 5: the series keeps its 4, says so in the log, status and report.md, and ends on the original command line"
+	else
+		show <"$dir/planned.txt"
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "P3: beyond --max-boots: status '$(sb_status)', $(sb_rows) rows, plan '$(grep '^boots=\|^planned=' "$dir/plan" | tr '\n' ' ')', left: $(sb_leftovers)"
+	fi
+}
+
+# P4: a plan step that fails (boot 1's run lost its boot_id: smapbench
+# plan refuses it) ends the series after boot 3, the normal way.
+case_p4() {
+	sb_setup systemd
+	plan_first_args
+	local dir first handed
+	sb_start auto --precision 50%
+	dir=$(sb_series)
+	sb_boot
+	first=$dir/$(sed -n '2s/.*,//p' "$dir/boots.csv")
+	sed -i '/^boot_id,/d' "$first/context.csv"
+	sb_boot
+	handed=$(sb_handed_over)
+	sb_boot
+	if grep -q '^done: 3 boots; the plan after boot 3 failed: smapbench plan: ' "$dir/status" &&
+		grep -q 'the plan after boot 3 failed: .*the series ends after boot 3' "$dir/log" &&
+		grep -q 'the plan after boot 3 failed' "$dir/report.md" && [ "$(sb_rows)" -eq 3 ] &&
+		[ "$handed" = "$(sed -n 's/^original_cmdline=//p' "$dir/plan")" ] &&
+		[ "$(tail -n 1 "$dir/final.csv" | sed 's/.*,//')" = 1 ] && [ -z "$(sb_leftovers)" ]; then
+		ok "P4: a plan step that fails ends the series after boot 3: its comparisons, the return to the original command line, nothing left"
+	else
+		show <"$SB/unit-$sb_boots.out"
+		not_ok "P4: a failed plan step: status '$(sb_status)', $(sb_rows) rows, handed over '$handed', left: $(sb_leftovers)"
+	fi
+}
+
 # ------------------------------------------------------------ the stage
 if [ "${1:-}" = --case ]; then
 	# shellcheck source=tests/series/sandbox.sh
@@ -866,7 +1035,7 @@ work=$build/series-sandbox
 rm -rf "$work"
 mkdir -p "$work/data"
 # The longest first: r5 waits out a run's limit and its grace.
-cases=${SERIES_SANDBOX_CASES:-r5 h1 r1 e1 p1 b9 b4 b6 e2 r3 k1 r2 b3m r4 s2 b8 b3 h3 b5 s4 b7 s1}
+cases=${SERIES_SANDBOX_CASES:-r5 p2 h1 r1 e1 p1 p3 p4 b9 b4 b6 e2 r3 k1 r2 b3m r4 s2 b8 b3 h3 b5 s4 b7 s1}
 jobs=${SERIES_SANDBOX_JOBS:-3}
 stage_start=$SECONDS
 for c in $cases; do
