@@ -492,6 +492,15 @@ case_r4() {
 	fi
 }
 
+# running PID: PID is a live process. A killed orphan stays a zombie
+# until PID 1 reaps it, and kill -0 finds zombies too: an init that reaps
+# late (seen: a microVM's) made a killed run look alive.
+running() {
+	local state
+	state=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
 # R5 (F13): a run that hangs on boot 2, deaf to SIGTERM, is killed after
 # the step's limit and the grace. The hang: the series' own copy of
 # smapbench swapped, after boot 1, for one whose run ignores SIGTERM.
@@ -523,7 +532,7 @@ EOF
 	fi
 	wait "$unit_pid"
 	local took=$((SECONDS - start)) alive=no
-	[ -s "$SB/hung.pid" ] && kill -0 "$(cat "$SB/hung.pid")" 2>/dev/null && alive=yes
+	[ -s "$SB/hung.pid" ] && running "$(cat "$SB/hung.pid")" && alive=yes
 	sb_boot
 	if grep -q '^failed at boot 2 of 2: the run of boot 2 took longer than 20 s' "$dir/status" &&
 		[ "$alive" = no ] && [ -z "$(sb_leftovers)" ]; then
