@@ -431,18 +431,31 @@ static const struct file_column workload_columns[] = {
 	{ .name = "cost_source", .roles = COLUMN_TEXT },
 };
 
+/*
+ * phases.csv of a boot series (scripts/boot-series.sh): a row a phase of a
+ * step, in the order they ran. Its reader is rundata/phases_csv.c.
+ */
+static const struct file_column phases_columns[] = {
+	{ .name = "step", .roles = COLUMN_REQUIRED | COLUMN_ROW_KEY },
+	{ .name = "phase", .roles = COLUMN_REQUIRED | COLUMN_ROW_KEY },
+	{ .name = "started", .roles = COLUMN_REQUIRED, .unit = "s" },
+	{ .name = "seconds", .roles = COLUMN_REQUIRED, .unit = "s" },
+	{ .name = "clock", .roles = COLUMN_REQUIRED },
+};
+
 #define KIND(f, cols) { f, cols, sizeof(cols) / sizeof(cols[0]) }
 const struct file_kind file_results = KIND("results.csv", results_columns);
 const struct file_kind file_census = KIND("census.csv", census_columns);
 const struct file_kind file_table = KIND("table.csv", table_columns);
 const struct file_kind file_pair_fit = KIND("pair-fit.csv", pair_fit_keys);
 const struct file_kind file_workload = KIND("workload.csv", workload_columns);
+const struct file_kind file_phases = KIND("phases.csv", phases_columns);
 
 const struct file_kind *file_kind_find(const char *file)
 {
 	const struct file_kind *const kinds[] = {
 		&file_results, &file_census, &file_table, &file_pair_fit,
-		&file_workload,
+		&file_workload, &file_phases,
 	};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)

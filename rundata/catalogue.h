@@ -4,10 +4,11 @@
  * records with its roles (which machine it was, whether a comparison
  * needs it equal, whether it differs between two boots by design,
  * whether report.md shows it, whether a run must have it), its unit and
- * who writes it; every column of results.csv, census.csv, table.csv and
- * workload.csv, and every key of pair-fit.csv, in the order they are
- * written, with what their readers require. Whoever asks what a key or
- * a column is for reads these tables, never a list of names of its own;
+ * who writes it; every column of results.csv, census.csv, table.csv,
+ * workload.csv and phases.csv, and every key of pair-fit.csv, in the
+ * order they are written, with what their readers require. Whoever asks
+ * what a key or a column is for reads these tables, never a list of
+ * names of its own;
  * docs/schema.md describes the same entries, and a unit test
  * (test_run_catalogue) holds the two together.
  *
@@ -137,7 +138,7 @@ struct file_kind {
 };
 
 extern const struct file_kind file_results, file_census, file_table,
-	file_pair_fit, file_workload;
+	file_pair_fit, file_workload, file_phases;
 /* The kind of a file name, or NULL. */
 const struct file_kind *file_kind_find(const char *file);
 /* The column's index in kind, or -1. */

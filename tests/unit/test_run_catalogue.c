@@ -373,6 +373,7 @@ static void schema_md_lists_each_files_columns(void **unused)
 		{ &file_table, "### table.csv" },
 		{ &file_pair_fit, "## pair-fit.csv" },
 		{ &file_workload, "## workload.csv" },
+		{ &file_phases, "## phases.csv" },
 	};
 
 	(void)unused;
