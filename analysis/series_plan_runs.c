@@ -17,23 +17,28 @@
 /*
  * One repetition of every row of run, timed samples and their warm-up,
  * in s: samples / repetitions + 1 samples of iterations operations of
- * median_ns each, as results.csv records them.
+ * median_ns each, as results.csv records them; into *whole, the run's
+ * repetitions of them all.
  */
-static double repetition_seconds(const struct run_dir *run)
+static double repetition_seconds(const struct run_dir *run, double *whole)
 {
 	/* schema 1 has the run's repetitions only, in its context */
 	int per_row = strtod(rundir_context_or(run, "schema_version", "1"), NULL) >= 2;
 	double run_reps = strtod(rundir_context_or(run, "repetitions", "0"), NULL);
-	double ns = 0;
+	double ns = 0, all = 0;
 
 	for (size_t i = 0; i < run->count; i++) {
 		const struct run_bench *b = &run->bench[i];
 		double reps = per_row ? (double)b->repetitions : run_reps;
 
-		if (reps > 0 && isfinite(b->median_ns) && b->median_ns > 0)
+		if (reps > 0 && isfinite(b->median_ns) && b->median_ns > 0) {
 			ns += ((double)b->samples / reps + 1) *
 			      (double)b->iterations * b->median_ns;
+			all += ((double)b->samples + reps) *
+			       (double)b->iterations * b->median_ns;
+		}
 	}
+	*whole = all * 1e-9;
 	return ns * 1e-9;
 }
 
@@ -151,14 +156,16 @@ int series_plan_from_runs(const struct run_dir *const *runs, size_t count,
 		size_t timed = 0;
 
 		for (size_t j = 0; j < count; j++) {
-			double s = repetition_seconds(runs[j]);
+			double whole, s = repetition_seconds(runs[j], &whole);
 
 			if (s > 0) {
 				out->repetition_seconds += s;
+				out->run_timed_seconds += whole;
 				timed++;
 			}
 		}
 		out->repetition_seconds = timed ? out->repetition_seconds / (double)timed : NAN;
+		out->run_timed_seconds = timed ? out->run_timed_seconds / (double)timed : NAN;
 	}
 	rc = 0;
 	goto out;
@@ -196,6 +203,16 @@ static const char *duration(char *buf, size_t len, double s)
 	return buf;
 }
 
+/* a cost: tenths below a minute, where measured costs of a few s fall */
+static const char *cost(char *buf, size_t len, double s)
+{
+	if (s < 59.95) {
+		snprintf(buf, len, "%.1f s", s);
+		return buf;
+	}
+	return duration(buf, len, s);
+}
+
 static void print_design(FILE *f, const struct series_plan_request *req,
 			 const struct series_design *d)
 {
@@ -225,11 +242,11 @@ void series_plan_print(FILE *f, const struct series_plan_inputs *in,
 		fprintf(f, "    %-44s %6.2f%%\n", in->rows[i].name,
 			100 * in->rows[i].repetition_sd);
 	fprintf(f, "costs:\n  a boot         %-10s %s\n  an invocation  %-10s %s\n",
-		duration(a, sizeof(a), c->boot), sources[0],
-		duration(b, sizeof(b), c->invocation), sources[1]);
+		cost(a, sizeof(a), c->boot), sources[0],
+		cost(b, sizeof(b), c->invocation), sources[1]);
 	snprintf(b, sizeof(b), "%.3g s", c->repetition);
 	fprintf(f, "  a repetition   %-10s %s\n  the end        %-10s %s\n", b,
-		sources[2], duration(a, sizeof(a), c->series), sources[3]);
+		sources[2], cost(a, sizeof(a), c->series), sources[3]);
 	fprintf(f, "target: the %.0f%% interval of SMAP on - off within +-%.2f%% (log scale) on each row,\n"
 		"  t with the series' own boot-level degrees of freedom, 2 (boots a state - 1)\n",
 		100 * req->level, 100 * req->half_width);

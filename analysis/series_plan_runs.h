@@ -33,6 +33,8 @@ struct series_plan_inputs {
 	 * samples (process starts, sizing) is not in it.
 	 */
 	double repetition_seconds;
+	/* the same for a whole run, all its repetitions: the mean */
+	double run_timed_seconds;
 	int headline;			/* rows: the headline rows, by default */
 };
 

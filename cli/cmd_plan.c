@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/run_input.h"
+#include "analysis/series_plan_phases.h"
 #include "analysis/series_plan_runs.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -37,6 +38,7 @@
 struct plan_options {
 	struct series_plan_request req;
 	const char *rows;
+	const char *phases;
 };
 
 /* --precision: a share, "1%" or 0.01, from 0.001% to 50%. */
@@ -78,6 +80,10 @@ static const struct option_def plan_options[] = {
 		  req.max_repetitions, 3, MAX_REPETITIONS, "a whole number",
 		  OPTION_TEXT_OF(DEFAULT_MAX_REPETITIONS),
 		  "repetitions an invocation at most"),
+	OPT_TEXT("phases", "FILE", struct plan_options, phases, "file",
+		 "the costs a boot series measured, its phases.csv: a boot's,\n"
+		 "an invocation's and the end's (each option below overrides\n"
+		 "its own; what the file does not give stays assumed)"),
 	OPT_NUMBER("boot-seconds", "S", struct plan_options, req.cost.boot, 0,
 		   1e6, 0, "a number of seconds",
 		   OPTION_TEXT_OF(DEFAULT_BOOT_SECONDS),
@@ -107,12 +113,65 @@ static const struct option_table plan_table = {
 		"invocations a boot and repetitions (Kalibera and Jones's design for nested\n"
 		"random effects; docs/boot-series.md). The variance between boots and between\n"
 		"repetitions come from RUN..., runs of one SMAP state over two or more boots,\n"
-		"as smapbench calibrate takes them.\n",
+		"as smapbench calibrate takes them. The costs are assumed unless given, or\n"
+		"measured by a series (--phases): its mean boot before the run (start or\n"
+		"reboot, check, settling), its mean run and recording less the repetitions'\n"
+		"timed samples in RUN..., its end.\n",
 	.options = plan_options,
 	.after =
-		"Exit status: 0 a plan; 1 the runs cannot be read or calibrated, or no plan\n"
-		"within --max-boots (said, with the boots it needs); 2 bad usage.\n",
+		"Exit status: 0 a plan; 1 the runs or the phases.csv cannot be read, the runs\n"
+		"not calibrated, or no plan within --max-boots (said, with the boots it\n"
+		"needs); 2 bad usage.\n",
 };
+
+/*
+ * The costs phases.csv gives (analysis/series_plan_phases.h) into req,
+ * but those given as options, each source saying where it came from;
+ * what the file does not give stays assumed, saying why.
+ */
+static void take_measured(const struct phases_csv *phases,
+			  const struct series_plan_inputs *in,
+			  const int given[4], struct series_plan_request *req,
+			  char measured[3][160], const char *sources[4])
+{
+	struct series_measured_costs m;
+
+	series_costs_from_phases(phases, in->run_timed_seconds, &m);
+	if (!given[0]) {
+		if (isfinite(m.boot)) {
+			req->cost.boot = m.boot;
+			snprintf(measured[0], 160, "measured: phases.csv, %zu boot%s (%zu after a reboot): start or reboot, check, settle",
+				 m.boots, m.boots == 1 ? "" : "s", m.reboots);
+		} else {
+			snprintf(measured[0], 160, "assumed (phases.csv has no boot): kexec and settling; --boot-seconds");
+		}
+		sources[0] = measured[0];
+	}
+	if (!given[1]) {
+		if (isfinite(m.invocation)) {
+			req->cost.invocation = m.invocation;
+			snprintf(measured[1], 160, "measured: phases.csv, %zu run%s of %.1f s less the runs' timed %.1f s",
+				 m.runs, m.runs == 1 ? "" : "s", m.run, in->run_timed_seconds);
+		} else if (m.timed_exceeds) {
+			snprintf(measured[1], 160, "assumed (phases.csv's runs, %.1f s, are shorter than these runs' timed %.1f s: other runs); --invocation-seconds",
+				 m.run, in->run_timed_seconds);
+		} else {
+			snprintf(measured[1], 160, "assumed (%s): start, module, sizing; --invocation-seconds",
+				 m.runs ? "no timed samples in the runs" : "phases.csv has no run");
+		}
+		sources[1] = measured[1];
+	}
+	if (!given[3]) {
+		if (isfinite(m.series)) {
+			req->cost.series = m.series;
+			snprintf(measured[2], 160, "measured: phases.csv's end: comparisons%s",
+				 m.returned ? ", the return" : " (the return not recorded yet)");
+		} else {
+			snprintf(measured[2], 160, "assumed (phases.csv has no end): comparisons, the kexec back; --series-seconds");
+		}
+		sources[3] = measured[2];
+	}
+}
 
 int cmd_plan(int argc, char **argv)
 {
@@ -140,6 +199,9 @@ int cmd_plan(int argc, char **argv)
 		"the runs' timed samples, a lower bound; --repetition-seconds",
 		"assumed: comparisons, the kexec back; --series-seconds",
 	};
+	int given[4] = { 0 };
+	char measured[3][160];
+	struct phases_csv phases = { 0 };
 	struct option_result r;
 	struct series_plan_inputs in;
 	struct series_plan plan;
@@ -156,11 +218,15 @@ int cmd_plan(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < 4; i++)
-		if (options_given(&plan_table, &r, cost_options[i]))
+		if ((given[i] = options_given(&plan_table, &r, cost_options[i])))
 			sources[i] = "given";
 	if (argc - r.first < 2)
 		return options_refuse(&plan_table,
 				      "needs two or more runs, of two or more boots of one SMAP state");
+	if (o.phases && phases_csv_load(o.phases, &phases, err, sizeof(err))) {
+		fprintf(stderr, "smapbench plan: --phases: %s\n", err);
+		return 1;
+	}
 	count = (size_t)(argc - r.first);
 	runs = calloc(count, sizeof(*runs));
 	view = calloc(count, sizeof(*view));
@@ -181,6 +247,8 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (isnan(req->cost.repetition))
 		req->cost.repetition = in.repetition_seconds;
+	if (o.phases)
+		take_measured(&phases, &in, given, req, measured, sources);
 	req->rows = in.rows;
 	req->row_count = in.count;
 	if (!(req->cost.repetition > 0)) {
@@ -193,6 +261,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	series_plan_inputs_free(&in);
 out:
+	phases_csv_free(&phases);
 	for (size_t i = 0; i < loaded; i++)
 		rundir_free(&runs[i]);
 	free(runs);
