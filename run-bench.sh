@@ -96,9 +96,13 @@ options:
   --boots auto     a series of the boots and repetitions smapbench plan
                    gives for --precision from earlier runs of this
                    machine under --out (of one SMAP state, two boots or
-                   more); without them, 4 boots, and after boot 3 as
+                   more), at the costs an earlier series' phases.csv
+                   measured; without them, 4 boots, and after boot 3 as
                    many as the plan from the series' own boots 1 and 3
-                   gives (at most --max-boots)
+                   and its phases.csv gives (at most --max-boots). The
+                   plan holds for the command's row with --command,
+                   else the --filter's or --suite's rows, else the
+                   headline rows
   --precision P    with --boots: SMAP on - off within +-P, as 1% or 0.01
                    (default 1%; smapbench plan --precision); --boots N
                    shows what a series planned for it would take

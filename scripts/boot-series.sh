@@ -921,13 +921,17 @@ replan() {
 	first=$(plan_get states | cut -d' ' -f1)
 	set_status "planning after boot $k for SMAP on - off within +-$precision, from the series' own boots"
 	mapfile -t runs < <(awk -F, -v s="$first" -v d="$series" 'NR > 1 && $3 == s { print d "/" $8 }' "$series/boots.csv")
+	mapfile -t a <"$series/args"
 	if [ ${#runs[@]} -lt 2 ]; then
 		said="the plan after boot $k failed: ${#runs[@]} run of SMAP $(state_word "$first") in boots.csv, where smapbench plan needs two boots"
 		rc=1
+	elif ! plan_rows "${runs[0]}" "${a[@]}"; then
+		said="the plan after boot $k failed: boot 1's run has no row of the command (no row of suite command in ${runs[0]#"$series/"}/results.csv)"
+		rc=1
 	else
-		plan_with "$series/bin/build/smapbench" "${runs[@]}" || rc=$?
+		plan_with "$series/bin/build/smapbench" "$series/phases.csv" "${runs[@]}" || rc=$?
 		{
-			echo "smapbench plan after boot $k, on ${runs[*]#"$series/"}, --precision $precision --max-boots $max_boots:"
+			echo "smapbench plan after boot $k, on ${runs[*]#"$series/"}, --precision $precision --max-boots $max_boots${plan_rows_regex:+ --rows '$plan_rows_regex'} --phases phases.csv:"
 			printf '%s\n' "$plan_text"
 		} >"$series/planned.txt.tmp" && mv -f "$series/planned.txt.tmp" "$series/planned.txt"
 		[ -f "$series/log" ] && sed 's/^/    /' "$series/planned.txt" >>"$series/log"
@@ -951,7 +955,6 @@ replan() {
 				states+=("$(plan_get states | cut -d' ' -f$((i % 2 + 1)))")
 			done
 			# args: the runs' options, its --repetitions the plan's
-			mapfile -t a <"$series/args"
 			for i in "${a[@]}"; do
 				if [ "$skip" -eq 1 ]; then skip=0; continue; fi
 				[ "$i" = --repetitions ] && { skip=1; continue; }
@@ -1144,15 +1147,63 @@ kexec_reboot_reuses_cmdline() {
 	)
 }
 # ------------------------------------------------------------ planning
-# prior_runs: the runs under OUT (its run directories and its series'
-# runs) of this machine (smapbench info --same-machine RUN) that finished,
-# of the SMAP state seen on the most boots, one a line; nothing unless
-# that is two boots or more: what smapbench plan needs.
+# plan_rows RUN ARG...: the rows smapbench plan must hold for, for a
+# series whose runs take ARG... (its args), into plan_rows_regex (empty:
+# plan's default, the headline rows). With --command, the command's row
+# alone, whatever the suites: the command is what the user names, and
+# its row is what the series is about; its name is RUN's row of suite
+# command (without RUN, smapbench run --list's). Else with --filter, its
+# regular expression (the series' runs hold no other suite's rows); else
+# with --suite S but all, S's rows. Status 1: RUN has no command row.
+plan_rows() {
+	local run=$1 command="" filter="" suite="" name
+	shift
+	plan_rows_regex=""
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--command) command=${2-}; shift ;;
+		--filter) filter=${2-}; shift ;;
+		--suite) suite=${2-}; shift ;;
+		esac
+		shift
+	done
+	if [ -n "$command" ]; then
+		if [ -n "$run" ]; then
+			name=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "name") n = i; if ($i == "suite") s = i }; next }
+				n && s && $s == "command" { print $n; exit }' "$run/results.csv" 2>/dev/null)
+		else
+			name=$("$here/build/smapbench" run --list --suite none --command "$command" 2>/dev/null |
+				awk '$2 == "command" { print $1; exit }')
+		fi
+		[ -n "$name" ] || return 1
+		# its words are letters, digits and . _ + - /: . and + are special
+		plan_rows_regex="^$(sed 's/[.+]/\\&/g' <<<"$name")\$"
+	elif [ -n "$filter" ]; then
+		plan_rows_regex=$filter
+	else
+		case $suite in syscall | kmod | bpf) plan_rows_regex="^$suite/" ;; esac
+	fi
+	return 0
+}
+# has_row RUN REGEX: RUN's results.csv has a row whose name matches REGEX
+# (none: any row).
+has_row() {
+	[ -n "$2" ] || return 0
+	# ENVIRON: -v would take the regular expression's backslashes
+	re=$2 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "name") n = i; next }
+		n && $n ~ ENVIRON["re"] { found = 1; exit } END { exit !found }' "$1/results.csv" 2>/dev/null
+}
+# prior_runs [ROWS]: the runs under OUT (its run directories and its
+# series' runs) of this machine (smapbench info --same-machine RUN) that
+# finished and hold a row ROWS matches, of the SMAP state seen on the
+# most boots, one a line; nothing unless that is two boots or more: what
+# smapbench plan needs.
 prior_runs() {
-	local bin=$here/build/smapbench d kv
+	local bin=$here/build/smapbench d kv want=${1-}
 	for d in "$out"/*/ "$out"/series-*/runs/*/; do
 		d=${d%/}
 		[ -f "$d/context.csv" ] || continue
+		has_row "$d" "$want" || continue
 		kv=$("$bin" info --format=kv "$d" 2>/dev/null) || continue
 		grep -q '^status=interrupted$' <<<"$kv" && continue
 		"$bin" info --same-machine "$d" >/dev/null 2>&1 || continue
@@ -1165,17 +1216,19 @@ prior_runs() {
 			if (best >= 2) printf "%s", runs[pick]
 		}'
 }
-# plan_with BIN RUN...: smapbench plan on the runs, for precision and
-# max_boots (bounded: a plan takes a second); sets plan_text (its
-# output), planned_boots, planned_repetitions, planned_time and
-# planned_fits (1: within max_boots). Status 0: a figure; 2: none
-# (plan_why: not even the planner's most boots reach the precision, or
-# plan's error).
+# plan_with BIN PHASES RUN...: smapbench plan on the runs, for precision
+# and max_boots, the rows of plan_rows_regex and the costs of the
+# phases.csv PHASES (none: assumed) (bounded: a plan takes a second);
+# sets plan_text (its output), planned_boots, planned_repetitions,
+# planned_time and planned_fits (1: within max_boots). Status 0: a
+# figure; 2: none (plan_why: not even the planner's most boots reach the
+# precision, or plan's error).
 plan_with() {
-	local bin=$1 rc=0 line=""
-	shift
+	local bin=$1 phases=$2 rc=0 line=""
+	shift 2
 	plan_text=$(timeout -k 5 120 "$bin" plan "$@" --precision "$precision" \
-		--max-boots "$max_boots" 2>&1) || rc=$?
+		--max-boots "$max_boots" ${plan_rows_regex:+--rows "$plan_rows_regex"} \
+		${phases:+--phases "$phases"} 2>&1) || rc=$?
 	planned_fits=0 planned_boots="" planned_repetitions="" planned_time="" plan_why=""
 	if [ "$rc" -eq 0 ]; then
 		planned_fits=1
@@ -1198,14 +1251,34 @@ plan_with() {
 	[ -n "$plan_why" ] || plan_why="smapbench plan ended with status $rc and no plan"
 	return 2
 }
-# plan_series: plan_with on the prior runs. Status 1: no prior runs;
-# else plan_with's.
+# prior_phases: the newest phases.csv under OUT of an earlier series of
+# this machine (one of its runs is: smapbench info --same-machine), or
+# nothing.
+prior_phases() {
+	local f d run
+	while IFS= read -r f; do
+		d=${f%/phases.csv}
+		for run in "$d"/runs/*/; do
+			[ -f "$run/context.csv" ] || continue
+			if "$here/build/smapbench" info --same-machine "${run%/}" >/dev/null 2>&1; then
+				echo "$f"
+				return 0
+			fi
+		done
+	done < <(ls -t "$out"/series-*/phases.csv 2>/dev/null)
+}
+# plan_series: plan_with on the prior runs of the series' rows (run_args),
+# with the costs of the newest earlier series' phases.csv. Status 1: no
+# prior runs (or no row of the command to name); else plan_with's.
 plan_series() {
-	local runs=()
-	mapfile -t runs < <(prior_runs)
+	local runs=() phases
+	plan_rows "" "${run_args[@]}" || return 1
+	mapfile -t runs < <(prior_runs "$plan_rows_regex")
 	[ ${#runs[@]} -ge 2 ] || return 1
+	phases=$(prior_phases)
 	plan_from="${#runs[@]} runs of this machine under $out"
-	plan_with "$here/build/smapbench" "${runs[@]}"
+	plan_basis=" (rows: ${plan_rows_regex:-the headline rows}; costs: ${phases:+measured, ${phases#"$out/"}}${phases:-assumed})"
+	plan_with "$here/build/smapbench" "$phases" "${runs[@]}"
 }
 # boots_words [ADD]: how many boots the series has (plus ADD): n, or
 # from n to max_boots when the series plans the rest after its first.
@@ -1327,9 +1400,9 @@ start() {
 		# boot 1's state (1 and 3) that smapbench plan needs, and starts
 		# with the fewest boots a plan has, 2 a state.
 		[ "$max_boots" -ge 4 ] ||
-			refuse "--boots auto: no earlier runs of this machine under $out to plan from, so the series plans after its boot 3 from its own boots 1 and 3 and has 4 boots at least (2 a state), more than --max-boots $max_boots: allow 4 or more, or run a series first (run-bench.sh --boots 4 --out $out)"
+			refuse "--boots auto: no earlier runs of this machine under $out${plan_rows_regex:+ with rows of $plan_rows_regex} to plan from, so the series plans after its boot 3 from its own boots 1 and 3 and has 4 boots at least (2 a state), more than --max-boots $max_boots: allow 4 or more, or run a series first (run-bench.sh --boots 4 --out $out)"
 		n=4 plan_after=3
-		say "no earlier runs of this machine under $out to plan from: the series starts with 4 boots and, after boot 3, plans how many it needs (at most $max_boots) from its own boots 1 and 3" ;;
+		say "no earlier runs of this machine under $out${plan_rows_regex:+ with rows of $plan_rows_regex} to plan from: the series starts with 4 boots and, after boot 3, plans how many it needs (at most $max_boots) from its own boots 1 and 3" ;;
 	2,auto)
 		printf '%s\n' "$plan_text" | sed 's/^/  /'
 		case $plan_why in
@@ -1350,9 +1423,9 @@ start() {
 			refuse "--boots auto: smapbench plan gave $planned_boots boots"
 		n=$planned_boots planned=1
 		run_args+=(--repetitions "$planned_repetitions")
-		say "planned from $plan_from: $n boots, $planned_repetitions repetitions a run, about $planned_time for $precision" ;;
+		say "planned from $plan_from: $n boots, $planned_repetitions repetitions a run, about $planned_time for $precision$plan_basis" ;;
 	0,*)
-		say "a series planned for $precision would take $planned_boots boots, about $planned_time$([ "$planned_fits" -eq 1 ] || echo ": more than $max_boots") (smapbench plan, from $plan_from)" ;;
+		say "a series planned for $precision would take $planned_boots boots, about $planned_time$([ "$planned_fits" -eq 1 ] || echo ": more than $max_boots") (smapbench plan, from $plan_from)$plan_basis" ;;
 	esac
 	discover_kernel
 	[ -z "$kernel_why" ] || refuse "$kernel_why"
