@@ -9,7 +9,9 @@
 # names that very plan as what the precision needs (it is the cheapest
 # of all, so the cheapest with more boots than allowed); each bad
 # argument is status 2 with a message naming it, runs of one boot
-# status 1. A few seconds.
+# status 1; --phases takes a series' measured costs (worked out here by
+# hand) and refuses a phases.csv no series writes, status 1. A few
+# seconds.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib/tap.sh
@@ -93,6 +95,45 @@ usage "--series-seconds nan" "--series-seconds 'nan'" "${runs[@]}" --series-seco
 usage "one run" "needs two or more runs" "${runs[0]}"
 usage "no run" "needs two or more runs"
 usage "an unknown option" "unknown option '--boots'" "${runs[@]}" --boots 4
+
+# --phases: the costs a series measured, each saying so; a phases.csv
+# that is not a series' is refused, status 1, naming its line
+{
+	echo "step,phase,started,seconds,clock"
+	echo "1,start,1000,4,wall"
+	echo "1,check,1004,1,uptime"
+	echo "1,settle,1005,3,uptime"
+	echo "1,run,1008,600,uptime"
+	echo "1,record,1608,2,uptime"
+	echo "2,handover,1610,10,wall"
+	echo "2,boot,1620,20,uptime"
+	echo "2,check,1640,1,uptime"
+	echo "2,settle,1641,3,uptime"
+	echo "2,run,1644,600,uptime"
+	echo "2,record,2244,2,uptime"
+	echo "end,compare,2246,30,uptime"
+} >"$tmp/phases.csv"
+out=$("$bin" plan "${runs[@]}" --precision "$target%" --rows "$rows" --phases "$tmp/phases.csv" 2>&1)
+rc=$?
+# a boot (4 + 1 + 3 + 10 + 20 + 1 + 3) / 2 = 21 s, the end 30 s
+if [ "$rc" -eq 0 ] &&
+	grep -q '^  a boot         21.0 s     measured: phases.csv, 2 boots (1 after a reboot)' <<<"$out" &&
+	grep -q '^  an invocation  .*measured: phases.csv, 2 runs of 602.0 s less the runs. timed ' <<<"$out" &&
+	grep -q '^  the end        30.0 s     measured: phases.csv.s end: comparisons (the return not recorded yet)' <<<"$out"; then
+	ok "--phases: a boot's, an invocation's and the end's costs measured, each said so"
+else
+	not_ok "--phases: status $rc"
+	show <<<"$out"
+fi
+sed -i 's/^2,boot,1620,20,uptime$/2,boot,1620,-20,uptime/' "$tmp/phases.csv"
+out=$("$bin" plan "${runs[@]}" --rows "$rows" --phases "$tmp/phases.csv" 2>&1)
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "^smapbench plan: --phases: $tmp/phases.csv:8: started '1620' and seconds '-20'" <<<"$out"; then
+	ok "--phases: a phases.csv no series writes is refused, status 1, with its line"
+else
+	not_ok "--phases of a duration below 0: status $rc"
+	show <<<"$out"
+fi
 
 cp -r "$tmp/clearcpuid" "$tmp/same-boot"
 out=$("$bin" plan "${runs[0]}" "$tmp/same-boot" 2>&1)
