@@ -914,7 +914,10 @@ case_p2() {
 	plan_boot3 "$dir"
 	status=$(sb_status)
 	mapfile -t runs < <(awk -F, -v d="$dir" 'NR > 1 && ($1 == 1 || $1 == 3) { print d "/" $8 }' "$dir/boots.csv")
-	expect=$("$SB_TREE/build/smapbench" plan "${runs[@]}" --precision 50% 2>&1 | grep '^plan: ')
+	# the plan of the series' rows (its --filter) and of the costs its
+	# phases.csv measured: the file's plan row came after, in no cost
+	expect=$("$SB_TREE/build/smapbench" plan "${runs[@]}" --precision 50% \
+		--rows '^syscall/getppid$' --phases "$dir/phases.csv" 2>&1 | grep '^plan: ')
 	"$SB_TREE/run-bench.sh" --series-status >"$SB/status.out" 2>&1 </dev/null
 	if [[ $expect == "plan: 6 boots (3 a state), 1 invocation a boot, 3 repetitions an invocation:"* ]] &&
 		grep -qxF "$expect" "$dir/planned.txt" && grep -qF "    $expect" "$dir/log" &&
@@ -929,6 +932,21 @@ case_p2() {
 		show <"$dir/planned.txt"
 		show <"$SB/status.out"
 		not_ok "P2: the plan after boot 3: expected '$expect', plan '$(grep '^boots=\|^planned=' "$dir/plan" | tr '\n' ' ')', status '$status'"
+	fi
+	# its rows: the series' --filter's, not the headline rows; its costs:
+	# boots 1 to 3 of phases.csv, a boot's the mean before its run
+	local boot
+	boot=$(awk -F, '$1 ~ /^[123]$/ && $2 ~ /^(start|handover|boot|check|settle)$/ { s += $4 }
+		END { printf "%.1f s", s / 3 }' "$dir/phases.csv")
+	if grep -q "^smapbench plan after boot 3, .* --rows '^syscall/getppid\$' --phases phases.csv:" "$dir/planned.txt" &&
+		grep -q '^  sigma_rep of the 1 chosen rows:' "$dir/planned.txt" &&
+		grep -qx "  a boot         $boot *measured: phases.csv, 3 boots (2 after a reboot): start or reboot, check, settle" "$dir/planned.txt" &&
+		grep -q '^  an invocation  .*measured: phases.csv, 3 runs of ' "$dir/planned.txt" &&
+		grep -q '^  the end        .*assumed (phases.csv has no end)' "$dir/planned.txt"; then
+		ok "P2: the plan holds for the series' rows (--rows of its --filter) at the costs its phases.csv measured: a boot $boot, as the file's boots 1 to 3 give"
+	else
+		show <"$dir/planned.txt"
+		not_ok "P2: the plan's rows and costs: not the series' --filter, or not phases.csv's (a boot $boot by the file)"
 	fi
 	sb_boot
 	sb_boot
@@ -1017,6 +1035,44 @@ case_p4() {
 	fi
 }
 
+# P5: a series of a command plans for the command's row alone: boot 3's
+# run lost that row (its results.csv and samples.csv without it), so the
+# runs hold no row the plan may use: the plan step fails, saying which
+# rows it wanted, and the series ends after boot 3 (P1), though the runs
+# still have the suites' rows the default would have taken.
+case_p5() {
+	sb_setup systemd
+	plan_first_args
+	SB_RUN_ARGS+=(--command 'true p5')
+	local dir row
+	row=$("$SB_TREE/build/smapbench" run --list --suite none --command 'true p5' | awk '{ print $1 }')
+	sb_start auto --precision 50%
+	dir=$(sb_series)
+	sb_boot
+	mv "$dir/bin/run-bench.sh" "$dir/bin/run-bench.real.sh"
+	cat >"$dir/bin/run-bench.sh" <<'WRAPPER'
+#!/bin/bash
+# the series' run, then its command's row gone
+series=$(cd "$(dirname "$0")/.." && pwd)
+"$series/bin/run-bench.real.sh" "$@" || exit
+run=$(cat "$series/run-dir")
+sed -i '/^command\//d' "$run/results.csv" "$run/samples.csv"
+WRAPPER
+	chmod 755 "$dir/bin/run-bench.sh"
+	sb_boot
+	mv -f "$dir/bin/run-bench.real.sh" "$dir/bin/run-bench.sh"
+	sb_boot
+	if [ -n "$row" ] && grep -q "^done: 3 boots; the plan after boot 3 failed: smapbench plan: no row matches --rows '^${row//./\\.}\\\$'" "$dir/status" &&
+		grep -q "^smapbench plan after boot 3, .* --rows '^${row//./\\.}\\\$' --phases phases.csv:" "$dir/planned.txt" &&
+		grep -q '^syscall/getppid,' "$dir/runs/"*/results.csv && [ "$(sb_rows)" -eq 3 ] &&
+		[ "$(tail -n 1 "$dir/final.csv" | sed 's/.*,//')" = 1 ] && [ -z "$(sb_leftovers)" ]; then
+		ok "P5: a --command series plans for $row alone; runs without it fail the plan step, and the series ends after boot 3"
+	else
+		show <"$dir/planned.txt"
+		not_ok "P5: a --command series' plan without its row: status '$(sb_status)', $(sb_rows) rows, left: $(sb_leftovers)"
+	fi
+}
+
 # ------------------------------------------------------------ the stage
 if [ "${1:-}" = --case ]; then
 	# shellcheck source=tests/series/sandbox.sh
@@ -1044,7 +1100,7 @@ work=$build/series-sandbox
 rm -rf "$work"
 mkdir -p "$work/data"
 # The longest first: r5 waits out a run's limit and its grace.
-cases=${SERIES_SANDBOX_CASES:-r5 p2 h1 r1 e1 p1 p3 p4 b9 b4 b6 e2 r3 k1 r2 b3m r4 s2 b8 b3 h3 b5 s4 b7 s1}
+cases=${SERIES_SANDBOX_CASES:-r5 p2 h1 r1 e1 p1 p3 p4 p5 b9 b4 b6 e2 r3 k1 r2 b3m r4 s2 b8 b3 h3 b5 s4 b7 s1}
 jobs=${SERIES_SANDBOX_JOBS:-3}
 stage_start=$SECONDS
 for c in $cases; do
