@@ -8,19 +8,22 @@
 #
 # Targets: tar (tar_next, tar_read), csv (csv_read_row), json (json_parse),
 # manifest (run_manifest_parse), import (a whole run_import of the input
-# as an archive) and import_resummed (the same after the MANIFEST's sizes
-# and sums are made the members', so that mutations get past them). make
-# check runs each for about 10 s (stage 37-fuzz), and every input of
+# as an archive), import_resummed (the same after the MANIFEST's sizes
+# and sums are made the members', so that mutations get past them) and
+# workload (the readers of `smapbench workload`, census_workload_read.c:
+# a census.csv, sites.csv, compare.csv and pair-fit.csv in one input).
+# make check runs each for about 10 s (stage 37-fuzz), and every input of
 # tests/fuzz/regressions/<target>/ once.
 
-FUZZ_TARGETS := tar csv json manifest import import_resummed
+FUZZ_TARGETS := tar csv json manifest import import_resummed workload
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -std=c11 -D_GNU_SOURCE \
 	-I. -I$(BUILD)/include
 # What the parsers use, and nothing that needs an optional library.
-FUZZ_SRCS    := $(sort $(wildcard archive/*.c rundata/*.c measure/*.c system/*.c))
+FUZZ_SRCS    := $(sort $(wildcard archive/*.c rundata/*.c measure/*.c system/*.c)) \
+	census/command/census_workload_read.c
 FUZZ_BINS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-build
