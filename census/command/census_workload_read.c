@@ -174,7 +174,8 @@ static const char *unquote_word(const char *p, char *out, size_t len)
 			p = end + 1;
 		} else if (*p == '"') {
 			for (p++; *p && *p != '"' && n + 1 < len; p++) {
-				if (*p == '\\' && strchr("\"\\$`", p[1]))
+				/* strchr() finds the terminator too: a last backslash stays */
+				if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
 					p++;
 				if (*p == '$' || *p == '`')
 					return NULL;
