@@ -176,9 +176,9 @@ static const char *unquote_word(const char *p, char *out, size_t len)
 			for (p++; *p && *p != '"' && n + 1 < len; p++) {
 				/* strchr() finds the terminator too: a last backslash stays */
 				if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
-					p++;
-				if (*p == '$' || *p == '`')
-					return NULL;
+					p++;	/* \$ and \` are the bytes */
+				else if (*p == '$' || *p == '`')
+					return NULL;	/* an expansion */
 				out[n++] = *p;
 			}
 			if (*p != '"')
