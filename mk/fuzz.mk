@@ -10,11 +10,13 @@
 # manifest (run_manifest_parse), import (a whole run_import of the input
 # as an archive), import_resummed (the same after the MANIFEST's sizes
 # and sums are made the members', so that mutations get past them) and
-# phases (phases_csv_load, then the plan's costs from it). make
+# phases (phases_csv_load, then the plan's costs from it) and workload
+# (the readers of `smapbench workload`, census_workload_read.c: a
+# census.csv, sites.csv, compare.csv and pair-fit.csv in one input). make
 # check runs each for about 10 s (stage 37-fuzz), and every input of
 # tests/fuzz/regressions/<target>/ once.
 
-FUZZ_TARGETS := tar csv json manifest import import_resummed phases
+FUZZ_TARGETS := tar csv json manifest import import_resummed phases workload
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -23,7 +25,7 @@ FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 # What the parsers use, and nothing that needs an optional library; of
 # analysis/, only what phases' costs take.
 FUZZ_SRCS    := $(sort $(wildcard archive/*.c rundata/*.c measure/*.c system/*.c)) \
-	analysis/series_plan_phases.c
+	analysis/series_plan_phases.c census/command/census_workload_read.c
 FUZZ_BINS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-build

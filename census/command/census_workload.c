@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* census_workload.c - a command's cost, measured and predicted; see census_workload.h. */
+/*
+ * census_workload.c - a command's cost, measured and predicted; see
+ * census_workload.h. Its files are read by census_workload_read.c.
+ */
 #include "census/command/census_workload.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -10,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis/gnuplot.h"
 #include "census/command/census_cost.h"
@@ -18,12 +19,7 @@
 #include "rundata/atomic_file.h"
 #include "rundata/catalogue.h"
 #include "rundata/csv.h"
-#include "rundata/pair_fit_csv.h"
-#include "rundata/rundir.h"
 #include "suites/command.h"
-
-/* The call sites workload.md names: the census's first. */
-#define WORKLOAD_SITES	5
 
 const char *workload_source_name(enum workload_source s)
 {
@@ -40,47 +36,6 @@ const char *workload_source_name(enum workload_source s)
 	return "?";
 }
 
-/*
- * One word of a POSIX shell's quoting (unquoted bytes, '...', "..."
- * without expansions, backslashes) into out: the rest after it, or NULL
- * when the text is not one such word.
- */
-static const char *unquote_word(const char *p, char *out, size_t len)
-{
-	size_t n = 0;
-
-	while (*p && *p != ' ' && *p != '\t') {
-		if (*p == '\'') {
-			const char *end = strchr(p + 1, '\'');
-
-			if (!end)
-				return NULL;
-			for (p++; p < end && n + 1 < len; p++)
-				out[n++] = *p;
-			p = end + 1;
-		} else if (*p == '"') {
-			for (p++; *p && *p != '"' && n + 1 < len; p++) {
-				if (*p == '\\' && strchr("\"\\$`", p[1]))
-					p++;
-				if (*p == '$' || *p == '`')
-					return NULL;
-				out[n++] = *p;
-			}
-			if (*p != '"')
-				return NULL;
-			p++;
-		} else {
-			if (*p == '\\' && p[1])
-				p++;
-			if (n + 1 < len)
-				out[n++] = *p;
-			p++;
-		}
-	}
-	out[n] = '\0';
-	return p;
-}
-
 /* Whether text is the command of a row named op. */
 static int text_is_op(const char *text, const char *op)
 {
@@ -94,16 +49,12 @@ static int text_is_op(const char *text, const char *op)
 int workload_same_command(const char *census_command, const char *op)
 {
 	char word[COMMAND_TEXT_MAX];
-	const char *p = census_command;
 
 	if (text_is_op(census_command, op))
 		return 1;
 	/* sh -c 'TEXT': the very process the row starts */
-	if (strncmp(p, "sh -c ", 6) && strncmp(p, "/bin/sh -c ", 11))
-		return 0;
-	p = strstr(p, "-c ") + 3;
-	p = unquote_word(p, word, sizeof(word));
-	return p && !*p && text_is_op(word, op);
+	return workload_sh_c_text(census_command, word, sizeof(word)) &&
+	       text_is_op(word, op);
 }
 
 void workload_predict(struct workload_prediction *p, double pairs,
@@ -126,158 +77,22 @@ void workload_predict(struct workload_prediction *p, double pairs,
 		     p->ns_low <= measured_high_ns ? "agree" : "disagree";
 }
 
-/* The command's row of compare.csv: its B - A in ns, with the interval. */
-static int load_measured(const struct workload_options *o, struct workload *w,
-			 char *err, size_t errlen)
-{
-	char path[PATH_MAX + 32];
-	struct csv_table t;
-	long found = -1;
-
-	snprintf(path, sizeof(path), "%s/compare.csv", o->compare);
-	if (csv_table_load(path, &t, err, errlen))
-		return -2;
-	for (size_t i = 0; i < t.count; i++) {
-		const char *suite = csv_table_get(&t, i, "suite");
-
-		if (!suite || strcmp(suite, "command"))
-			continue;
-		if (found >= 0) {
-			snprintf(err, errlen, "%s: two command rows (%s, %s): a run has one command",
-				 path, csv_table_get(&t, (size_t)found, "name"),
-				 csv_table_get(&t, i, "name"));
-			csv_table_free(&t);
-			return -2;
-		}
-		found = (long)i;
-	}
-	if (found < 0) {
-		snprintf(err, errlen, "%s has no command row: compare runs made with --command", path);
-		csv_table_free(&t);
-		return -2;
-	}
-	{
-		size_t r = (size_t)found;
-		const char *unit = csv_table_get(&t, r, "unit");
-		double delta = csv_number(csv_table_get(&t, r, "delta"));
-		double delta_ns = csv_number(csv_table_get(&t, r, "delta_ns"));
-		/* delta_ns / delta converts the interval as it did the delta */
-		double scale = unit && !strcmp(unit, "ns") ? 1 : delta_ns / delta;
-		const char *verdict = csv_table_get(&t, r, "verdict");
-
-		/* ns per unit: a 0 one (from a delta of 1e999) would make every end 0 */
-		if (!(scale > 0 && isfinite(scale)))
-			scale = NAN;
-		snprintf(w->row, sizeof(w->row), "%s",
-			 csv_table_get(&t, r, "name") ? csv_table_get(&t, r, "name") : "");
-		w->measured_ns = delta * scale;
-		w->measured_low_ns = csv_number(csv_table_get(&t, r, "ci_low")) * scale;
-		w->measured_high_ns = csv_number(csv_table_get(&t, r, "ci_high")) * scale;
-		snprintf(w->measured_verdict, sizeof(w->measured_verdict), "%s",
-			 verdict ? verdict : "");
-	}
-	csv_table_free(&t);
-	return 0;
-}
-
-/* The census row of the kernel (or the only SMAP-on one) and its cost. */
+/* The census row of the kernel (or the only SMAP-on one): of the row's command. */
 static int load_census(const struct workload_options *o, struct workload *w,
 		       char *err, size_t errlen)
 {
-	struct workload_prediction *p = &w->p[WORKLOAD_CENSUS];
-	char path[PATH_MAX + 32], kernels[512] = "";
-	struct csv_table t;
-	long row = -1;
-	size_t smap = 0;
 	const char *op;
+	int rc = workload_read_census(o->census, o->kernel, w, err, errlen);
 
-	snprintf(path, sizeof(path), "%s/census.csv", o->census);
-	if (csv_table_load(path, &t, err, errlen))
-		return -2;
-	if (csv_table_column(&t, "model_pairs") < 0 ||
-	    csv_table_column(&t, "command") < 0 ||
-	    csv_table_column(&t, "kernel") < 0 ||
-	    csv_table_column(&t, "smap_state") < 0) {
-		snprintf(err, errlen, "%s is no census of a command (smapbench census -- COMMAND)",
-			 path);
-		csv_table_free(&t);
-		return -2;
-	}
-	for (size_t i = 0; i < t.count; i++) {
-		const char *kernel = csv_table_get(&t, i, "kernel");
-
-		if (strcmp(csv_table_get(&t, i, "smap_state"), "smap"))
-			continue;
-		smap++;
-		snprintf(kernels + strlen(kernels), sizeof(kernels) - strlen(kernels),
-			 "%s%s", *kernels ? ", " : "", kernel);
-		if ((o->kernel && !strcmp(kernel, o->kernel)) || (!o->kernel && row < 0))
-			row = (long)i;
-	}
-	if (row < 0 || (!o->kernel && smap > 1)) {
-		snprintf(err, errlen, "%s: %s (its SMAP-on boots: %s)", path,
-			 o->kernel ? "no SMAP-on boot of that kernel" :
-			 "boots of several kernels: name one with --kernel",
-			 *kernels ? kernels : "none");
-		csv_table_free(&t);
-		return -2;
-	}
-	snprintf(w->census_command, sizeof(w->census_command), "%s",
-		 csv_table_get(&t, (size_t)row, "command"));
-	snprintf(w->kernel, sizeof(w->kernel), "%s",
-		 csv_table_get(&t, (size_t)row, "kernel"));
+	if (rc)
+		return rc;
 	op = strchr(w->row, '/') ? strchr(w->row, '/') + 1 : w->row;
 	if (!workload_same_command(w->census_command, op) && !o->force) {
-		snprintf(err, errlen, "%s counts '%s', not the command of %s: take a census of it (smapbench census -- sh -c 'CMD'), or --force",
-			 path, w->census_command, w->row);
-		csv_table_free(&t);
+		snprintf(err, errlen, "%s/census.csv counts '%s', not the command of %s: take a census of it (smapbench census -- sh -c 'CMD'), or --force",
+			 o->census, w->census_command, w->row);
 		return -2;
 	}
-	w->pairs = csv_number(csv_table_get(&t, (size_t)row, "model_pairs"));
-	if (!isfinite(w->pairs))
-		w->pairs = csv_number(csv_table_get(&t, (size_t)row, "pairs"));
-
-	/* the census's own figure: a value, or a range only */
-	p->cost = csv_number(csv_table_get(&t, (size_t)row, "pair_cost"));
-	p->cost_low = csv_number(csv_table_get(&t, (size_t)row, "pair_cost_low"));
-	p->cost_high = csv_number(csv_table_get(&t, (size_t)row, "pair_cost_high"));
-	p->ghz = csv_number(csv_table_get(&t, (size_t)row, "ghz"));
-	snprintf(p->unit, sizeof(p->unit), "%s",
-		 csv_table_get(&t, (size_t)row, "pair_cost_unit"));
-	p->known = isfinite(p->cost_low) && isfinite(p->cost_high) && *p->unit;
-	snprintf(p->source, sizeof(p->source), p->known ?
-		 "the figure the census took (its report.md says which)" :
-		 "the census took no pair cost");
-	csv_table_free(&t);
 	return 0;
-}
-
-/* Beta of the comparison's pair-fit.csv. */
-static void load_series(const struct workload_options *o, struct workload *w)
-{
-	struct workload_prediction *p = &w->p[WORKLOAD_SERIES];
-	char path[PATH_MAX + 32], why[PATH_MAX + 256];
-	struct pair_fit_csv fit;
-
-	snprintf(path, sizeof(path), "%s/%s", o->compare, PAIR_FIT_FILE);
-	if (access(path, F_OK)) {
-		snprintf(p->source, sizeof(p->source),
-			 "not fitted: the comparison has no %s (it needs the suites' rows and a census of the benchmarks on this kernel)",
-			 PAIR_FIT_FILE);
-		return;
-	}
-	if (pair_fit_csv_load(path, &fit, why, sizeof(why))) {
-		snprintf(p->source, sizeof(p->source), "%.1400s", why);
-		return;
-	}
-	p->known = 1;
-	p->cost = fit.beta;
-	p->cost_low = fit.low;
-	p->cost_high = fit.high;
-	p->ghz = fit.ghz;
-	snprintf(p->unit, sizeof(p->unit), "%s", fit.unit);
-	snprintf(p->source, sizeof(p->source), "beta of %.1400s", path);
-	pair_fit_csv_free(&fit);
 }
 
 /* inline - nopad of this machine's runs under o->runs. */
@@ -309,46 +124,22 @@ static int load_module(const struct workload_options *o, struct workload *w,
 	return 0;
 }
 
-/* Whether a run under o->runs ran under QEMU's emulator. */
-static int runs_tcg(const char *runs)
-{
-	DIR *d = runs ? opendir(runs) : NULL;
-	struct dirent *e;
-	int tcg = 0;
-
-	while (d && !tcg && (e = readdir(d))) {
-		char path[PATH_MAX], err[256];
-		struct run_dir run;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", runs, e->d_name);
-		if (rundir_load_context(path, &run, err, sizeof(err)))
-			continue;
-		tcg = !strcmp(rundir_context_or(&run, "virt", ""), "tcg");
-		rundir_free(&run);
-	}
-	if (d)
-		closedir(d);
-	return tcg;
-}
-
 int workload_build(const struct workload_options *o, struct workload *w,
 		   char *err, size_t errlen)
 {
 	int rc;
 
 	memset(w, 0, sizeof(*w));
-	rc = load_measured(o, w, err, errlen);
+	rc = workload_read_measured(o->compare, w, err, errlen);
 	if (!rc)
 		rc = load_census(o, w, err, errlen);
 	if (rc)
 		return rc;
-	load_series(o, w);
+	workload_read_series(o->compare, &w->p[WORKLOAD_SERIES]);
 	rc = load_module(o, w, err, errlen);
 	if (rc)
 		return rc;
-	w->tcg = runs_tcg(o->runs);
+	w->tcg = workload_runs_tcg(o->runs);
 	for (int s = 0; s < WORKLOAD_SOURCES; s++)
 		workload_predict(&w->p[s], w->pairs, w->measured_low_ns,
 				 w->measured_high_ns);
@@ -408,39 +199,20 @@ static void format_ns(char *buf, size_t len, double v)
 static void write_sites(FILE *f, const struct workload_options *o,
 			const struct workload *w)
 {
-	char path[PATH_MAX + 32], err[PATH_MAX + 64];
-	struct csv_table t;
-	int shown = 0;
+	struct workload_sites s;
 
-	snprintf(path, sizeof(path), "%s/sites.csv", o->census);
-	if (csv_table_load(path, &t, err, sizeof(err))) {
-		fprintf(f, "\nThe census has no call sites to name (%s).\n", err);
-		return;
-	}
-	if (csv_table_column(&t, "kernel") < 0 || csv_table_column(&t, "smap_state") < 0 ||
-	    csv_table_column(&t, "function") < 0 || csv_table_column(&t, "pairs") < 0) {
-		fprintf(f, "\nThe census has no call sites to name (%s lacks kernel, smap_state, function or pairs).\n",
-			path);
-		csv_table_free(&t);
+	if (workload_read_sites(o->census, w->kernel, &s)) {
+		fprintf(f, "\nThe census has no call sites to name (%s).\n", s.why);
 		return;
 	}
 	fprintf(f, "\nWhere the census counts the pairs (%s, SMAP on; its sites.csv):\n\n"
 		"| function | pairs | share | mostly through |\n| --- | ---: | ---: | --- |\n",
 		w->kernel);
-	for (size_t i = 0; i < t.count && shown < WORKLOAD_SITES; i++) {
-		const char *via = csv_table_get(&t, i, "via_1");
-
-		if (strcmp(csv_table_get(&t, i, "kernel"), w->kernel) ||
-		    strcmp(csv_table_get(&t, i, "smap_state"), "smap"))
-			continue;
-		fprintf(f, "| `%s` | %s | %.1f%% | %s |\n",
-			csv_table_get(&t, i, "function"),
-			csv_table_get(&t, i, "pairs"),
-			100 * csv_number(csv_table_get(&t, i, "share")),
-			via && *via ? via : "-");
-		shown++;
-	}
-	csv_table_free(&t);
+	for (int i = 0; i < s.count; i++)
+		fprintf(f, "| `%s` | %s | %.1f%% | %s |\n", s.site[i].function,
+			s.site[i].pairs, 100 * s.site[i].share,
+			s.site[i].via && *s.site[i].via ? s.site[i].via : "-");
+	workload_sites_free(&s);
 }
 
 static void write_md(FILE *f, const struct workload_options *o,

@@ -24,6 +24,8 @@
 
 #include <stddef.h>
 
+#include "census/command/census_workload_read.h"
+
 struct workload_options {
 	const char *compare;	/* the comparison directory: compare.csv */
 	const char *census;	/* the command's census directory */
@@ -31,36 +33,6 @@ struct workload_options {
 	const char *kernel;	/* the census row's kernel; NULL: the only one */
 	int force;		/* a census whose command is another's */
 	int no_plots;
-};
-
-/* The pair costs a prediction can take, in the order they are written. */
-enum workload_source {
-	WORKLOAD_MODULE,
-	WORKLOAD_SERIES,
-	WORKLOAD_CENSUS,
-	WORKLOAD_SOURCES
-};
-
-struct workload_prediction {
-	int known;		/* a cost with an interval, so a prediction */
-	double cost, cost_low, cost_high;	/* per pair, in unit; cost NAN: a range */
-	char unit[8];		/* "cycles" or "ns" */
-	double ghz;		/* for cycles */
-	double ns, ns_low, ns_high;	/* per execution */
-	const char *verdict;	/* agree, disagree, unknown */
-	char source[1500];	/* where the cost came from, or why none */
-};
-
-struct workload {
-	char row[160];		/* the command's row of compare.csv */
-	char census_command[4200];	/* as census.csv quotes it */
-	char kernel[128];	/* the census row's */
-	double pairs;		/* per execution: census.csv's model_pairs */
-	/* B - A per execution in ns, and its interval; NAN where unknown */
-	double measured_ns, measured_low_ns, measured_high_ns;
-	char measured_verdict[32];	/* compare's */
-	int tcg;		/* a run compared ran under QEMU's emulator */
-	struct workload_prediction p[WORKLOAD_SOURCES];
 };
 
 /* "module", "series", "census". */

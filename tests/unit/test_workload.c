@@ -210,6 +210,39 @@ static void from_a_census_and_a_comparison(void **state)
 }
 
 /*
+ * The word of `sh -c "...\` ends at the command's end: a backslash last
+ * in the text escapes nothing, so the quote is unterminated. Bytes after
+ * the terminator that would close it (as a heap block's neighbour might)
+ * are not read.
+ */
+static void sh_c_text_ends_at_the_command(void **state)
+{
+	static const char command[] = "sh -c \"x\\\0\"";
+	char text[64], small[4];
+
+	(void)state;
+	assert_int(workload_sh_c_text(command, text, sizeof(text)), 0,
+		   "a backslash last in an unterminated \"...\"");
+	assert_int(workload_sh_c_text("sh -c 'abcdef'", small, sizeof(small)), 1,
+		   "a word longer than the buffer");
+	assert_str(small, "abc", "cut to it");
+	assert_int(workload_sh_c_text("sh -c", text, sizeof(text)), 0, "no word");
+}
+
+/* In "...", a backslash before \, $, ` or " is that byte; $ and ` alone expand. */
+static void sh_c_text_escapes_in_double_quotes(void **state)
+{
+	char text[64];
+
+	(void)state;
+	assert_int(workload_sh_c_text("sh -c \"a\\\\b\\$c\\`d\"", text, sizeof(text)), 1,
+		   "\\\\, \\$ and \\` in \"...\"");
+	assert_str(text, "a\\b$c`d", "the bytes they escape");
+	assert_int(workload_sh_c_text("sh -c \"$HOME\"", text, sizeof(text)), 0,
+		   "an expansion");
+}
+
+/*
  * compare.csv's numbers read as the run reader reads a run's
  * (csv_number): an end below the smallest double is 0 and one above the
  * largest infinite, as "inf" is, not unknown; a conversion to ns that
@@ -295,6 +328,8 @@ int main(void)
 		cmocka_unit_test(from_a_census_and_a_comparison),
 		cmocka_unit_test(numbers_out_of_range),
 		cmocka_unit_test(census_without_its_columns),
+		cmocka_unit_test(sh_c_text_ends_at_the_command),
+		cmocka_unit_test(sh_c_text_escapes_in_double_quotes),
 	};
 
 	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
