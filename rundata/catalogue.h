@@ -107,7 +107,9 @@ int context_diffs(const struct run_dir *a, const struct run_dir *b,
 /*
  * The KEY_COMPARISON keys that a or b did not record, so that whether
  * they match was not checked: "key (not B), ..." into buf, "" when none
- * (nor when a run records no context at all: that is said apart).
+ * (nor when a run records no context at all: that is said apart). A key
+ * that only some runs write (a suite's, a command's) is not named when
+ * neither run has it.
  */
 void context_comparison_unrecorded(const struct run_dir *a,
 				   const struct run_dir *b, char *buf,

@@ -77,6 +77,12 @@ int context_diffs(const struct run_dir *a, const struct run_dir *b,
 	return blocking;
 }
 
+/* Whether every run writes key, so that a run without it is older. */
+static int key_written_by_every_run(const struct context_key *key)
+{
+	return key->written == KEY_BY_MACHINE || key->written == KEY_BY_RUN;
+}
+
 void context_comparison_unrecorded(const struct run_dir *a,
 				   const struct run_dir *b, char *buf,
 				   size_t len)
@@ -89,6 +95,13 @@ void context_comparison_unrecorded(const struct run_dir *a,
 
 		if (!(context_keys[i].roles & KEY_COMPARISON) || (in_a && in_b) || (!a->context_count && !a->from_json) ||
 		    (!b->context_count && !b->from_json))
+			continue;
+		/*
+		 * A key written only when a run asks for it (a suite, a
+		 * command) is absent from both when neither asked: nothing
+		 * went unchecked.
+		 */
+		if (!in_a && !in_b && !key_written_by_every_run(&context_keys[i]))
 			continue;
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s (%s)",
 			 *buf ? ", " : "", key,

@@ -1036,6 +1036,9 @@ static void test_context_refusal(void **state)
 	struct context_diff *d;
 	size_t n;
 	int blocking_kernel = 0, expected_cmdline = 0;
+	char unrecorded[4096], path[600];
+	FILE *f;
+	struct run_dir e;
 
 	(void)state;
 	load("a", &a);
@@ -1064,6 +1067,24 @@ static void test_context_refusal(void **state)
 	assert_int_equal(context_diff_kind("counter"), CONTEXT_DIFF_BLOCKING);
 	assert_int_equal(context_diff_kind("smap_state"), CONTEXT_DIFF_EXPECTED);
 	assert_int_equal(context_diff_kind("governor"), CONTEXT_DIFF_INFO);
+	/* neither run has a command: not a check left undone */
+	context_comparison_unrecorded(&a, &b, unrecorded, sizeof(unrecorded));
+	assert_null(strstr(unrecorded, "command"));
+	/* a key every run writes is still named when neither has it */
+	assert_non_null(strstr(unrecorded, "counter_unit (neither run)"));
+	/* one has a command: the other's is unchecked */
+	make_run("with-command", "6.1.0-28-amd64", "ro quiet",
+		 "name,suite,op,variant,size,batch,unit,median\n"
+		 "kmod/pair/none/0,kmod,pair,none,0,0,cycles,10.1\n", 0);
+	snprintf(path, sizeof(path), "%s/with-command/context.csv", tmpdir);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("command,true\n", f);
+	assert_int_equal(fclose(f), 0);
+	load("with-command", &e);
+	context_comparison_unrecorded(&e, &b, unrecorded, sizeof(unrecorded));
+	assert_non_null(strstr(unrecorded, "command (not B)"));
+	rundir_free(&e);
 	rundir_free(&a);
 	rundir_free(&b);
 	rundir_free(&c);
