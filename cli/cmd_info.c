@@ -33,9 +33,8 @@ struct info_options {
 };
 
 static const char *const formats[] = { "text", "kv", NULL };
-static const char *const catalogue_files[] = {
-	"context.csv", "results.csv", "census.csv", "table.csv", NULL,
-};
+/* context.csv, then the catalogue's file kinds: filled by cmd_info() */
+static const char *catalogue_files[1 + FILE_KIND_COUNT + 1];
 
 static const struct option_def info_options[] = {
 	OPT_CHOICE("format", "F", struct info_options, format, formats, "format",
@@ -50,8 +49,9 @@ static const struct option_def info_options[] = {
 	OPT_CHOICE("catalogue", "FILE", struct info_options, catalogue,
 		   catalogue_files, "file", NULL,
 		   "what run data holds: for context.csv each key, its roles,\n"
-		   "who writes it and its unit; for the others each column, its\n"
-		   "roles and unit (tab-separated, docs/schema.md)"),
+		   "who writes it and its unit; for the others each column (of\n"
+		   "pair-fit.csv each key), its roles and unit (tab-separated,\n"
+		   "docs/schema.md)"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -197,7 +197,7 @@ static int info_catalogue(const char *file)
 	static const char *const column_roles[] = { "required", "row_key", "text" };
 	const struct file_kind *kind = file_kind_find(file);
 
-	/* the table's choices: context.csv or a file of the catalogue */
+	/* the option's choices: context.csv or a kind of the catalogue */
 	if (!strcmp(file, "context.csv")) {
 		for (size_t i = 0; i < context_key_count; i++) {
 			const struct context_key *k = &context_keys[i];
@@ -235,6 +235,9 @@ int cmd_info(int argc, char **argv)
 	char err[256];
 	int kv, args;
 
+	catalogue_files[0] = "context.csv";
+	for (size_t i = 0; file_kinds[i]; i++)
+		catalogue_files[1 + i] = file_kinds[i]->file;
 	if (options_parse(&info_table, argc, argv, &o, &r, err, sizeof(err)))
 		return options_refuse(&info_table, err);
 	if (r.help) {

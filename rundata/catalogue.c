@@ -451,16 +451,16 @@ const struct file_kind file_pair_fit = KIND("pair-fit.csv", pair_fit_keys);
 const struct file_kind file_workload = KIND("workload.csv", workload_columns);
 const struct file_kind file_phases = KIND("phases.csv", phases_columns);
 
+const struct file_kind *const file_kinds[FILE_KIND_COUNT + 1] = {
+	&file_results, &file_census, &file_table, &file_pair_fit,
+	&file_workload, &file_phases, NULL,
+};
+
 const struct file_kind *file_kind_find(const char *file)
 {
-	const struct file_kind *const kinds[] = {
-		&file_results, &file_census, &file_table, &file_pair_fit,
-		&file_workload, &file_phases,
-	};
-
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(kinds[i]->file, file))
-			return kinds[i];
+	for (size_t i = 0; file_kinds[i]; i++)
+		if (!strcmp(file_kinds[i]->file, file))
+			return file_kinds[i];
 	return NULL;
 }
 
