@@ -78,6 +78,26 @@ else
 	fi
 fi
 
+# Every kind of run-data file the catalogue defines (rundata/catalogue.c)
+# is one `smapbench info --catalogue` takes (its choices, shown by
+# --help, are file_kinds) and prints: a kind left out of file_kinds
+# compiles cleanly and is found by nothing that looks.
+kinds=$(grep -hE '^(static )?const struct file_kind [A-Za-z0-9_]+ *=' rundata/*.c)
+names=$(sed -nE 's/^[^=]*= *KIND\("([^"]+)".*/\1/p' <<<"$kinds")
+missing=()
+for name in $names; do
+	columns=$("$build/smapbench" info --catalogue "$name" 2>/dev/null | cut -f1 | paste -sd,)
+	[ -n "$columns" ] || missing+=("$name")
+done
+if [ -z "$kinds" ] || [ "$(grep -c . <<<"$kinds")" != "$(grep -c . <<<"$names")" ]; then
+	show <<<"$kinds"
+	not_ok "the catalogue's file kinds: none found, or one not defined with KIND(\"file\", columns) (rundata/catalogue.c)"
+elif [ ${#missing[@]} -eq 0 ]; then
+	ok "smapbench info --catalogue takes and prints each of the catalogue's $(wc -w <<<"$names") file kinds: $(tr '\n' ' ' <<<"$names")"
+else
+	not_ok "file kinds of the catalogue that smapbench info --catalogue does not take or print: ${missing[*]} (file_kinds, rundata/catalogue.c)"
+fi
+
 # The rooms depend on each other only as docs/development.md's Layout allows, and
 # no two of their files include or call each other (the objects make
 # unit-tests just built show the calls).
