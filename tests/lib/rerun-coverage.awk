@@ -1,9 +1,10 @@
 # rerun-coverage.awk: how often a rerun's center falls inside a run's interval.
-# awk -F, -v cal=CALIBRATION.csv -f t-quantile.awk -f rerun-coverage.awk CALIBRATION.csv RUN/results.csv...
+# awk -F, -v cal=CALIBRATION.csv -f t-quantile.awk -f calibration.awk \
+#     -f rerun-coverage.awk CALIBRATION.csv RUN/results.csv...
 # (tests/stages/16-statistics.sh). Every ordered pair of the runs, every
 # row all of them have: se from the row's 95% interval (t on r - 1 df, log
-# scale), C and O the calibration's invocation level (the shift every row
-# shares, each row's own), t on Satterthwaite's df. Prints
+# scale), C and O the calibration's invocation level (calibration.awk: the
+# shift every row shares, each row's own), t on Satterthwaite's df. Prints
 #   NET FULL CI PAIRS SHIFT_SD C_SD C_DF
 # NET: the rerun interval, t * sqrt(se_A^2 + se_B^2 + 2 O), holding the
 #   rerun's center, each run net of its shared shift (its mean deviation
@@ -13,14 +14,6 @@
 #   t * sqrt(se_A^2 + C + O): a rerun's center falls inside it about 83%
 #   of the time when it is right.
 # SHIFT_SD: the sd of the runs' shared shifts; C_SD, C_DF: the calibration's.
-FILENAME == cal {
-	if ($1 == "boot_sd_common") C = $2 * $2
-	else if ($1 == "boot_df_common") cdf = $2
-	else if ($1 == "boot_sd_row") prior = $2 * $2
-	else if ($1 == "row_df") rdf = $2
-	else if ($1 ~ /^row:/) own[substr($1, 5)] = $2 * $2
-	next
-}
 FNR == 1 {
 	run++
 	for (k = 1; k <= NF; k++) {
@@ -45,8 +38,10 @@ END {
 		for (i = 1; i <= run; i++) shift[i] += lc[i, w] - m
 	}
 	for (i = 1; i <= run; i++) shift[i] /= rows
+	# C and its df, and the df of O, as named above (calibration.awk)
+	C = cal_common; cdf = cal_common_df; rdf = cal_row_df
 	for (w in seen) if (seen[w] == run) {
-		o = w in own ? own[w] : prior
+		o = w in cal_own ? cal_own[w] : cal_row_prior
 		for (i = 1; i <= run; i++) for (j = 1; j <= run; j++) {
 			if (i == j) continue
 			a = se[i, w]^2; b = se[j, w]^2; d = lc[j, w] - lc[i, w]

@@ -79,7 +79,8 @@ called() {
 covered() {
 	awk -F, -v c="$(csv_column center "$1/results.csv")" -v l="$(csv_column ci_low "$1/results.csv")" \
 		-v h="$(csv_column ci_high "$1/results.csv")" -v r="$(csv_column repetitions "$1/results.csv")" \
-		-v cal="${3:-}" -f tests/lib/t-quantile.awk -f tests/lib/centers-inside.awk \
+		-v cal="${3:-}" -f tests/lib/t-quantile.awk -f tests/lib/calibration.awk \
+		-f tests/lib/centers-inside.awk \
 		${3:+"$3"} "$1/results.csv" "$2/results.csv"
 }
 
@@ -232,7 +233,8 @@ fi
 # are half as wide.
 tested=()
 for i in $(seq $((half + 1)) "$runs"); do tested+=("${dir[i]}/results.csv"); done
-read -r net full inci n shifts csd cdf <<<"$(awk -F, -v cal="$cal" -f tests/lib/t-quantile.awk -f tests/lib/rerun-coverage.awk "$cal" "${tested[@]}")"
+read -r net full inci n shifts csd cdf <<<"$(awk -F, -v cal="$cal" -f tests/lib/t-quantile.awk \
+	-f tests/lib/calibration.awk -f tests/lib/rerun-coverage.awk "$cal" "${tested[@]}")"
 pct() { awk -v k="$1" -v m="$2" 'BEGIN { printf "%.1f", m ? 100 * k / m : 0 }'; }
 echo "# the run's interval with the invocation level held a rerun's center for $inci of $n ($(pct "$inci" "$n")%); the rerun interval for $full ($(pct "$full" "$n")%)"
 echo "# the tested runs' shared shifts: sd $(awk -v s="$shifts" 'BEGIN { printf "%.2f", 100 * s }')%, calibrated $(awk -v s="$csd" 'BEGIN { printf "%.2f", 100 * s }')% on $cdf df"
