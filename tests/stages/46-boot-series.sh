@@ -18,6 +18,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . vm/lib.sh
 # shellcheck source=tests/lib/tap.sh
 . tests/lib/tap.sh
+# shellcheck source=tests/series/phases.sh
+. tests/series/phases.sh
 
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
@@ -149,6 +151,41 @@ check_complete() {
 	fi
 }
 
+# The phase times (phases.csv, report.md's table; docs/boot-series.md):
+# every phase once and in turn, back to back, summed by the table. The
+# reboots here are real ones through kexec, so each of them, the return
+# too, is split at the kernel's start: a hand-over row on the wall clock,
+# then a boot row on /proc/uptime.
+check_phases() {
+	local label=$1 dir=$2 n=$3 problems unsplit
+	problems=$(phases_problems "$dir" "$n")
+	if [ -z "$problems" ]; then
+		ok "$label: phases.csv has each boot's phases in turn, back to back, $(phases_total "$dir") s in all, as report.md's table sums them"
+	else
+		show <<<"$problems"
+		not_ok "$label: the phase times of phases.csv and report.md's table"
+	fi
+	if [ -f "$dir/phases.csv" ]; then
+		unsplit=$(awk -F, -v n="$n" '
+			NR > 1 && ($2 == "handover" || $2 == "boot") { clock[$1, $2] = clock[$1, $2] " " $5 }
+			END {
+				for (k = 2; k <= n + 1; k++) {
+					s = k <= n ? k : "end"
+					if (clock[s, "handover"] != " wall" || clock[s, "boot"] != " uptime")
+						printf " %s (handover:%s; boot:%s)", s, clock[s, "handover"], clock[s, "boot"]
+				}
+			}' "$dir/phases.csv")
+	else
+		unsplit=" all (no phases.csv)"
+	fi
+	if [ -z "$unsplit" ]; then
+		ok "$label: each of the $n reboots is a hand-over on the wall clock, then a boot on /proc/uptime (boot 2's: $(phase_seconds "$dir" 2 handover) s and $(phase_seconds "$dir" 2 boot) s)"
+	else
+		show 40 <"$dir/phases.csv" 2>/dev/null
+		not_ok "$label: reboots not split into a wall-clock hand-over and an uptime boot:$unsplit"
+	fi
+}
+
 for kernel in $kernels; do
 	image=$(image_of "$kernel")
 	if [ -z "$image" ]; then
@@ -159,5 +196,6 @@ for kernel in $kernels; do
 	# The guest's /var/lib/smapbench (run-bench.sh --vm binds it there).
 	cp -r "$PWD/build/vm/run-bench/series/share/series-state" "$work/$kernel-four.share-state" 2>/dev/null
 	check_complete "$kernel-four" "$(series_in "$work/$kernel-four")" 4
+	check_phases "$kernel-four" "$(series_in "$work/$kernel-four")" 4
 done
 stage_exit
