@@ -17,6 +17,14 @@
 # Each part keeps its rules in mk/<part>.mk; this file only ties them.
 
 BUILD    ?= build
+# The checkout's own build directory, however it is spelled: vm/census.sh
+# and `smapbench census` pass it absolute, run-bench.sh and the guests
+# relative. One spelling keeps build-flags (mk/user.mk) the same, so that
+# one does not make the other rebuild everything (under TCG, minutes).
+build_real := $(realpath $(BUILD))
+ifneq ($(filter $(realpath $(CURDIR))/%,$(build_real)),)
+override BUILD := $(patsubst $(realpath $(CURDIR))/%,%,$(build_real))
+endif
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 # Flags every user-space object of the project is built and linked with.
