@@ -21,9 +21,10 @@ BUILD    ?= build
 # and `smapbench census` pass it absolute, run-bench.sh and the guests
 # relative. One spelling keeps build-flags (mk/user.mk) the same, so that
 # one does not make the other rebuild everything (under TCG, minutes).
-build_real := $(realpath $(BUILD))
-ifneq ($(filter $(realpath $(CURDIR))/%,$(build_real)),)
-override BUILD := $(patsubst $(realpath $(CURDIR))/%,%,$(build_real))
+# (Only an absolute BUILD under a checkout path without spaces: make
+# cannot take spaces in an absolute path anyway.)
+ifneq ($(filter $(CURDIR)/%,$(BUILD)),)
+override BUILD := $(patsubst $(CURDIR)/%,%,$(BUILD))
 endif
 CC       ?= cc
 CFLAGS   ?= -O2 -g
