@@ -13,6 +13,12 @@
 #include "rundata/pair_fit_csv.h"
 #include "rundata/rundir.h"
 
+/* A row's name, which a file without that column lacks. */
+static const char *or_unnamed(const char *name)
+{
+	return name ? name : "unnamed";
+}
+
 int workload_read_measured(const char *compare_dir, struct workload *w,
 			   char *err, size_t errlen)
 {
@@ -29,9 +35,10 @@ int workload_read_measured(const char *compare_dir, struct workload *w,
 		if (!suite || strcmp(suite, "command"))
 			continue;
 		if (found >= 0) {
-			snprintf(err, errlen, "%s: two command rows (%s, %s): a run has one command",
-				 path, csv_table_get(&t, (size_t)found, "name"),
-				 csv_table_get(&t, i, "name"));
+			snprintf(err, errlen, "%s: two command rows, lines %ld and %zu (%s, %s): a run has one command",
+				 path, found + 2, i + 2,
+				 or_unnamed(csv_table_get(&t, (size_t)found, "name")),
+				 or_unnamed(csv_table_get(&t, i, "name")));
 			csv_table_free(&t);
 			return -2;
 		}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "census/command/census_workload.h"
+#include "census/command/census_workload_read.h"
 #include "measure/sha256.h"
 #include "rundata/csv.h"
 #include "suites/command.h"
@@ -320,6 +321,28 @@ static void census_without_its_columns(void **state)
 	assert_int(system(path), 0, "workload.md says the sites cannot be named");
 }
 
+/* A comparison of two command rows and no name column: said, not "(null)". */
+static void two_command_rows_without_names(void **state)
+{
+	char dir[128], path[256], err[512] = "";
+	struct workload w;
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/unnamed", unit_tmpdir);
+	snprintf(path, sizeof(path), "mkdir -p %s", dir);
+	assert_int(system(path), 0, "mkdir");
+	snprintf(path, sizeof(path), "%s/compare.csv", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("suite,delta\ncommand,1\nsyscall,2\ncommand,3\n", f);
+	fclose(f);
+	memset(&w, 0, sizeof(w));
+	assert_int(workload_read_measured(dir, &w, err, sizeof(err)), -2, err);
+	assert_non_null(strstr(err, "two command rows, lines 2 and 4 (unnamed, unnamed)"));
+	assert_null(strstr(err, "(null)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +353,7 @@ int main(void)
 		cmocka_unit_test(census_without_its_columns),
 		cmocka_unit_test(sh_c_text_ends_at_the_command),
 		cmocka_unit_test(sh_c_text_escapes_in_double_quotes),
+		cmocka_unit_test(two_command_rows_without_names),
 	};
 
 	return cmocka_run_group_tests(tests, unit_make_tmpdir, unit_remove_tmpdir);
