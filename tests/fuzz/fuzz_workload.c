@@ -9,7 +9,6 @@
  * words of `sh -c 'TEXT'`. A crash, a leak, or a census row or call site
  * of another boot than the one asked for is a finding.
  */
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "census/command/census_workload_read.h"
+#include "remove_tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,18 +26,9 @@ static const char *const files[SECTIONS] = {
 };
 static char work[64];
 
-static int remove_one(const char *path, const struct stat *st, int type,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
 static void remove_work(void)
 {
-	nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(work);
 }
 
 /* work/name holding data[0..size), or absent when data is NULL. */

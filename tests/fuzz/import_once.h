@@ -8,7 +8,6 @@
 #ifndef SMAPBENCH_FUZZ_IMPORT_ONCE_H
 #define SMAPBENCH_FUZZ_IMPORT_ONCE_H
 
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,21 +15,13 @@
 #include <unistd.h>
 
 #include "archive/import.h"
+#include "remove_tree.h"
 
 static char work[64], archive[96], datadir[96];
 
-static int remove_one(const char *path, const struct stat *st, int type,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
 static void remove_work(void)
 {
-	nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(work);
 }
 
 static void import_once(const uint8_t *data, size_t size)
@@ -54,7 +45,7 @@ static void import_once(const uint8_t *data, size_t size)
 	/* A refused archive leaves no data directory behind. */
 	if (rc != 0 && access(datadir, F_OK) == 0)
 		abort();
-	nftw(datadir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(datadir);
 }
 
 #endif /* SMAPBENCH_FUZZ_IMPORT_ONCE_H */
