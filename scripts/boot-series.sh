@@ -995,8 +995,8 @@ planned_line() {
 # comparison failed).
 compare_into() {
 	# beta from the census of this kernel's benchmarks the series took in
-	if "$series/bin/build/smapbench" report "$1" "$2" --no-plots \
-		${bench_census:+--census "$bench_census"} --out "$series/$3" >>"$series/log" 2>&1; then
+	if (cd "$series" && bin/build/smapbench report "$1" "$2" --no-plots \
+		${bench_census:+--census "$bench_census"} --out "$3") >>"$series/log" 2>&1; then
 		echo "- $4: [$3]($3/report.md)" >>"$series/report.md.tmp"
 	else
 		echo "- $4: the comparison failed (log)" >>"$series/report.md.tmp"
@@ -1008,8 +1008,8 @@ compare_into() {
 # the census, into compare-all and report.md.
 workload() {
 	[ -f "$series/census/census.csv" ] && [ -f "$series/compare-all/compare.csv" ] || return 0
-	if "$series/bin/build/smapbench" workload "$series/compare-all" --census "$series/census" \
-		--runs "$series/runs" --kernel "$(plan_get release)" >>"$series/log" 2>&1; then
+	if (cd "$series" && bin/build/smapbench workload compare-all --census census \
+		--runs runs --kernel "$(plan_get release)") >>"$series/log" 2>&1; then
 		{
 			echo
 			cat "$series/compare-all/workload.md"
@@ -1047,7 +1047,7 @@ pair_cost() {
 report() {
 	local rows row on off pair=0 k got bid up load settle run offs="" ons="" count_off=0 count_on=0 r s s1 r1 r2 i
 	local bench_census=""
-	[ -f "$series/census-bench/census.csv" ] && bench_census=$series/census-bench
+	[ -f "$series/census-bench/census.csv" ] && bench_census=census-bench
 	mapfile -t rows < <(tail -n +2 "$series/boots.csv")
 	set_status "comparing the runs of ${#rows[@]} boots"
 	{
@@ -1084,9 +1084,9 @@ report() {
 	for row in "${rows[@]}"; do
 		IFS=, read -r _ _ s _ _ _ _ r <<<"$row"
 		if [ "$s" = smap ]; then
-			ons+=",$series/$r" count_on=$((count_on + 1))
+			ons+=",$r" count_on=$((count_on + 1))
 		else
-			offs+=",$series/$r" count_off=$((count_off + 1))
+			offs+=",$r" count_off=$((count_off + 1))
 		fi
 	done
 	if [ "$count_on" -gt 0 ] && [ "$count_off" -gt 0 ]; then
@@ -1098,7 +1098,7 @@ report() {
 		IFS=, read -r _ _ _ _ _ _ _ r2 <<<"${rows[i + 1]}"
 		if [ "$s1" = smap ]; then on=$r1 off=$r2; else on=$r2 off=$r1; fi
 		pair=$((pair + 1))
-		compare_into "$series/$off" "$series/$on" "compare-$pair" \
+		compare_into "$off" "$on" "compare-$pair" \
 			"boots $((i + 1)) and $((i + 2)), $off against $on"
 	done
 	pair_cost

@@ -204,6 +204,17 @@ if grep -q "What SMAP costs the command" "$dir/report.md" &&
 else
 	not_ok "series-command: report.md, workload.md's TCG line or plots/workload.png missing"
 fi
+# the series is published as a directory: its reports name its own files
+# relative to it, never where it lay while it ran (the guest's share) or
+# where it lies now
+leaks=$(grep -lF -e '/run/smapbench/runs/' -e "$dir/" "$dir/report.md" "$dir"/compare-*/report.md \
+	"$dir"/compare-all/workload.* "$dir"/compare-all/pair-fit.csv 2>/dev/null)
+if [ -z "$leaks" ]; then
+	ok "series-command: its reports name the series' files relative to it"
+else
+	grep -nF -e '/run/smapbench/runs/' -e "$dir/" $leaks | head -5 | show
+	not_ok "series-command: absolute paths of the series in ${leaks//$'\n'/ }"
+fi
 
 # --- a command that fails ends the series on its first boot -----------------
 start=$SECONDS
