@@ -19,6 +19,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . vm/lib.sh
 # shellcheck source=tests/lib/tap.sh
 . tests/lib/tap.sh
+# shellcheck source=tests/lib/guest.sh
+. tests/lib/guest.sh
 
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
@@ -34,10 +36,7 @@ else
 	not_ok "hostroot: shellcheck on vm/hostroot-init, tests/vm/hostroot-checks.sh"
 fi
 
-if ! command -v qemu-system-x86_64 >/dev/null; then
-	not_ok "hostroot: qemu-system-x86_64 not installed (scripts/deps.sh install test)"
-	exit 1
-fi
+need_guest_tools hostroot qemu-system-x86_64
 if ! make -s all >"$build/hostroot-make.log" 2>&1; then
 	show <"$build/hostroot-make.log"
 	not_ok "hostroot: make all"
@@ -93,16 +92,16 @@ boot() {
 }
 
 start=$(date +%s)
-release=$(vm_debian_release linux-image-amd64)
-if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
+release=$(debian_kernel 6.1)
+if [ -n "$release" ]; then
 	image=/boot/vmlinuz-$release
 	boot 6.1 "$image" smap max "" smap killed normal sigint
 	boot 6.1 "$image" clearcpuid max clearcpuid=smap nosmap normal compare sigterm
 else
 	not_ok "hostroot: Debian's default kernel is not installed (scripts/deps.sh install test)"
 fi
-release=$(vm_debian_release linux-image-6.12-amd64)
-if [ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ]; then
+release=$(debian_kernel 6.12)
+if [ -n "$release" ]; then
 	boot 6.12 "/boot/vmlinuz-$release" smap max "" smap normal
 else
 	skip "hostroot: 6.12 boots" "linux-image-6.12-amd64 not installed"

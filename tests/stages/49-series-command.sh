@@ -18,6 +18,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . vm/lib.sh
 # shellcheck source=tests/lib/tap.sh
 . tests/lib/tap.sh
+# shellcheck source=tests/lib/guest.sh
+. tests/lib/guest.sh
 
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
@@ -60,12 +62,9 @@ usage_fails "smapbench workload without --census" "needs --census" \
 usage_fails "smapbench workload on a directory without compare.csv" "compare.csv" \
 	"$bin" workload tests/fixtures/run-smap --census data/vm-20261206-051445-census-git --kernel 6.1.0-57-amd64
 
-if ! command -v qemu-system-x86_64 >/dev/null || ! command -v kexec >/dev/null; then
-	not_ok "series-command: qemu-system-x86_64 or kexec not installed (scripts/deps.sh install test)"
-	stage_exit
-fi
-release=$(vm_debian_release linux-image-amd64)
-if [ -z "$release" ] || ! [ -r "/boot/vmlinuz-$release" ]; then
+need_guest_tools series-command qemu-system-x86_64 kexec
+release=$(debian_kernel 6.1)
+if [ -z "$release" ]; then
 	not_ok "series-command: Debian's default kernel is not installed (scripts/deps.sh install test)"
 	stage_exit
 fi
@@ -90,8 +89,8 @@ fi
 ok "series-command: the census of '$cmd' in $release"
 
 # --- a census of another kernel is refused, before anything boots ----------
-release612=$(vm_debian_release linux-image-6.12-amd64)
-if [ -n "$release612" ] && [ -r "/boot/vmlinuz-$release612" ]; then
+release612=$(debian_kernel 6.12)
+if [ -n "$release612" ]; then
 	usage_fails "run-bench.sh --vm --kernel $release612 --census of $release" \
 		"no census of a command with a SMAP boot of ${release612//+/\\+}" \
 		./run-bench.sh --no-install --vm --boots 2 --kernel "/boot/vmlinuz-$release612" \
