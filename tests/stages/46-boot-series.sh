@@ -18,6 +18,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . vm/lib.sh
 # shellcheck source=tests/lib/tap.sh
 . tests/lib/tap.sh
+# shellcheck source=tests/lib/guest.sh
+. tests/lib/guest.sh
 # shellcheck source=tests/series/phases.sh
 . tests/series/phases.sh
 
@@ -39,19 +41,10 @@ if command -v systemd-analyze >/dev/null; then
 else
 	skip "boot series: systemd-analyze verify of its unit" "no systemd-analyze here"
 fi
-if ! command -v qemu-system-x86_64 >/dev/null || ! command -v kexec >/dev/null; then
-	not_ok "boot series: qemu-system-x86_64 or kexec not installed (scripts/deps.sh install test)"
-	exit 1
-fi
+need_guest_tools "boot series" qemu-system-x86_64 kexec
 rm -rf "$work"
 mkdir -p "$work"
 
-image_of() { # 6.1 | 6.12: Debian's image of that series
-	local pkg=linux-image-amd64 release
-	[ "$1" = 6.12 ] && pkg=linux-image-6.12-amd64
-	release=$(vm_debian_release "$pkg")
-	[ -n "$release" ] && [ -r "/boot/vmlinuz-$release" ] && echo "/boot/vmlinuz-$release"
-}
 # The series directory a --vm series left under OUT.
 series_in() {
 	local d found=""
@@ -187,8 +180,9 @@ check_phases() {
 }
 
 for kernel in $kernels; do
-	image=$(image_of "$kernel")
-	if [ -z "$image" ]; then
+	release=$(debian_kernel "$kernel")
+	image=/boot/vmlinuz-$release
+	if [ -z "$release" ]; then
 		not_ok "boot series on $kernel: Debian's $kernel kernel is not installed"
 		continue
 	fi
