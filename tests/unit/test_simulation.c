@@ -85,7 +85,7 @@ static const struct row_shape {
 	enum row_class class;
 } shapes[ROWS] = {
 	{ "syscall/getppid", "getppid", "none", 300, 0, CONTROL },
-	{ "syscall/adds/1000", "adds", "1000", 1000, 0, CONTROL },
+	{ "syscall/adds/1000", "adds", "none", 1000, 0, CONTROL },
 	{ "syscall/futex/wake", "futex", "wake", 350, 0, CONTROL },
 	{ "syscall/clock_gettime/vdso", "clock_gettime", "vdso", 60, 0, CONTROL },
 	{ "syscall/row/small/1", "row", "small", 12000, 1, SMALL },
