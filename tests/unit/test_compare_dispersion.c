@@ -71,24 +71,24 @@ static void test_statistic_known_values(void **state)
 
 static void test_t_scores(void **state)
 {
-	/* t(4)'s 97.5% point, and the t(4) quantile of Phi(1) (closed form) */
-	const double t975 = 2.7764451051977987, t_of_phi1 = 1.141626629090954;
-	double d[3] = { t975, -t975, 0 }, v[3] = { 1, 1, 1 }, df[3] = { 4, 4, 4 };
+	/* t(4)'s 99.5% point, and the t(4) quantile of Phi(1) (closed form) */
+	const double t995 = 4.604094871349985, t_of_phi1 = 1.141626629090954;
+	double d[3] = { t995, -t995, 0 }, v[3] = { 1, 1, 1 }, df[3] = { 4, 4, 4 };
 	struct compare_dispersion out;
 
 	(void)state;
 	/*
 	 * Each row's variance estimated on 4 df: its change over its se is a
-	 * t(4), taken to the normal deviate of the same tail, 1.959964;
-	 * X2 = 2 x 1.959964^2, not 2 x 2.776^2.
+	 * t(4), taken to the normal deviate of the same tail, 2.575829;
+	 * X2 = 2 x 2.575829^2, not 2 x 4.604^2.
 	 */
 	assert_int(compare_dispersion_of(d, v, df, 3, &out), 0, "t rows");
-	assert_near(out.statistic, 2 * 1.959963984540054 * 1.959963984540054, 1e-6,
+	assert_near(out.statistic, 2 * 2.5758293035489 * 2.5758293035489, 1e-6,
 		    "X2 of normal scores");
 	assert_near(out.p, exp(-out.statistic / 2), 2e-4, "p on 2 df");
 	/* the factor that brings X2 to 2: each t to t(4)'s quantile of Phi(1) */
-	assert_near(out.ratio, t975 * t975 / (t_of_phi1 * t_of_phi1), 1e-6, "phi");
-	assert_near(out.scale, out.ratio, 0, "p 0.021: widened");
+	assert_near(out.ratio, t995 * t995 / (t_of_phi1 * t_of_phi1), 1e-6, "phi");
+	assert_near(out.scale, out.ratio, 0, "p 0.0013: widened");
 	assert_near(out.scale_df, 2, 0, "its df");
 }
 
@@ -98,16 +98,16 @@ static void test_widening_point(void **state)
 	double d[5], v[5];
 
 	(void)state;
-	/* chi-square(4)'s 95% point is 9.4877: just below it, then above */
-	alternating(d, v, 5, sqrt(9.3 * 1e-4 / 4), 1e-4);
+	/* chi-square(4)'s 99% point is 13.2767: just below it, then above */
+	alternating(d, v, 5, sqrt(13.0 * 1e-4 / 4), 1e-4);
 	assert_int(compare_dispersion_of(d, v, known, 5, &out), 0, "below");
-	assert_near(out.statistic, 9.3, 1e-9, "X2 below");
-	assert_near(out.p, exp(-9.3 / 2) * (1 + 9.3 / 2), 2e-4, "p below");
-	assert_near(out.scale, 1, 0, "below the 95% point: kept");
-	alternating(d, v, 5, sqrt(9.7 * 1e-4 / 4), 1e-4);
+	assert_near(out.statistic, 13.0, 1e-9, "X2 below");
+	assert_near(out.p, exp(-13.0 / 2) * (1 + 13.0 / 2), 2e-4, "p below");
+	assert_near(out.scale, 1, 0, "below the 99% point: kept");
+	alternating(d, v, 5, sqrt(13.5 * 1e-4 / 4), 1e-4);
 	assert_int(compare_dispersion_of(d, v, known, 5, &out), 0, "above");
-	assert_near(out.p, exp(-9.7 / 2) * (1 + 9.7 / 2), 2e-4, "p above");
-	assert_near(out.scale, 9.7 / 4, 1e-9, "above the 95% point: X2 / df");
+	assert_near(out.p, exp(-13.5 / 2) * (1 + 13.5 / 2), 2e-4, "p above");
+	assert_near(out.scale, 13.5 / 4, 1e-9, "above the 99% point: X2 / df");
 }
 
 /* ------------------------------------------------- through the rows */
@@ -252,13 +252,10 @@ static void test_controls_judged_unscaled(void **state)
 
 	(void)state;
 	assert_non_null(t);
-	/*
-	 * X2 9 on 3 df: past the 95% point (7.81), within the 99% (11.34):
-	 * the calibration is widened 3 times, and the controls agree.
-	 */
+	/* X2 9 on 3 df, within the 99% point (11.34): kept, and they agree */
 	controls_apart(t, 9);
 	assert_int(compare_dispersion_check(&t->res, &t->set), 0, "check");
-	assert_near(t->set.dispersion.scale, 3, 1e-9, "scale from the controls");
+	assert_near(t->set.dispersion.scale, 1, 0, "X2 9: no scale");
 	assert_int(compare_controls_compute(&t->res, &t->set, &c), 0, "controls");
 	assert_int(c.sound, 1, "X2 9: the controls agree");
 	compare_controls_free(&c);
