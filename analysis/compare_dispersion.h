@@ -38,7 +38,7 @@
  * nothing (in tests/unit/test_simulation.c, max(1, phi) always took the
  * power at 3 times the margin from 30-36% to 19-22% where the
  * calibration holds; the 95% point cost up to 1.2 points, the 99% point
- * none beyond 0.3). docs/interpreting.md gives the numbers.
+ * at most 0.2). docs/interpreting.md gives the numbers.
  */
 #ifndef SMAPBENCH_COMPARE_DISPERSION_H
 #define SMAPBENCH_COMPARE_DISPERSION_H
