@@ -8,6 +8,7 @@
 
 #include "analysis/calibrate.h"
 #include "analysis/compare_controls.h"
+#include "analysis/compare_dispersion.h"
 #include "measure/stats.h"
 
 /*
@@ -54,6 +55,7 @@ void compare_design(const struct run_dir *const *a, size_t na,
 	size_t units;
 
 	set->same_boot = one_boot(a, na, b, nb);
+	set->same_record = compare_same_record(a, na, b, nb);
 	set->runs_a = (unsigned)na;
 	set->runs_b = (unsigned)nb;
 	set->boots_a = unit ? (unsigned)side_units(a, na, 0, unit) : 1;
@@ -352,7 +354,8 @@ int compare_sides_rows(const struct run_dir *const *a, size_t na,
 		compare_result_free(out);
 		return -1;
 	}
-	if (compare_controls_net(out, set)) {
+	/* the calibration against the runs, before the rows are netted */
+	if (compare_dispersion_check(out, set) || compare_controls_net(out, set)) {
 		compare_result_free(out);
 		return -1;
 	}

@@ -50,10 +50,9 @@ static struct compare_variance own_boot(const struct compare_row *r,
 	return (struct compare_variance){ r->boot_own, r->boot_own_df };
 }
 
-/* A row's own parts: repetitions and its own boot part, with df. */
-static struct compare_variance own_of(const struct compare_row *r,
-				      const struct compare_settings *set,
-				      int *assumed)
+struct compare_variance compare_row_own(const struct compare_row *r,
+					const struct compare_settings *set,
+					int *assumed)
 {
 	struct compare_variance boot = own_boot(r, set, assumed);
 	double var[3] = { r->within_a, r->within_b, boot.var };
@@ -78,7 +77,7 @@ int compare_controls_compute(const struct compare_result *res,
 			     const struct compare_settings *set,
 			     struct compare_controls *out)
 {
-	double sum_u = 0, mean = 0, spread = 0, t, n, within = 0, boot = 0;
+	double sum_u = 0, mean = 0, spread = 0, t, n, within = 0, boot = 0, judged;
 	double *u = NULL, *terms = NULL, *dfs = NULL;
 	double common = 0, common_df = INFINITY;
 	const struct compare_row *first = NULL;
@@ -103,7 +102,7 @@ int compare_controls_compute(const struct compare_result *res,
 		if (!compare_is_control(r->a) || !usable(r))
 			continue;
 		out->count++;
-		v = own_of(r, set, &assumed).var;
+		v = compare_row_own(r, set, &assumed).var;
 		u[i] = v > 0 ? 1 / v : 1e30;
 		sum_u += u[i];
 		mean += u[i] * r->raw_log_ratio;
@@ -171,8 +170,15 @@ int compare_controls_compute(const struct compare_result *res,
 		out->spread = spread;
 		out->spread_limit = chi_square_quantile(0.99, n - 1);
 	}
-	out->sound = out->count >= COMPARE_MIN_CONTROLS &&
-		     out->spread <= out->spread_limit;
+	/*
+	 * A scale the controls alone gave (analysis/compare_dispersion.h)
+	 * is their spread over its df: against it they would always agree.
+	 * They are judged on the calibration's variances then, as without.
+	 */
+	judged = out->spread;
+	if (set->dispersion.scale > 1 && !set->dispersion.all_rows)
+		judged *= set->dispersion.scale;
+	out->sound = out->count >= COMPARE_MIN_CONTROLS && judged <= out->spread_limit;
 	for (size_t i = 0; i < res->count; i++) {
 		const struct compare_row *r = &res->rows[i];
 		struct compare_variance own;
@@ -181,7 +187,7 @@ int compare_controls_compute(const struct compare_result *res,
 		if (compare_is_control(r->a) || !usable(r))
 			continue;
 		/* the common shift cancels; each row's own boot effect does not */
-		own = own_of(r, set, &assumed);
+		own = compare_row_own(r, set, &assumed);
 		var[0] = own.var;
 		df[0] = own.df;
 		var[1] = out->own_var;
@@ -225,7 +231,7 @@ int compare_controls_net(struct compare_result *res,
 
 		if (compare_is_control(r->a) || !usable(r))
 			continue;
-		own = own_of(r, set, &assumed);
+		own = compare_row_own(r, set, &assumed);
 		var[0] = own.var;
 		df[0] = own.df;
 		var[1] = c.own_var;

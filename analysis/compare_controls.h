@@ -64,6 +64,15 @@ struct compare_controls {
 int compare_is_control(const struct run_bench *b);
 
 /*
+ * A row's own parts of its variance, with their df: its repetitions and
+ * its own boot part (all of the assumption, where the boot variance is
+ * assumed; *assumed says so); the shift every row shares left out.
+ */
+struct compare_variance compare_row_own(const struct compare_row *r,
+					const struct compare_settings *set,
+					int *assumed);
+
+/*
  * The controls of res and every row net of them, from the rows' raw
  * figures; 0, or -1 on no memory. With no control row, count is 0 and
  * net all NAN.

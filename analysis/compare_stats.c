@@ -24,6 +24,8 @@ struct compare_settings compare_default_settings(void)
 		.runs_b = 1,
 		.boots_a = 1,
 		.boots_b = 1,
+		.dispersion = { .statistic = NAN, .df = NAN, .p = NAN,
+				.ratio = NAN, .scale = 1, .scale_df = INFINITY },
 	};
 }
 

@@ -141,6 +141,22 @@ struct compare_boot_model {
 struct compare_variance compare_model_own(const struct compare_boot_model *m,
 					  const char *name);
 
+/*
+ * Whether a calibration holds for the runs compared
+ * (analysis/compare_dispersion.h): the rows that should not move, their
+ * standardised dispersion about the shift they share, and the factor
+ * each row's own variance was multiplied by.
+ */
+struct compare_dispersion {
+	int checked;		/* a calibration was held against the runs */
+	int all_rows;		/* A/A by the record: every row; else the controls */
+	size_t rows;		/* the rows that should not move, used */
+	double statistic, df;	/* their squared normal scores about their shift; rows - 1 */
+	double p;		/* P(chi-square on df > statistic) */
+	double ratio;		/* their variance over the calibration's (NAN unchecked) */
+	double scale, scale_df;	/* each row's own variance times scale (1: none); its df */
+};
+
 /* What a comparison was asked for and how it was designed. */
 struct compare_settings {
 	double alpha;		/* CI level 1 - alpha, FDR level alpha */
@@ -155,6 +171,12 @@ struct compare_settings {
 	/* the design: runs and boots a side, by boot_id; A and B one boot */
 	unsigned runs_a, runs_b, boots_a, boots_b;
 	int same_boot;
+	/*
+	 * The sides differ in nothing the runs record as what a comparison
+	 * is of (compare_same_record()): an A/A comparison, every row null.
+	 */
+	int same_record;
+	struct compare_dispersion dispersion;
 	/*
 	 * Why faster, slower and same are withheld (NULL: they are not),
 	 * and the boots a side that would give them.

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/compare_controls.h"
+#include "analysis/compare_dispersion.h"
 #include "analysis/derived.h"
 #include "analysis/text_table.h"
 #include "measure/stats.h"
@@ -40,6 +41,39 @@ const char *compare_boot_source_name(const struct compare_settings *set)
 	default:
 		return "assumed";
 	}
+}
+
+/* Which rows the calibration was held against. */
+static void null_rows(FILE *f, const struct compare_dispersion *d)
+{
+	if (d->all_rows)
+		fprintf(f, "every row, %zu: A and B differ in nothing their runs "
+			"record", d->rows);
+	else
+		fprintf(f, "the %zu negative controls", d->rows);
+}
+
+void compare_dispersion_sentence(FILE *f, const struct compare_settings *set)
+{
+	const struct compare_dispersion *d = &set->dispersion;
+
+	if (!d->checked) {
+		fprintf(f, ". Whether the calibration holds for these runs is not "
+			"checked: fewer than %d rows that should not move (the "
+			"negative controls, or every row of an A/A comparison)",
+			COMPARE_DISPERSION_MIN_ROWS);
+		return;
+	}
+	fprintf(f, ". The calibration %s for these runs: their rows that "
+		"should not move (", d->scale > 1 ? "does not hold" : "holds");
+	null_rows(f, d);
+	fprintf(f, ") vary %.2f times its variance about the shift they share "
+		"(chi-square %.1f on %.0f df, p %.2g)", d->ratio, d->statistic,
+		d->df, d->p);
+	if (d->scale > 1)
+		fprintf(f, "; each row's own variance is taken %.2f times (that "
+			"factor on %.0f df), its interval widened by up to %.2f "
+			"times", d->scale, d->scale_df, sqrt(d->scale));
 }
 
 void compare_boot_sentence(FILE *f, const struct compare_settings *set)
@@ -75,6 +109,7 @@ void compare_boot_sentence(FILE *f, const struct compare_settings *set)
 			set->calibration ? set->calibration : "(given)",
 			100 * set->boot_estimate_sd, 100 * set->boot_common_sd,
 			set->boot_df);
+		compare_dispersion_sentence(f, set);
 		break;
 	default:
 		fprintf(f, "uncalibrated: boot variance assumed %g%% in the "
@@ -365,6 +400,17 @@ static size_t settings_pairs(const struct compare_settings *set,
 	PAIR("verdicts", "%s", set->withheld ? set->withheld : "given");
 	if (set->calibration)
 		PAIR("calibration", "%s", set->calibration);
+	if (set->dispersion.checked) {
+		const struct compare_dispersion *d = &set->dispersion;
+
+		PAIR("calibration_holds", "%s", d->scale > 1 ? "no" : "yes");
+		PAIR("calibration_null_rows", "%zu %s", d->rows,
+		     d->all_rows ? "(every row: A/A)" : "(negative controls)");
+		PAIR("calibration_dispersion", "%g", d->ratio);
+		PAIR("calibration_dispersion_p", "%g", d->p);
+		PAIR("variance_scale", "%g", d->scale);
+		PAIR("variance_scale_df", "%g", d->scale_df);
+	}
 	PAIR("fdr_method", "Benjamini-Hochberg");
 	PAIR("alpha", "%g", set->alpha);
 	PAIR("margin", "%g", set->margin);

@@ -34,6 +34,13 @@ const char *compare_boot_source_name(const struct compare_settings *set);
  */
 void compare_boot_sentence(FILE *f, const struct compare_settings *set);
 /*
+ * Whether the calibration holds for the runs compared, and what was done
+ * where it does not (analysis/compare_dispersion.h), as ". The
+ * calibration ..." without the final stop; part of compare_boot_sentence()
+ * for a calibration.
+ */
+void compare_dispersion_sentence(FILE *f, const struct compare_settings *set);
+/*
  * Why the verdicts are withheld and what would give them, a line; nothing
  * when they are not.
  */

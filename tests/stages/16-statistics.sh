@@ -202,6 +202,10 @@ for i in $(seq $((half + 1)) $((runs - 1))) halves; do
 	fi
 	read -r n c z <<<"$(calls "$tmp/aa-$i/compare.csv")"
 	echo "# A/A, $label: $c of $n rows faster/slower, 0 inside the interval of B - A in $z"
+	# whether the calibration held for the runs (docs/interpreting.md)
+	fit=$(grep -E '^(calibration_holds|calibration_dispersion|variance_scale),' \
+		"$tmp/aa-$i/compare-settings.csv" | tr '\n' ' ')
+	[ -z "$fit" ] || echo "#   $fit"
 	called "$tmp/aa-$i/compare.csv"
 	rows=$((rows + n)) hits=$((hits + c)) held=$((held + z))
 done
